@@ -1,0 +1,3 @@
+from ratscrew.cli import main
+
+main()

@@ -1,0 +1,53 @@
+"""The ``ratscrew`` command: a Click group whose every failure is one clear line and exit code 2."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from ratscrew import __version__
+from ratscrew.errors import RatscrewError
+
+
+class RatscrewGroup(click.Group):
+    """Turns bad input (ours or Click's) into ``ratscrew: error: ...`` on stderr and exit 2, never a traceback."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except RatscrewError as exc:
+            fail(str(exc))
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+            sys.exit(0)
+        except click.UsageError as exc:
+            hint = f" (see `ratscrew {exc.ctx.command.name} --help`)" if exc.ctx and exc.ctx.command.name else ""
+            fail(exc.format_message().replace("\n", " ") + hint)
+        except click.ClickException as exc:
+            fail(exc.format_message().replace("\n", " "))
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("ratscrew: stopped", err=True)
+            sys.exit(1)
+        except KeyboardInterrupt:
+            sys.exit(130)
+        sys.exit(0)
+
+
+def fail(message: str) -> None:
+    click.echo(f"ratscrew: error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(cls=RatscrewGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ratscrew")
+def main() -> None:
+    """Egyptian Ratscrew: play it, learn it, referee it and measure it.
+
+    Start with `ratscrew play` for the game in the browser, or `ratscrew check 7 K 7` to settle an argument.
+    """

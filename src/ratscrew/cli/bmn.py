@@ -1,0 +1,122 @@
+"""``ratscrew bmn``: play Beggar-my-neighbour deals in the notation of the published records.
+
+Hands start with ``-`` as often as not, so this command reads its own arguments: only the words listed
+in ``OPTIONS`` are options, and everything else (``--`` included) is a hand.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import click
+
+from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random
+from ratscrew.cli.app import main
+from ratscrew.cli.common import print_json
+from ratscrew.errors import NotationError
+
+USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
+       ratscrew bmn --random N [--seed S] [--players P] [--json]
+
+  Play a Beggar-my-neighbour deal: one string per hand, top card first, '-' for a number card and
+  J Q K A for court cards; together exactly one deck. The first hand leads. Hands are never read
+  as options, even when they start with '-'.
+
+  --random N   play N shuffled deals and report games per second and game lengths
+  --seed S     the seed of the shuffles (default 1)
+  --players P  hands per random deal (default 2)
+  --json       print JSON
+"""
+VALUE_OPTIONS = {"--random": "random", "--seed": "seed", "--players": "players"}
+
+
+class RawArgs(click.Command):
+    """A command that receives its arguments untouched (Click would take ``--...`` hands for options)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["raw_args"] = list(args)
+        return []
+
+
+@main.command(cls=RawArgs, add_help_option=False, context_settings={"ignore_unknown_options": True})
+@click.pass_context
+def bmn(ctx: click.Context) -> None:
+    """Play Beggar-my-neighbour deals (published-record notation, or --random N)."""
+    args: list[str] = ctx.meta["raw_args"]
+    if any(a in ("-h", "--help") for a in args):
+        click.echo(USAGE.rstrip())
+        return
+    hands, options = _split_args(args)
+    as_json = bool(options.pop("json", False))
+    if "random" in options:
+        if hands:
+            raise NotationError("give either hands or --random N, not both")
+        _random(options, as_json)
+        return
+    if set(options) - {"json"}:
+        raise NotationError(f"--{sorted(options)[0]} only goes with --random N")
+    result = play_bmn(parse_bmn_hands(hands))
+    if result.loop is not None:
+        loop = result.loop
+        doc: dict[str, Any] = {"result": "loop", "prefix_cards": loop.prefix_cards,
+                               "prefix_tricks": loop.prefix_tricks, "cycle_cards": loop.cycle_cards,
+                               "cycle_tricks": loop.cycle_tricks}
+        text = (f"endless: after {loop.prefix_cards} cards ({loop.prefix_tricks} tricks) the game repeats every "
+                f"{loop.cycle_cards} cards ({loop.cycle_tricks} tricks)")
+    else:
+        assert result.winner is not None
+        doc = {"result": "win", "winner": result.winner + 1, "cards": result.cards, "tricks": result.tricks}
+        text = f"hand {result.winner + 1} wins after {result.cards} cards and {result.tricks} tricks"
+    if as_json:
+        print_json(doc)
+    else:
+        click.echo(text)
+
+
+def _split_args(args: list[str]) -> tuple[list[str], dict[str, object]]:
+    hands: list[str] = []
+    options: dict[str, object] = {}
+    i = 0
+    while i < len(args):
+        word = args[i]
+        name, eq, inline = word.partition("=")
+        if word == "--json":
+            options["json"] = True
+        elif name in VALUE_OPTIONS:
+            if eq:
+                value = inline
+            elif i + 1 < len(args):
+                i += 1
+                value = args[i]
+            else:
+                raise NotationError(f"{name} needs a number, e.g. {name} 1000")
+            if not value.strip().isdigit():
+                raise NotationError(f"{name} needs a whole number, got {value!r}")
+            options[VALUE_OPTIONS[name]] = int(value)
+        else:
+            hands.append(word)
+        i += 1
+    return hands, options
+
+
+def _random(options: dict[str, object], as_json: bool) -> None:
+    games = options["random"]
+    seed = options.get("seed", 1)
+    players = options.get("players", 2)
+    assert isinstance(games, int) and isinstance(seed, int) and isinstance(players, int)
+    if games < 1:
+        raise NotationError("--random needs at least 1 game")
+    if not 2 <= players <= 12:
+        raise NotationError(f"--players must be from 2 to 12, got {players}")
+    start = time.perf_counter()
+    total, ended, longest, loops = play_random(games, seed, players)
+    seconds = time.perf_counter() - start
+    doc = {"games": games, "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1),
+           "mean_cards": round(total / ended, 2) if ended else None, "max_cards": longest if ended else None,
+           "loops": loops}
+    if as_json:
+        print_json(doc)
+        return
+    click.echo(f"{games} deals in {seconds:.3f} s ({games / seconds:,.0f} games/s); "
+               f"mean {doc['mean_cards']} cards, longest {doc['max_cards']}, {loops} endless")

@@ -1,0 +1,33 @@
+"""How a game ended, as a value: a kind of result plus the winner (and the cycle, for a loop)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ratscrew.engine.actions import Seat
+
+
+class Result(Enum):
+    WIN = "win"
+    DRAW = "draw"
+    LOOP = "loop"
+    LIMIT = "limit"
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    """A repeating game: it first reaches the repeating state after ``prefix_*``; one cycle lasts ``cycle_*``."""
+
+    prefix_cards: int
+    prefix_tricks: int
+    cycle_cards: int
+    cycle_tricks: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    result: Result
+    winner: Seat | None = None
+    loop: Loop | None = None
+    reason: str = ""

@@ -1,0 +1,177 @@
+"""Slap patterns: one small pure predicate per pattern, each saying why it matched.
+
+Every predicate looks at the pile bottom first, top last (with ``slaps.burned_count`` the engine puts the
+burned cards underneath), and returns a :class:`Match` or None. Ranks count, never suits; a joker has no
+rank, so it only ever makes the ``joker`` pattern and breaks every other one it would be part of.
+
+>>> from ratscrew.rules import Rules
+>>> from ratscrew.cards import parse_cards
+>>> [m.why for m in find_matches(parse_cards("9 7 9", bare_rank=True), Rules.build())]
+['sandwich: 9 7 9, the top card matches the third']
+>>> find_matches(parse_cards("9 7 6 9", bare_rank=True), Rules.build())
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ratscrew.cards import Card, Rank
+from ratscrew.rules.model import Rules, SlapRules
+
+__all__ = ["PATTERNS", "PATTERN_KEYS", "Match", "Pattern", "enabled_patterns", "find_matches"]
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A pattern that matched: its key (``sandwich``), the cards that make it (bottom first) and why."""
+
+    pattern: str
+    cards: tuple[Card, ...]
+    why: str
+
+
+Predicate = Callable[[Sequence[Card], SlapRules], "Match | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    key: str
+    test: Predicate
+    enabled: Callable[[SlapRules], bool]
+
+
+def _ranks(cards: Sequence[Card]) -> str:
+    return " ".join("X" if c.is_joker else ("10" if c.rank is Rank.TEN else c.rank.symbol) for c in cards)
+
+
+def _same_rank(a: Card, b: Card) -> bool:
+    return a.rank is b.rank and a.rank is not Rank.JOKER
+
+
+def double(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+    if len(pile) >= 2 and _same_rank(pile[-1], pile[-2]):
+        top = tuple(pile[-2:])
+        return Match("double", top, f"double: {_ranks(top)}, two of a rank in a row")
+    return None
+
+
+def sandwich(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+    if len(pile) >= 3 and _same_rank(pile[-1], pile[-3]):
+        top = tuple(pile[-3:])
+        return Match("sandwich", top, f"sandwich: {_ranks(top)}, the top card matches the third")
+    return None
+
+
+def top_bottom(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+    if len(pile) >= 2 and _same_rank(pile[-1], pile[0]):
+        ends = (pile[0], pile[-1])
+        return Match("top_bottom", ends, f"top-bottom: {_ranks(ends)}, the top card matches the bottom of the pile")
+    return None
+
+
+_ROYALS = {Rank.KING, Rank.QUEEN}
+
+
+def marriage(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+    if len(pile) >= 2 and {pile[-1].rank, pile[-2].rank} == _ROYALS:
+        top = tuple(pile[-2:])
+        return Match("marriage", top, f"marriage: {_ranks(top)}, a King and a Queen side by side")
+    return None
+
+
+def divorce(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+    if len(pile) >= 3 and {pile[-1].rank, pile[-3].rank} == _ROYALS:
+        top = tuple(pile[-3:])
+        return Match("divorce", top, f"divorce: {_ranks(top)}, a King and a Queen with one card between")
+    return None
+
+
+def run(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+    length = rules.run
+    if length < 2 or len(pile) < length:
+        return None
+    top = pile[-length:]
+    if any(c.is_joker for c in top):
+        return None
+    # Place in the order 2..A as 0..12; with wrap, steps are taken round the circle of 13.
+    places = [c.rank - 2 for c in top]
+    steps = [b - a for a, b in zip(places, places[1:], strict=False)]
+    if rules.run_wrap:
+        steps = [(s + 13) % 13 for s in steps]
+        direction_ok = all(s == 1 for s in steps) or all(s == 12 for s in steps)
+    else:
+        direction_ok = all(s == 1 for s in steps) or all(s == -1 for s in steps)
+    if direction_ok:
+        cards = tuple(top)
+        return Match("run", cards, f"run: {_ranks(cards)}, {length} cards in sequence")
+    return None
+
+
+def ten_value(card: Card, rules: SlapRules) -> int | None:
+    """What a card is worth towards ten: 2-10 at face value, an Ace 1 under ``ace-one``, else nothing."""
+    if Rank.TWO <= card.rank <= Rank.TEN:
+        return int(card.rank)
+    if card.rank is Rank.ACE and rules.ten == "ace-one":
+        return 1
+    return None
+
+
+def _sum_to_ten(a: Card, b: Card, rules: SlapRules) -> bool:
+    va, vb = ten_value(a, rules), ten_value(b, rules)
+    return va is not None and vb is not None and va + vb == 10
+
+
+def ten(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+    if len(pile) >= 2 and _sum_to_ten(pile[-2], pile[-1], rules):
+        top = tuple(pile[-2:])
+        return Match("ten", top, f"ten: {_ranks(top)} add up to 10")
+    return None
+
+
+def ten_gap(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+    if len(pile) < 3 or not _sum_to_ten(pile[-3], pile[-1], rules):
+        return None
+    middle = pile[-2]
+    if rules.ten_gap == "court" and not (middle.rank.is_court and not middle.is_joker):
+        return None
+    top = tuple(pile[-3:])
+    between = "a court card" if rules.ten_gap == "court" else "one card"
+    return Match("ten_gap", top, f"ten with a gap: {_ranks((top[0], top[2]))} add up to 10 with {between} between")
+
+
+def joker(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+    if pile and pile[-1].is_joker:
+        return Match("joker", (pile[-1],), "joker: a joker is on top")
+    return None
+
+
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern("double", double, lambda s: s.double),
+    Pattern("sandwich", sandwich, lambda s: s.sandwich),
+    Pattern("top_bottom", top_bottom, lambda s: s.top_bottom),
+    Pattern("marriage", marriage, lambda s: s.marriage),
+    Pattern("divorce", divorce, lambda s: s.divorce),
+    Pattern("run", run, lambda s: s.run > 0),
+    Pattern("ten", ten, lambda s: s.ten != "off"),
+    Pattern("ten_gap", ten_gap, lambda s: s.ten != "off" and s.ten_gap != "off"),
+    Pattern("joker", joker, lambda s: s.joker),
+)
+PATTERN_KEYS: tuple[str, ...] = tuple(p.key for p in PATTERNS)
+
+
+def enabled_patterns(rules: Rules) -> tuple[Pattern, ...]:
+    return tuple(p for p in PATTERNS if p.enabled(rules.slaps))
+
+
+def find_matches(pile: Sequence[Card], rules: Rules, patterns: Sequence[Pattern] | None = None) -> list[Match]:
+    """Every enabled pattern the pile shows, in the order of RULES.md."""
+    slaps = rules.slaps
+    found = []
+    for pattern in enabled_patterns(rules) if patterns is None else patterns:
+        match = pattern.test(pile, slaps)
+        if match is not None:
+            found.append(match)
+    return found
+

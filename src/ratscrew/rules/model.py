@@ -1,0 +1,166 @@
+"""The rules value: one frozen, validated set of house rules, built from a preset plus changes.
+
+>>> rules = Rules.build("standard", {"slaps.run": 4})
+>>> rules.slaps.run, rules.challenge.K, rules.preset
+(4, 3, 'standard')
+>>> Rules.build("beggar").any_slap_enabled(jokers_in_play=False)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Literal, cast
+
+from ratscrew.cards import Card, DeckSpec, Rank
+from ratscrew.errors import RulesError
+from ratscrew.rules.options import OPTIONS, Value, option
+from ratscrew.rules.presets import preset as find_preset
+
+EmptyPayer = Literal["loses", "next_pays"]
+Penalty = Literal["burn", "give-each", "none"]
+Tie = Literal["first", "split"]
+OutWhen = Literal["wrong-slap", "missed-slap", "never"]
+Leader = Literal["winner", "left"]
+TenRule = Literal["off", "numbers", "ace-one"]
+TenGap = Literal["off", "court", "any"]
+Decks = Literal["auto", 1, 2]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRules:
+    J: int = 1
+    Q: int = 2
+    K: int = 3
+    A: int = 4
+    empty_payer: EmptyPayer = "loses"
+    ten_stops: bool = False
+    joker: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SlappingRules:
+    collect_delay_ms: int = 1000
+    penalty: Penalty = "burn"
+    penalty_cards: int = 1
+    tie_window_ms: int = 0
+    tie: Tie = "first"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRules:
+    slap_in: bool = True
+    out_when: OutWhen = "wrong-slap"
+    leader: Leader = "winner"
+
+
+@dataclass(frozen=True, slots=True)
+class SlapRules:
+    double: bool = True
+    sandwich: bool = True
+    top_bottom: bool = False
+    marriage: bool = False
+    divorce: bool = False
+    run: int = 0
+    run_wrap: bool = True
+    ten: TenRule = "off"
+    ten_gap: TenGap = "off"
+    joker: bool = True
+    burned_count: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EndRules:
+    time_limit_s: int = 0
+    max_cards: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRules:
+    decks: Decks = "auto"
+    jokers: int = 0
+
+
+Section = ChallengeRules | SlappingRules | PlayerRules | SlapRules | EndRules | DeckRules
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete rule set. ``preset`` names where it started; equality looks only at the rules themselves."""
+
+    preset: str = field(default="standard", compare=False)
+    challenge: ChallengeRules = ChallengeRules()
+    slapping: SlappingRules = SlappingRules()
+    players: PlayerRules = PlayerRules()
+    slaps: SlapRules = SlapRules()
+    end: EndRules = EndRules()
+    deck: DeckRules = DeckRules()
+
+    @staticmethod
+    def build(preset: str = "standard", changes: Mapping[str, object] | None = None) -> Rules:
+        """A preset with ``changes`` (dotted keys to values, typed or as text) applied and checked."""
+        base = find_preset(preset)
+        values: dict[str, Value] = {o.key: o.default for o in OPTIONS}
+        values.update(base.changes)
+        for key, raw in (changes or {}).items():
+            values[key] = option(key).parse(raw)
+        return _from_values(base.name, values)
+
+    def get(self, key: str) -> Value:
+        opt = option(key)
+        return cast(Value, getattr(getattr(self, opt.section), opt.name))
+
+    def values(self) -> dict[str, Value]:
+        """Every key with its value, in the order of RULES.md."""
+        return {o.key: self.get(o.key) for o in OPTIONS}
+
+    def changes_from_preset(self) -> dict[str, Value]:
+        """The keys whose values differ from this rule set's own preset."""
+        base = Rules.build(self.preset).values()
+        return {k: v for k, v in self.values().items() if base[k] != v}
+
+    def with_changes(self, changes: Mapping[str, object]) -> Rules:
+        merged: dict[str, object] = dict(self.changes_from_preset())
+        merged.update(changes)
+        return Rules.build(self.preset, merged)
+
+    # Derived facts the engine asks often.
+
+    def demand(self, card: Card) -> int:
+        """Cards this card demands from the next player (0 for a number card)."""
+        return _DEMAND_FIELDS[card.rank](self.challenge)
+
+    def deck_for(self, players: int) -> DeckSpec:
+        decks = self.deck.decks
+        count = (1 if players <= 6 else 2) if decks == "auto" else decks
+        return DeckSpec(decks=count, jokers=self.deck.jokers)
+
+    def any_slap_enabled(self, *, jokers_in_play: bool) -> bool:
+        """Whether any pattern could ever be slapped (without one, a game can loop forever)."""
+        s = self.slaps
+        return bool(s.double or s.sandwich or s.top_bottom or s.marriage or s.divorce or s.run or s.ten != "off"
+                    or (s.joker and jokers_in_play))
+
+
+_DEMAND_FIELDS = {rank: (lambda c: 0) for rank in Rank} | {
+    Rank.JACK: lambda c: c.J, Rank.QUEEN: lambda c: c.Q, Rank.KING: lambda c: c.K, Rank.ACE: lambda c: c.A,
+    Rank.JOKER: lambda c: c.joker,
+}
+
+
+def _from_values(preset: str, values: Mapping[str, Value]) -> Rules:
+    if values["slaps.ten_gap"] != "off" and values["slaps.ten"] == "off":
+        raise RulesError("slaps.ten_gap needs slaps.ten on: set slaps.ten to numbers or ace-one, "
+                         "or slaps.ten_gap to off")
+    rules = Rules(preset=preset)
+    for f in fields(Rules):
+        if f.name == "preset":
+            continue
+        section: Section = getattr(rules, f.name)
+        updates = {k.split(".", 1)[1]: v for k, v in values.items() if k.split(".", 1)[0] == f.name}
+        rules = replace(rules, **{f.name: replace(section, **updates)})
+    return rules

@@ -1,0 +1,159 @@
+"""Every house rule the engine knows: its key, allowed values, default and meaning.
+
+This table is the single source the rules value, the ``ratscrew rules`` command, the settings panel and
+the rules pages are built from, so none of them can disagree with the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ratscrew.errors import RulesError
+
+Value = bool | int | str
+
+_TRUE = {"true", "on", "yes", "1"}
+_FALSE = {"false", "off", "no", "0"}
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One rules key. ``choices`` lists the allowed values; integer options without choices use a range."""
+
+    key: str
+    default: Value
+    summary: str
+    choices: tuple[Value, ...] = ()
+    minimum: int = 0
+    maximum: int = 0
+
+    @property
+    def section(self) -> str:
+        return self.key.split(".", 1)[0]
+
+    @property
+    def name(self) -> str:
+        return self.key.split(".", 1)[1]
+
+    @property
+    def kind(self) -> str:
+        """``bool``, ``int`` or ``choice`` (a fixed set, possibly of mixed strings and integers)."""
+        if isinstance(self.default, bool):
+            return "bool"
+        if self.choices:
+            return "choice"
+        return "int"
+
+    def allowed_text(self) -> str:
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return ", ".join(_show(c) for c in self.choices)
+        return f"an integer from {self.minimum} to {self.maximum}"
+
+    def parse(self, raw: object) -> Value:
+        """Check a value from a file (already typed) or from ``--set`` (text); return it normalised."""
+        value = self._coerce(raw)
+        if value is None:
+            raise RulesError(f"{self.key} cannot be {_show(raw)}: allowed values are {self.allowed_text()}")
+        return value
+
+    def _coerce(self, raw: object) -> Value | None:
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+                return raw.strip().lower() in _TRUE
+            return None
+        if self.kind == "int":
+            number = _as_int(raw)
+            if number is not None and self.minimum <= number <= self.maximum:
+                return number
+            return None
+        for choice in self.choices:
+            if isinstance(choice, int) and _as_int(raw) == choice:
+                return choice
+            if isinstance(choice, str) and isinstance(raw, str) and raw.strip().lower() == choice:
+                return choice
+        return None
+
+
+def _as_int(raw: object) -> int | None:
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text.lstrip("-").isdigit():
+            return int(text)
+    return None
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value if value else '""'
+    return repr(value) if not isinstance(value, int) else str(value)
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("challenge.J", 1, "cards a Jack demands from the next player", minimum=1, maximum=4),
+    Option("challenge.Q", 2, "cards a Queen demands from the next player", minimum=1, maximum=4),
+    Option("challenge.K", 3, "cards a King demands from the next player", minimum=1, maximum=4),
+    Option("challenge.A", 4, "cards an Ace demands from the next player", minimum=1, maximum=4),
+    Option("challenge.empty_payer", "loses",
+           "a payer who runs out of cards loses the challenge, or the next player with cards pays the rest",
+           choices=("loses", "next_pays")),
+    Option("challenge.ten_stops", False, "a 10 turned while paying ends the challenge and nobody wins the pile"),
+    Option("challenge.joker", 0, "cards a joker demands (0: a joker is not a court card)", minimum=0, maximum=4),
+    Option("slapping.collect_delay_ms", 1000,
+           "how long a pile won by challenge waits before it moves, so a slap can still take it",
+           minimum=0, maximum=10_000),
+    Option("slapping.penalty", "burn",
+           "what a wrong slap costs: burn cards under the pile, give cards to each other player, or nothing",
+           choices=("burn", "give-each", "none")),
+    Option("slapping.penalty_cards", 1, "cards a wrong slap burns, or gives to each other player", choices=(1, 2)),
+    Option("slapping.tie_window_ms", 0, "slaps this close to the first correct one count as simultaneous",
+           minimum=0, maximum=1000),
+    Option("slapping.tie", "first", "simultaneous correct slaps: the earliest wins, or they split the pile",
+           choices=("first", "split")),
+    Option("players.slap_in", True, "a player with no cards stays in and may win a pile back by slapping"),
+    Option("players.out_when", "wrong-slap",
+           "when an empty player is out: after a wrong slap, after missing a slap, or never",
+           choices=("wrong-slap", "missed-slap", "never")),
+    Option("players.leader", "winner", "who plays first after a pile is won: the winner or the player on their left",
+           choices=("winner", "left")),
+    Option("slaps.double", True, "slap two cards of the same rank in a row (7 7)"),
+    Option("slaps.sandwich", True, "slap two cards of the same rank with one card between them (7 K 7)"),
+    Option("slaps.top_bottom", False, "slap when the top card matches the bottom card of the pile"),
+    Option("slaps.marriage", False, "slap a King and a Queen next to each other, either order"),
+    Option("slaps.divorce", False, "slap a King and a Queen with exactly one card between them"),
+    Option("slaps.run", 0, "slap 3 or 4 cards in sequence, up or down (0: off)", choices=(0, 3, 4)),
+    Option("slaps.run_wrap", True, "runs may go round the corner: Q K A 2, K A 2, A 2 3"),
+    Option("slaps.ten", "off", "slap two number cards that add up to 10 (ace-one: an Ace counts 1)",
+           choices=("off", "numbers", "ace-one")),
+    Option("slaps.ten_gap", "off",
+           "with ten on, also slap a ten made by the top card and the third, with a court card (or any card) between",
+           choices=("off", "court", "any")),
+    Option("slaps.joker", True, "slap whenever a joker is the top card"),
+    Option("slaps.burned_count", False, "burned cards under the pile take part in patterns"),
+    Option("end.time_limit_s", 0, "seconds until the game ends and the most cards win (0: no limit)",
+           minimum=0, maximum=24 * 3600),
+    Option("end.max_cards", 0, "stop after this many cards are turned, with the result 'limit' (0: no limit)",
+           minimum=0, maximum=100_000_000),
+    Option("deck.decks", "auto", "decks in play (auto: one up to 6 players, two above)", choices=("auto", 1, 2)),
+    Option("deck.jokers", 0, "jokers added to each deck", choices=(0, 1, 2)),
+)
+
+OPTIONS_BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
+SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(o.section for o in OPTIONS))
+
+
+def option(key: str) -> Option:
+    """The option for a key such as ``slaps.run``; an unknown key is an error that lists the known ones."""
+    found = OPTIONS_BY_KEY.get(key)
+    if found is None:
+        raise RulesError(f"unknown rules key {key!r}: known keys are {', '.join(OPTIONS_BY_KEY)}")
+    return found

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ratscrew.cards import Card, Rank
 from ratscrew.rules.model import Rules, SlapRules
@@ -97,7 +98,7 @@ def run(pile: Sequence[Card], rules: SlapRules) -> Match | None:
         return None
     # Place in the order 2..A as 0..12; with wrap, steps are taken round the circle of 13.
     places = [c.rank - 2 for c in top]
-    steps = [b - a for a, b in zip(places, places[1:], strict=False)]
+    steps = [b - a for a, b in pairwise(places)]
     if rules.run_wrap:
         steps = [(s + 13) % 13 for s in steps]
         direction_ok = all(s == 1 for s in steps) or all(s == 12 for s in steps)

@@ -209,7 +209,8 @@ def action_from_json(raw: object, index: int) -> Action:
     if act == "slap":
         seat = raw.get("seat", raw.get("slap"))
         card = raw.get("card")
-        return Slap(_action_int(seat, f"{where}: seat"), t, None if card is None else _action_int(card, f"{where}: card"))
+        card_number = None if card is None else _action_int(card, f"{where}: card")
+        return Slap(_action_int(seat, f"{where}: seat"), t, card_number)
     raise RecordError(f"{where} is {json.dumps(raw)}: {_ACTION_HELP}")
 
 

@@ -15,7 +15,7 @@ from ratscrew.errors import RatscrewError
 class RatscrewGroup(click.Group):
     """Turns bad input (ours or Click's) into ``ratscrew: error: ...`` on stderr and exit 2, never a traceback."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         try:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)

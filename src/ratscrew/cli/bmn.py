@@ -104,7 +104,9 @@ def _random(options: dict[str, object], as_json: bool) -> None:
     games = options["random"]
     seed = options.get("seed", 1)
     players = options.get("players", 2)
-    assert isinstance(games, int) and isinstance(seed, int) and isinstance(players, int)
+    assert isinstance(games, int)
+    assert isinstance(seed, int)
+    assert isinstance(players, int)
     if games < 1:
         raise NotationError("--random needs at least 1 game")
     if not 2 <= players <= 12:

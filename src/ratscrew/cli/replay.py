@@ -13,7 +13,8 @@ from ratscrew.record import Record, play_out, state_json
 
 @main.command()
 @click.argument("record_path", metavar="RECORD")
-@click.option("--play-out", "play_out_flag", is_flag=True, help="Then keep flipping, with no more slaps, until the game ends.")
+@click.option("--play-out", "play_out_flag", is_flag=True,
+              help="Then keep flipping, with no more slaps, until the game ends.")
 @json_option
 def replay(record_path: str, play_out_flag: bool, as_json: bool) -> None:
     """Replay a ratscrew-record/1 file (- for standard input) and print the state after its last action."""

@@ -8,6 +8,7 @@ from ratscrew.cli.app import main
 from ratscrew.cli.common import json_option, print_json, rules_from_options
 from ratscrew.rules import PRESETS, Rules, option, rules_to_mapping, rules_to_toml
 
+
 @main.group(invoke_without_command=True)
 @click.pass_context
 def rules(ctx: click.Context) -> None:

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from ratscrew.cards import Card, DeckSpec, Rank, deal
-from ratscrew.engine.actions import Action, Flip, Millis, Seat, Slap, Wait
+from ratscrew.engine.actions import Action, Flip, Millis, Seat, Slap
 from ratscrew.engine.events import (
     CardTurned,
     ChallengeOpened,
@@ -92,9 +92,9 @@ class Game:
         self.detect_loops = (not rules.any_slap_enabled(jokers_in_play=jokers)
                              if detect_loops is None else detect_loops)
         self._seen: dict[BoundaryKey, tuple[int, int]] = {}
+        self._demand = {c: rules.demand(c) for c in set(every_card)}
         ten_matters = rules.challenge.ten_stops
-        self._card_class = {c: rules.demand(c) or (10 if ten_matters and c.rank is Rank.TEN else 0)
-                            for c in set(every_card)}
+        self._card_class = {c: d or (10 if ten_matters and c.rank is Rank.TEN else 0) for c, d in self._demand.items()}
         self._events: list[Event] = []
 
         seat = self._settle_from(first)
@@ -201,7 +201,7 @@ class Game:
         if max_cards and self.cards >= max_cards:
             self._finish(Outcome(Result.LIMIT, None, reason=f"stopped after {self.cards} cards (end.max_cards)"))
             return
-        demand = self.rules.demand(card)
+        demand = self._demand[card]
         if demand:
             self._open_challenge(seat, card, demand)
         elif self.owed:

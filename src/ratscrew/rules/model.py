@@ -10,8 +10,8 @@ False
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
-from typing import Literal, cast
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
 
 from ratscrew.cards import Card, DeckSpec, Rank
 from ratscrew.errors import RulesError
@@ -132,7 +132,9 @@ class Rules:
 
     def demand(self, card: Card) -> int:
         """Cards this card demands from the next player (0 for a number card)."""
-        return _DEMAND_FIELDS[card.rank](self.challenge)
+        c = self.challenge
+        demands = {Rank.JACK: c.J, Rank.QUEEN: c.Q, Rank.KING: c.K, Rank.ACE: c.A, Rank.JOKER: c.joker}
+        return demands.get(card.rank, 0)
 
     def deck_for(self, players: int) -> DeckSpec:
         decks = self.deck.decks
@@ -146,9 +148,9 @@ class Rules:
                     or (s.joker and jokers_in_play))
 
 
-_DEMAND_FIELDS = {rank: (lambda c: 0) for rank in Rank} | {
-    Rank.JACK: lambda c: c.J, Rank.QUEEN: lambda c: c.Q, Rank.KING: lambda c: c.K, Rank.ACE: lambda c: c.A,
-    Rank.JOKER: lambda c: c.joker,
+_SECTION_TYPES: dict[str, type[Section]] = {
+    "challenge": ChallengeRules, "slapping": SlappingRules, "players": PlayerRules, "slaps": SlapRules,
+    "end": EndRules, "deck": DeckRules,
 }
 
 
@@ -156,11 +158,8 @@ def _from_values(preset: str, values: Mapping[str, Value]) -> Rules:
     if values["slaps.ten_gap"] != "off" and values["slaps.ten"] == "off":
         raise RulesError("slaps.ten_gap needs slaps.ten on: set slaps.ten to numbers or ace-one, "
                          "or slaps.ten_gap to off")
-    rules = Rules(preset=preset)
-    for f in fields(Rules):
-        if f.name == "preset":
-            continue
-        section: Section = getattr(rules, f.name)
-        updates = {k.split(".", 1)[1]: v for k, v in values.items() if k.split(".", 1)[0] == f.name}
-        rules = replace(rules, **{f.name: replace(section, **updates)})
-    return rules
+    sections: dict[str, Any] = {}
+    for name, cls in _SECTION_TYPES.items():
+        updates: dict[str, Any] = {k.split(".", 1)[1]: v for k, v in values.items() if k.split(".", 1)[0] == name}
+        sections[name] = cls(**updates)
+    return Rules(preset, **sections)

@@ -1,0 +1,80 @@
+"""A computer player: it watches the pile through a View and decides whether and when to slap.
+
+It never sees a stack: everything it decides comes from the view a person at the table would have.
+Its randomness comes from its own seeded stream, so a simulation replays exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ratscrew.bots.levels import LONG_CHALLENGE_MISS, NEAR_MISS_WRONG, PATTERN_DIFFICULTY, Level
+from ratscrew.cards import Rank
+from ratscrew.engine.actions import Millis
+from ratscrew.engine.view import View
+from ratscrew.patterns import Match
+from ratscrew.shuffle import SeededRandom
+
+
+@dataclass(frozen=True, slots=True)
+class SlapPlan:
+    """Slap ``delay`` ms after the card landed; ``intended`` is False for an impulsive (wrong) slap."""
+
+    delay: Millis
+    intended: bool
+    pattern: str | None
+
+
+class Bot:
+    def __init__(self, level: Level, rng: SeededRandom) -> None:
+        self.level = level
+        self.rng = rng
+        self.misses = 0
+        self.slaps_planned = 0
+
+    def flip_delay(self) -> Millis:
+        return self.level.flip.sample(self.rng)
+
+    def react(self, view: View, matches: list[Match], seat: int) -> SlapPlan | None:
+        """What the bot at ``seat`` does about the pile it now sees (``matches``: what it shows, which anyone
+        at the table can tell)."""
+        if view.over or view.out[seat]:
+            return None
+        long_challenge = view.owed > 0 and view.challenger is not None and _demand_was_high(view)
+        if matches:
+            easiest = min(matches, key=lambda m: PATTERN_DIFFICULTY.get(m.pattern, (2.0, 100.0)))
+            miss_factor, extra = PATTERN_DIFFICULTY.get(easiest.pattern, (2.0, 100.0))
+            miss = self.level.miss * miss_factor * (LONG_CHALLENGE_MISS if long_challenge else 1.0)
+            if self.rng.random() < min(miss, 0.95):
+                self.misses += 1
+                return None
+            self.slaps_planned += 1
+            return SlapPlan(self.level.reaction.sample(self.rng, extra), True, easiest.pattern)
+        if self.level.wrong <= 0 or not view.pile:
+            return None
+        chance = self.level.wrong * (NEAR_MISS_WRONG if _nearly(view) else 1.0)
+        if self.rng.random() < chance:
+            return SlapPlan(self.level.reaction.sample(self.rng), False, None)
+        return None
+
+
+def _demand_was_high(view: View) -> bool:
+    """A King or an Ace is being paid (or a rule made a card demand three or more)."""
+    rules = view.rules
+    for card in reversed(view.pile):
+        demand = rules.demand(card)
+        if demand:
+            return demand >= 3
+    return False
+
+
+def _nearly(view: View) -> bool:
+    """The top two cards almost make a pattern: neighbouring ranks, or a court card beside a King or Queen."""
+    if len(view.pile) < 2:
+        return False
+    top, below = view.pile[-1], view.pile[-2]
+    if top.is_joker or below.is_joker:
+        return False
+    neighbours = abs(top.rank - below.rank) == 1
+    court_pair = top.rank.is_court and below.rank.is_court and bool({top.rank, below.rank} & {Rank.KING, Rank.QUEEN})
+    return neighbours or court_pair

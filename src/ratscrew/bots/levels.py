@@ -1,0 +1,72 @@
+"""Computer-player levels: how fast they react, how often they miss, how rarely they slap wrong.
+
+Reasoning behind the numbers (see also reaction.py for the shape of the distribution):
+
+- A simple visual reaction takes a healthy adult about 200-250 ms on average; recognising *which* of a few
+  patterns is showing and moving a hand to the pile is a choice reaction, roughly 350-600 ms with a long
+  slow tail. Expert sits near the human limit (mean about 300 ms, never under 150 ms); Easy is a relaxed
+  family player (mean about 1 s).
+- Some patterns take longer to see and are missed more often. Two equal cards side by side are the
+  easiest; a sandwich hides its pair behind another card and is the slap players miss most (the rule
+  pages this project grew from say so in as many words), and patterns that need arithmetic (tens) or a look
+  at the bottom of the pile (top-bottom) cost more still. Each pattern gets a miss multiplier and an extra
+  reaction delay.
+- During a long challenge (a King or an Ace being paid) players count cards and stop watching the pile,
+  so every miss chance grows by half.
+- Wrong slaps are impulsive: a rare slap on a card that shows nothing, a few times likelier when the
+  pile nearly shows something (a rank next to the one below, a King beside a Jack). Only Easy and Medium
+  make them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ratscrew.bots.reaction import ExGaussian
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    name: str
+    reaction: ExGaussian  # time from a card landing to the slap landing
+    miss: float  # chance of not noticing a double (the easiest pattern)
+    wrong: float  # chance of an impulsive slap on a card that shows no pattern
+    flip: ExGaussian  # time from being due to turning the card
+    summary: str = ""
+
+
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("easy", ExGaussian(700, 90, 300, 180), miss=0.30, wrong=0.005,
+              flip=ExGaussian(650, 100, 300, 250), summary="a relaxed player: about 1 s to slap, misses often"),
+        Level("medium", ExGaussian(480, 70, 170, 160), miss=0.12, wrong=0.002,
+              flip=ExGaussian(500, 80, 200, 220), summary="a regular player: about 650 ms, misses now and then"),
+        Level("hard", ExGaussian(360, 45, 90, 150), miss=0.04, wrong=0.0,
+              flip=ExGaussian(400, 60, 130, 200), summary="a sharp player: about 450 ms, rarely misses"),
+        Level("expert", ExGaussian(250, 30, 50, 150), miss=0.01, wrong=0.0,
+              flip=ExGaussian(330, 40, 90, 180), summary="near the limit of human reflexes: about 300 ms"),
+    )
+}
+
+# Per pattern: (miss multiplier, extra milliseconds to recognise it).
+PATTERN_DIFFICULTY: dict[str, tuple[float, float]] = {
+    "double": (1.0, 0.0),
+    "joker": (0.5, -30.0),
+    "marriage": (1.4, 40.0),
+    "sandwich": (2.2, 90.0),
+    "divorce": (2.2, 110.0),
+    "run": (1.8, 110.0),
+    "ten": (1.8, 120.0),
+    "ten_gap": (2.6, 160.0),
+    "top_bottom": (2.0, 120.0),
+}
+LONG_CHALLENGE_MISS = 1.5
+NEAR_MISS_WRONG = 3.0
+
+
+def level(name: str) -> Level:
+    found = LEVELS.get(name.strip().lower())
+    if found is None:
+        raise ValueError(f"unknown level {name!r}: expected one of {', '.join(LEVELS)} (or match)")
+    return found

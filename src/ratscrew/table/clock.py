@@ -1,0 +1,47 @@
+"""Clocks the table can be given: virtual time for tests and the lab, the event loop's time when live."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Protocol
+
+from ratscrew.engine.actions import Millis
+
+
+class Clock(Protocol):
+    def now(self) -> Millis:
+        """Milliseconds since the deal."""
+        ...
+
+
+class VirtualClock:
+    """Time that moves only when told to: thousands of games a second, no sleeping."""
+
+    def __init__(self, start: Millis = 0) -> None:
+        self._now = start
+
+    def now(self) -> Millis:
+        return self._now
+
+    def advance_to(self, t: Millis) -> None:
+        if t < self._now:
+            raise ValueError(f"virtual time cannot go back from {self._now} to {t}")
+        self._now = t
+
+    def advance(self, ms: Millis) -> None:
+        self._now += ms
+
+
+class LoopClock:
+    """The running event loop's monotonic clock, counted from when this clock was made."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._loop = loop or asyncio.get_running_loop()
+        self._start = self._loop.time()
+
+    def now(self) -> Millis:
+        return int((self._loop.time() - self._start) * 1000)
+
+    def at(self, t: Millis) -> float:
+        """The loop time at which table time ``t`` falls (for ``loop.call_at``)."""
+        return self._start + t / 1000

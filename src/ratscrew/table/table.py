@@ -1,0 +1,323 @@
+"""The real-time table: turns timed inputs into engine actions, and runs the computer players.
+
+The engine says what a slap means; the table decides when things happen. It owns one game and a queue
+of timers: a bot's flip, a bot's slap, the end of the pause after a won challenge, the end of a tie window,
+the time limit, and inputs held back for fair ordering. It never sleeps and never reads a clock of its own:
+the clock is injected, and whoever drives the table (the lab on virtual time, the server on the event
+loop) asks ``next_deadline()`` and calls ``run_due()`` when that time comes.
+
+Fairness:
+- Every card turned has a number (the engine's ``cards`` count). A slap names the card it reacts to, so a
+  slap meant for a pile that has since been won is dismissed without penalty.
+- Slaps that land close together are applied in landing order, whatever order they arrived in: with
+  ``hold_ms`` > 0 (online play) every input waits that long before it is applied, so a slap from a slower
+  connection that landed first is still judged first.
+- A bot's planned slap is cancelled the moment the pile changes under it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ratscrew.bots.bot import Bot
+from ratscrew.bots.levels import LEVELS, Level
+from ratscrew.bots.reaction import ExGaussian
+from ratscrew.engine.actions import Action, Flip, Millis, Seat, Slap, Wait
+from ratscrew.engine.events import (
+    CardTurned,
+    ChallengeWon,
+    Event,
+    PileWon,
+    SlapCorrect,
+    WrongSlap,
+)
+from ratscrew.engine.game import Game
+from ratscrew.engine.view import view_for
+from ratscrew.shuffle import SeededRandom
+from ratscrew.table.clock import Clock
+
+MATCH = "match"
+MIN_MATCH_SAMPLES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who sits in a seat: a person, or a computer at a level (``match`` plays at a person's speed)."""
+
+    name: str
+    bot: str | None = None  # a level name, "match", or None for a person
+    match_seat: Seat | None = None  # whose speed a "match" bot copies
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    hold_ms: int = 0  # how long inputs wait so they can be applied in landing order (online play)
+    auto_flip_ms: int | None = None  # if set, every seat flips automatically this long after being due
+    bot_pace: float = 1.0  # multiplies the computer players' flip delays (0.5: twice as brisk)
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """An engine event as published: numbered in order, with the table time it happened."""
+
+    seq: int
+    t: Millis
+    event: Event
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """An input the table would not take, and why (not your turn, the pile is still waiting...)."""
+
+    reason: str
+
+
+@dataclass(order=True)
+class _Timer:
+    at: Millis
+    order: int
+    kind: str = field(compare=False)
+    seat: Seat = field(compare=False, default=-1)
+    card: int = field(compare=False, default=0)
+    action: Action | None = field(compare=False, default=None)
+    cancelled: bool = field(compare=False, default=False)
+
+
+class Table:
+    def __init__(self, game: Game, seats: Sequence[SeatSpec], clock: Clock, *, seed: int = 0,
+                 config: TableConfig | None = None) -> None:
+        if len(seats) != game.players:
+            raise ValueError(f"the table has {len(seats)} seats but the game has {game.players} players")
+        self.game = game
+        self.seats = tuple(seats)
+        self.clock = clock
+        self.config = config or TableConfig()
+        self.log: list[TableEvent] = []
+        self.listeners: list[Callable[[TableEvent], None]] = []
+        self.card_times: dict[int, Millis] = {}
+        self.reactions: dict[Seat, list[Millis]] = {s: [] for s in range(game.players)}
+        self.cancelled_bot_slaps = 0
+        self._timers: list[_Timer] = []
+        self._order = itertools.count()
+        self._flip_timer: _Timer | None = None
+        self._bot_slaps: list[_Timer] = []
+        self._last_t: Millis = game.now
+        rng = SeededRandom(seed)
+        self.bots: dict[Seat, Bot] = {}
+        for seat, spec in enumerate(self.seats):
+            if spec.bot is not None:
+                self.bots[seat] = Bot(self._level_for(spec), SeededRandom(rng.next_u64()))
+        self._pile_key = self._current_pile_key()
+        limit = game.rules.end.time_limit_s
+        if limit:
+            self._schedule(limit * 1000 + 1, "time_limit")
+        self._plan_flip(game.now)
+        self._plan_bot_slaps(game.now)
+
+    # ------------------------------------------------------------------ inputs from people
+
+    def flip(self, seat: Seat) -> Rejected | None:
+        """A person at ``seat`` turns their card now."""
+        game = self.game
+        if game.over:
+            return Rejected("the game is over")
+        if game.collect_pending is not None:
+            return Rejected("the pile is still waiting to be collected")
+        if seat != game.turn:
+            return Rejected(f"it is seat {game.turn}'s turn, not seat {seat}'s")
+        self._input(Flip(), self.clock.now(), seat)
+        return None
+
+    def slap(self, seat: Seat, *, card: int | None = None, landed: Millis | None = None) -> Rejected | None:
+        """A slap by ``seat`` that landed at ``landed`` (default now), reacting to card number ``card``."""
+        game = self.game
+        if game.over:
+            return Rejected("the game is over")
+        if not 0 <= seat < game.players or game.out[seat]:
+            return Rejected(f"seat {seat} cannot slap (it is out or does not exist)")
+        now = self.clock.now()
+        landed = now if landed is None else max(min(landed, now), now - self.config.hold_ms)
+        card = game.cards if card is None else max(0, min(card, game.cards))
+        self._input(Slap(seat, card=card), landed, seat)
+        return None
+
+    def _input(self, action: Action, landed: Millis, seat: Seat) -> None:
+        if self.config.hold_ms <= 0:
+            self._apply(action, landed)
+        else:
+            self._schedule(landed + self.config.hold_ms, "input", seat=seat, action=action, card=landed)
+
+    # ------------------------------------------------------------------ time
+
+    def next_deadline(self) -> Millis | None:
+        while self._timers and self._timers[0].cancelled:
+            heapq.heappop(self._timers)
+        return self._timers[0].at if self._timers and not self.game.over else None
+
+    def run_due(self) -> None:
+        """Fire every timer due at or before the clock's time, in order."""
+        now = self.clock.now()
+        while not self.game.over:
+            deadline = self.next_deadline()
+            if deadline is None or deadline > now:
+                return
+            timer = heapq.heappop(self._timers)
+            self._fire(timer)
+
+    def _fire(self, timer: _Timer) -> None:
+        game = self.game
+        if timer.kind == "flip":
+            self._flip_timer = None
+            if game.turn == timer.seat and game.collect_pending is None:
+                self._apply(Flip(), timer.at)
+        elif timer.kind == "bot_slap":
+            self._bot_slaps.remove(timer)
+            if not game.out[timer.seat]:
+                self._apply(Slap(timer.seat, card=timer.card), timer.at)
+        elif timer.kind == "input":
+            assert timer.action is not None
+            action = timer.action
+            if isinstance(action, Flip) and (game.collect_pending is not None or game.turn != timer.seat):
+                return
+            if isinstance(action, Slap) and game.out[action.seat]:
+                return
+            self._apply(action, timer.card)
+        else:  # collect, split window closing, time limit: time passes with nobody slapping
+            self._apply(Wait(), timer.at)
+
+    def _schedule(self, at: Millis, kind: str, *, seat: Seat = -1, card: int = 0,
+                  action: Action | None = None) -> _Timer:
+        timer = _Timer(at, next(self._order), kind, seat, card, action)
+        heapq.heappush(self._timers, timer)
+        return timer
+
+    # ------------------------------------------------------------------ applying and reacting
+
+    def _apply(self, action: Action, t: Millis) -> None:
+        t = max(t, self._last_t)
+        self._last_t = t
+        game = self.game
+        if isinstance(action, Flip):
+            action = Flip(t)
+        elif isinstance(action, Wait):
+            action = Wait(t)
+        else:
+            assert isinstance(action, Slap)
+            action = Slap(action.seat, t, action.card)
+        events = game.apply(action)
+        for event in events:
+            self._publish(t, event)
+            if isinstance(event, CardTurned):
+                self.card_times[event.number] = t
+            elif isinstance(event, SlapCorrect) and isinstance(action, Slap) and action.card is not None:
+                seen = self.card_times.get(action.card)
+                if seen is not None:
+                    self.reactions[event.seat].append(t - seen)
+            elif isinstance(event, ChallengeWon):
+                self._schedule(t + game.rules.slapping.collect_delay_ms, "collect")
+            if isinstance(event, SlapCorrect) and game.rules.slapping.tie == "split" \
+                    and game.collect_pending == event.seat:
+                self._schedule(t + game.rules.slapping.tie_window_ms, "split_close")
+        if game.over:
+            return
+        key = self._current_pile_key()
+        if key != self._pile_key:
+            self._pile_key = key
+            self._cancel_bot_slaps()
+            self._plan_bot_slaps(t)
+        self._plan_flip(t)
+
+    def _publish(self, t: Millis, event: Event) -> None:
+        published = TableEvent(len(self.log), t, event)
+        self.log.append(published)
+        for listener in self.listeners:
+            listener(published)
+
+    def _current_pile_key(self) -> tuple[int, int, int]:
+        game = self.game
+        burned = len(game.burned) if game.rules.slaps.burned_count else 0
+        return game.cards, game.tricks, burned
+
+    def _cancel_bot_slaps(self) -> None:
+        for timer in self._bot_slaps:
+            timer.cancelled = True
+            self.cancelled_bot_slaps += 1
+        self._bot_slaps.clear()
+
+    def _plan_bot_slaps(self, t: Millis) -> None:
+        if not self.bots:
+            return
+        game = self.game
+        view = view_for(game)
+        matches = game.matches()
+        for seat, bot in self.bots.items():
+            if self.seats[seat].bot == MATCH:
+                bot.level = self._level_for(self.seats[seat])
+            plan = bot.react(view, matches, seat)
+            if plan is not None:
+                self._bot_slaps.append(self._schedule(t + plan.delay, "bot_slap", seat=seat, card=game.cards))
+
+    def _plan_flip(self, t: Millis) -> None:
+        """Schedule the due seat's flip if a computer (or the automatic pace) turns it."""
+        game = self.game
+        due = game.turn
+        if self._flip_timer is not None:
+            if self._flip_timer.seat == due and not self._flip_timer.cancelled and game.collect_pending is None:
+                return
+            self._flip_timer.cancelled = True
+            self._flip_timer = None
+        if game.over or game.collect_pending is not None:
+            return
+        bot = self.bots.get(due)
+        if bot is not None:
+            delay = int(bot.flip_delay() * self.config.bot_pace)
+        elif self.config.auto_flip_ms is not None:
+            delay = self.config.auto_flip_ms
+        else:
+            return
+        self._flip_timer = self._schedule(t + delay, "flip", seat=due)
+
+    def _level_for(self, spec: SeatSpec) -> Level:
+        if spec.bot != MATCH:
+            assert spec.bot is not None
+            found = LEVELS.get(spec.bot)
+            if found is None:
+                raise ValueError(f"unknown level {spec.bot!r}: expected one of {', '.join(LEVELS)} or match")
+            return found
+        medium = LEVELS["medium"]
+        samples = self.reactions.get(spec.match_seat, []) if spec.match_seat is not None else []
+        if len(samples) < MIN_MATCH_SAMPLES:
+            return medium
+        fitted = ExGaussian.fit(samples[-50:], floor=120.0)
+        return Level(MATCH, fitted, medium.miss, medium.wrong, medium.flip, "plays at a person's own speed")
+
+    # ------------------------------------------------------------------ helpers for drivers
+
+    def piles_won(self) -> dict[str, int]:
+        counts = {"slap": 0, "challenge": 0}
+        for item in self.log:
+            if isinstance(item.event, PileWon) and item.event.how in counts:
+                counts[item.event.how] += 1
+        return counts
+
+    def wrong_slaps(self) -> int:
+        return sum(1 for item in self.log if isinstance(item.event, WrongSlap))
+
+
+def run_virtual(table: Table, clock: Clock, *, max_steps: int = 10_000_000) -> None:
+    """Drive a table on virtual time until the game ends (every seat must be a computer, or auto-flipped)."""
+    from ratscrew.table.clock import VirtualClock
+
+    assert isinstance(clock, VirtualClock)
+    for _ in range(max_steps):
+        if table.game.over:
+            return
+        deadline = table.next_deadline()
+        if deadline is None:
+            raise RuntimeError("the table is stuck: nothing is scheduled and the game is not over")
+        clock.advance_to(max(deadline, clock.now()))
+        table.run_due()
+    raise RuntimeError(f"the game did not end within {max_steps} steps")

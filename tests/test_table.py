@@ -1,0 +1,249 @@
+"""The real-time table on virtual time: races, the slap window, stale bot slaps, fair ordering, replays."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pytest
+
+from ratscrew.bots.levels import LEVELS, PATTERN_DIFFICULTY
+from ratscrew.bots.reaction import probability_first
+from ratscrew.cards import Card, parse_cards
+from ratscrew.engine import Game
+from ratscrew.engine.events import PileWon, SlapCorrect, SlapDismissed, WrongSlap
+from ratscrew.record import Record, state_json
+from ratscrew.rules import Rules
+from ratscrew.table import SeatSpec, Table, TableConfig, VirtualClock, run_virtual
+
+
+def hands(*stacks: str) -> list[list[Card]]:
+    return [parse_cards(s) for s in stacks]
+
+
+def people(n: int) -> list[SeatSpec]:
+    return [SeatSpec(f"p{i}") for i in range(n)]
+
+
+def pile_winners(table: Table) -> list[tuple[int, str]]:
+    return [(e.event.seat, e.event.how) for e in table.log if isinstance(e.event, PileWon)]
+
+
+def test_faster_level_wins_a_race_in_the_predicted_proportion() -> None:
+    # Seats 0 and 1 are computers that turn 7S then 7C: a double. Seat 2 is a person who never flips,
+    # so nothing covers the double and the two computers race for it undisturbed.
+    rules = Rules.build("standard")
+    fast, slow = LEVELS["hard"], LEVELS["medium"]
+    trials = 2500
+    fast_wins = 0
+    for seed in range(trials):
+        game = Game(rules, hands("7S 2D", "7C 3D", "9H 4D"))
+        clock = VirtualClock()
+        table = Table(game, [SeatSpec("fast", "hard"), SeatSpec("slow", "medium"), SeatSpec("person")], clock,
+                      seed=seed)
+        while game.cards < 2 or (game.tricks == 0 and table.next_deadline() is not None):
+            deadline = table.next_deadline()
+            if deadline is None:
+                break
+            clock.advance_to(deadline)
+            table.run_due()
+        winners = [seat for seat, how in pile_winners(table) if how == "slap"]
+        fast_wins += bool(winners) and winners[0] == 0
+    miss_factor = PATTERN_DIFFICULTY["double"][0]
+    m_fast, m_slow = fast.miss * miss_factor, slow.miss * miss_factor
+    predicted = (1 - m_fast) * (m_slow + (1 - m_slow) * probability_first(fast.reaction, slow.reaction))
+    observed = fast_wins / trials
+    sigma = math.sqrt(predicted * (1 - predicted) / trials)
+    assert abs(observed - predicted) < 4 * sigma, (observed, predicted)
+    assert observed > 0.75  # and the faster level really is much likelier to win
+
+
+def challenge_table(rules: Rules | None = None) -> tuple[Game, Table, VirtualClock]:
+    # Seat 0 turns 5S, seat 1 turns JH, seat 0 pays 5C: a sandwich, and seat 1 wins the challenge.
+    game = Game(rules or Rules.build("standard"), hands("5S 5C 8D 9D", "JH 2C 3C 4C"))
+    clock = VirtualClock()
+    return game, Table(game, people(2), clock), clock
+
+
+def play_to_won_challenge(table: Table, clock: VirtualClock) -> int:
+    for seat in (0, 1, 0):
+        assert table.flip(seat) is None
+        clock.advance(300)
+    assert table.game.collect_pending == 1
+    return clock.now() - 300  # when the challenge was won
+
+
+def test_slap_inside_the_window_after_a_won_challenge_takes_the_pile() -> None:
+    game, table, clock = challenge_table()
+    won_at = play_to_won_challenge(table, clock)
+    clock.advance_to(won_at + 700)  # inside the 1000 ms window
+    table.run_due()
+    assert table.slap(0) is None
+    assert pile_winners(table) == [(0, "slap")]
+    assert [str(c) for c in game.stacks[0]] == ["8D", "9D", "5S", "JH", "5C"]
+
+
+def test_pile_is_collected_when_the_window_closes_and_a_late_slap_is_dismissed() -> None:
+    game, table, clock = challenge_table()
+    won_at = play_to_won_challenge(table, clock)
+    clock.advance_to(won_at + 1000)
+    table.run_due()
+    assert pile_winners(table) == [(1, "challenge")]
+    # A slap that reacted to the sandwich (card 3) lands after the pile moved: no penalty.
+    clock.advance(150)
+    assert table.slap(0, card=3) is None
+    assert isinstance(table.log[-1].event, SlapDismissed)
+    assert len(game.stacks[0]) == 2 and not game.burned
+    # Once the winner leads a new card, a slap is judged against the new pile: 2C alone is a wrong slap.
+    assert table.flip(1) is None
+    assert table.slap(0) is None
+    assert isinstance(table.log[-1].event, WrongSlap)
+    assert [str(c) for c in game.burned] == ["8D"]
+
+
+def test_flip_is_refused_while_the_won_pile_waits() -> None:
+    _game, table, clock = challenge_table()
+    play_to_won_challenge(table, clock)
+    refused = table.flip(1)
+    assert refused is not None and "waiting" in refused.reason
+    assert table.flip(0) is not None  # and not anyone's turn but the leader's, after collecting
+
+
+def test_stale_bot_slap_is_cancelled_when_the_pile_changes() -> None:
+    # The computer (easy: about a second to react) sees the double 7S 7C, but the person turns the next
+    # card 100 ms later; the computer's planned slap must never land on the new pile.
+    rules = Rules.build("standard")
+    planned_and_dropped = 0
+    for seed in range(40):
+        game = Game(rules, hands("7S 2D 4D", "7C 3D 5D"))
+        clock = VirtualClock()
+        table = Table(game, [SeatSpec("person"), SeatSpec("bot", "easy")], clock, seed=seed)
+        assert table.flip(0) is None
+        deadline = table.next_deadline()
+        assert deadline is not None
+        clock.advance_to(deadline)
+        table.run_due()  # the computer turns 7C: a double
+        assert game.cards == 2
+        planned = [timer.at for timer in table._bot_slaps]
+        clock.advance(100)
+        table.run_due()
+        assert game.tricks == 0  # nobody reacts within 100 ms at easy (its floor is 180 ms)
+        assert table.flip(0) is None  # 2D covers the double
+        assert table.cancelled_bot_slaps == len(planned)
+        clock.advance(3000)
+        table.run_due()
+        landed = [e.t for e in table.log if isinstance(e.event, SlapCorrect | WrongSlap) and e.event.seat == 1]
+        assert not set(planned) & set(landed)
+        planned_and_dropped += len(planned)
+    assert planned_and_dropped > 20  # most of the time the computer had planned a slap, and every one was dropped
+
+
+def test_held_inputs_are_applied_in_landing_order() -> None:
+    # Online, inputs wait hold_ms; a slap from a slow connection that landed first still wins.
+    game = Game(Rules.build("standard"), hands("7S 2D", "7C 3D", "9H 4D"))
+    clock = VirtualClock()
+    table = Table(game, people(3), clock, config=TableConfig(hold_ms=120))
+    table.flip(0)
+    clock.advance(130)
+    table.run_due()
+    table.flip(1)
+    clock.advance(130)
+    table.run_due()
+    assert game.cards == 2
+    clock.advance(100)
+    table.slap(2)  # arrives first, landed now
+    table.slap(0, landed=clock.now() - 60)  # arrives second but landed 60 ms earlier
+    clock.advance(200)
+    table.run_due()
+    assert pile_winners(table) == [(0, "slap")]
+    assert isinstance(table.log[-1].event, WrongSlap | SlapDismissed)
+
+
+def test_split_rule_shares_a_pile_between_slaps_inside_the_tie_window() -> None:
+    rules = Rules.build("standard", {"slapping.tie": "split", "slapping.tie_window_ms": 50})
+    game = Game(rules, hands("7S 2D 5D", "7C 3D 6D", "9H 4D 8D"))
+    clock = VirtualClock()
+    table = Table(game, people(3), clock)
+    table.flip(0)
+    table.flip(1)
+    clock.advance(400)
+    table.slap(2)
+    clock.advance(30)
+    table.slap(1)  # 30 ms later: inside the window
+    clock.advance(100)
+    table.run_due()  # the window closes and the pile is shared, earliest first
+    won = [e.event for e in table.log if isinstance(e.event, PileWon)]
+    assert len(won) == 1 and won[0].shares == ((2, 1), (1, 1))
+    assert [str(c) for c in game.stacks[2]] == ["9H", "4D", "8D", "7S"]
+    assert [str(c) for c in game.stacks[1]] == ["3D", "6D", "7C"]
+
+
+def test_match_level_plays_at_the_measured_speed() -> None:
+    # A person's reaction times are recorded; a "match" computer then reacts at about that speed.
+    rules = Rules.build("standard")
+    game = Game.from_seed(rules, 2, 3)
+    clock = VirtualClock()
+    table = Table(game, [SeatSpec("person"), SeatSpec("copy", "match", match_seat=0)], clock, seed=1)
+    table.reactions[0].extend([900, 950, 1000, 1100, 880, 1020, 940, 990])
+    level = table._level_for(table.seats[1])
+    assert level.name == "match"
+    assert 900 <= level.reaction.mean <= 1050
+    assert table._level_for(SeatSpec("copy", "match", match_seat=1)).name == "medium"  # no samples: medium
+
+
+def test_bots_decide_from_what_a_seat_can_see_only() -> None:
+    # Two games with the same visible state but different hidden stacks: every bot decision is the same.
+    rules = Rules.build("standard")
+    first = Game(rules, hands("7S 2D 3H 4S", "7C 9D 5H 6S"))
+    second = Game(rules, hands("7S KD AH QS", "7C 8C TS JS"))
+    decisions = []
+    for game in (first, second):
+        clock = VirtualClock()
+        table = Table(game, [SeatSpec("a", "medium"), SeatSpec("b", "medium")], clock, seed=11)
+        for _ in range(2):  # both computers flip: 7S then 7C
+            deadline = table.next_deadline()
+            assert deadline is not None
+            clock.advance_to(deadline)
+            table.run_due()
+        decisions.append(sorted((t.at, t.seat) for t in table._bot_slaps))
+    assert decisions[0] == decisions[1] and decisions[0]
+
+
+def test_a_live_recorded_game_replays_to_the_same_final_state() -> None:
+    rules = Rules.build("bicycle", {"end.max_cards": 3000})
+    game = Game.from_seed(rules, 4, 21)
+    clock = VirtualClock()
+    levels = ["easy", "medium", "hard", "expert"]
+    table = Table(game, [SeatSpec(level, level) for level in levels], clock, seed=5)
+    run_virtual(table, clock)
+    assert game.over
+    record = Record(rules, 4, seed=21, players=tuple(levels), actions=tuple(game.actions))
+    assert all(getattr(a, "t", None) is not None for a in game.actions)
+    replayed = Record.from_json(record.to_json()).replay()
+    assert state_json(replayed) == state_json(game)
+    assert replayed.outcome == game.outcome
+
+
+@pytest.mark.parametrize("preset", ["standard", "bicycle", "one-chance", "everything", "bataille-corse",
+                                    "out-is-out", "beggar"])
+def test_every_preset_plays_to_an_end_between_computers(preset: str) -> None:
+    from ratscrew.lab.simulate import simulate
+
+    summary = simulate(Rules.build(preset), ["easy", "medium", "hard", "expert"], 40, seed=3, workers=1)
+    doc = summary.as_dict()
+    results = doc["results"]
+    assert isinstance(results, dict)
+    assert sum(results.values()) == 40
+    assert all(s.result in ("win", "draw", "limit", "loop") for s in summary.stats)
+    assert all(s.cards > 0 for s in summary.stats)
+
+
+def test_simulation_is_the_same_for_the_same_seed_whatever_the_workers() -> None:
+    from ratscrew.lab.simulate import simulate
+
+    levels: Sequence[str] = ["medium", "hard", "medium"]
+    one = simulate(Rules.build("standard"), levels, 12, seed=9, workers=1).as_dict()
+    two = simulate(Rules.build("standard"), levels, 12, seed=9, workers=2).as_dict()
+    other = simulate(Rules.build("standard"), levels, 12, seed=10, workers=1).as_dict()
+    assert one == two
+    assert one != other

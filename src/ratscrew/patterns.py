@@ -33,7 +33,9 @@ class Match:
     why: str
 
 
-Predicate = Callable[[Sequence[Card], SlapRules], "Match | None"]
+# A predicate sees the pile (bottom first), the slap rules and how many of the pile's cards are face up
+# (the rest, under ``burned_count``, are burned cards at the bottom).
+Predicate = Callable[[Sequence[Card], SlapRules, int], "Match | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,22 +53,22 @@ def _same_rank(a: Card, b: Card) -> bool:
     return a.rank is b.rank and a.rank is not Rank.JOKER
 
 
-def double(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+def double(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
     if len(pile) >= 2 and _same_rank(pile[-1], pile[-2]):
         top = tuple(pile[-2:])
         return Match("double", top, f"double: {_ranks(top)}, two of a rank in a row")
     return None
 
 
-def sandwich(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+def sandwich(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
     if len(pile) >= 3 and _same_rank(pile[-1], pile[-3]):
         top = tuple(pile[-3:])
         return Match("sandwich", top, f"sandwich: {_ranks(top)}, the top card matches the third")
     return None
 
 
-def top_bottom(pile: Sequence[Card], rules: SlapRules) -> Match | None:
-    if len(pile) >= 2 and _same_rank(pile[-1], pile[0]):
+def top_bottom(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
+    if face_up >= 2 and _same_rank(pile[-1], pile[0]):
         ends = (pile[0], pile[-1])
         return Match("top_bottom", ends, f"top-bottom: {_ranks(ends)}, the top card matches the bottom of the pile")
     return None
@@ -75,21 +77,21 @@ def top_bottom(pile: Sequence[Card], rules: SlapRules) -> Match | None:
 _ROYALS = {Rank.KING, Rank.QUEEN}
 
 
-def marriage(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+def marriage(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
     if len(pile) >= 2 and {pile[-1].rank, pile[-2].rank} == _ROYALS:
         top = tuple(pile[-2:])
         return Match("marriage", top, f"marriage: {_ranks(top)}, a King and a Queen side by side")
     return None
 
 
-def divorce(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+def divorce(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
     if len(pile) >= 3 and {pile[-1].rank, pile[-3].rank} == _ROYALS:
         top = tuple(pile[-3:])
         return Match("divorce", top, f"divorce: {_ranks(top)}, a King and a Queen with one card between")
     return None
 
 
-def run(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+def run(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
     length = rules.run
     if length < 2 or len(pile) < length:
         return None
@@ -124,14 +126,14 @@ def _sum_to_ten(a: Card, b: Card, rules: SlapRules) -> bool:
     return va is not None and vb is not None and va + vb == 10
 
 
-def ten(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+def ten(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
     if len(pile) >= 2 and _sum_to_ten(pile[-2], pile[-1], rules):
         top = tuple(pile[-2:])
         return Match("ten", top, f"ten: {_ranks(top)} add up to 10")
     return None
 
 
-def ten_gap(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+def ten_gap(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
     if len(pile) < 3 or not _sum_to_ten(pile[-3], pile[-1], rules):
         return None
     middle = pile[-2]
@@ -142,7 +144,7 @@ def ten_gap(pile: Sequence[Card], rules: SlapRules) -> Match | None:
     return Match("ten_gap", top, f"ten with a gap: {_ranks((top[0], top[2]))} add up to 10 with {between} between")
 
 
-def joker(pile: Sequence[Card], rules: SlapRules) -> Match | None:
+def joker(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
     if pile and pile[-1].is_joker:
         return Match("joker", (pile[-1],), "joker: a joker is on top")
     return None
@@ -166,12 +168,17 @@ def enabled_patterns(rules: Rules) -> tuple[Pattern, ...]:
     return tuple(p for p in PATTERNS if p.enabled(rules.slaps))
 
 
-def find_matches(pile: Sequence[Card], rules: Rules, patterns: Sequence[Pattern] | None = None) -> list[Match]:
-    """Every enabled pattern the pile shows, in the order of RULES.md."""
+def find_matches(pile: Sequence[Card], rules: Rules, *, face_up: int | None = None) -> list[Match]:
+    """Every enabled pattern the pile shows, in the order of RULES.md.
+
+    ``face_up`` is how many of ``pile``'s cards are face up (default: all of them); the others are burned
+    cards at the bottom, which only ``slaps.burned_count`` brings into patterns.
+    """
     slaps = rules.slaps
+    shown = len(pile) if face_up is None else face_up
     found = []
-    for pattern in enabled_patterns(rules) if patterns is None else patterns:
-        match = pattern.test(pile, slaps)
+    for pattern in enabled_patterns(rules):
+        match = pattern.test(pile, slaps, shown)
         if match is not None:
             found.append(match)
     return found

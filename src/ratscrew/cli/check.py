@@ -29,7 +29,7 @@ def check(rules_name: str | None, sets: tuple[str, ...], burned_text: tuple[str,
     burned = parse_cards(" ".join(burned_text), bare_rank=True)
     rules.deck_for(players or 2).check_counts(pile + burned, "the cards")
     looked_at = burned[::-1] + pile if rules.slaps.burned_count else pile
-    matches = find_matches(looked_at, rules)
+    matches = find_matches(looked_at, rules, face_up=len(pile))
     if as_json:
         print_json({"slappable": bool(matches), "patterns": [m.pattern for m in matches],
                     "why": [m.why for m in matches]})

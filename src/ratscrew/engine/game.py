@@ -131,7 +131,7 @@ class Game:
         slaps = self.rules.slaps
         found = []
         for pattern in self._patterns:
-            match = pattern.test(pile, slaps)
+            match = pattern.test(pile, slaps, len(self.pile))
             if match is not None:
                 found.append(match)
         return found
@@ -139,7 +139,8 @@ class Game:
     def slappable(self) -> bool:
         pile = self.pattern_pile()
         slaps = self.rules.slaps
-        return any(p.test(pile, slaps) is not None for p in self._patterns)
+        face_up = len(self.pile)
+        return any(p.test(pile, slaps, face_up) is not None for p in self._patterns)
 
     def can_slap(self, seat: Seat) -> bool:
         return 0 <= seat < self.players and not self.out[seat] and not self.over
@@ -387,8 +388,12 @@ class Game:
 
     def _settle_due(self) -> None:
         """After a penalty: the seat reported as due must still be able to turn a card."""
+        if self.collect_pending is not None:
+            # A penalty in the window can change who is able to lead once the pile moves.
+            self.turn = self._peek_leader(self.collect_pending)
+            return
         seat = self.turn
-        if self.collect_pending is not None or (not self.out[seat] and self.stacks[seat]):
+        if not self.out[seat] and self.stacks[seat]:
             return
         if self.owed and self.challenger is not None and not self.out[seat]:
             self._payer_ran_out(seat)

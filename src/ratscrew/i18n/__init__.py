@@ -1,0 +1,65 @@
+"""Translations: English, French and German message catalogs, one JSON file per area and language.
+
+The browser asks for a whole catalog (``/api/i18n/fr``); the server uses the same catalogs for the
+rules pages, so a rule is explained in the same words everywhere. Rule options, presets and patterns are
+looked up by their keys (``option.slaps.run``), so a new option without a translation fails a test.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+LANGUAGES: tuple[str, ...] = ("en", "fr", "de")
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch"}
+DEFAULT = "en"
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """Every message of one language (unknown languages get English)."""
+    lang = lang if lang in LANGUAGES else DEFAULT
+    merged: dict[str, str] = {}
+    folder = resources.files("ratscrew.i18n").joinpath(lang)
+    if lang == DEFAULT:
+        merged.update(_rules_english())
+    for item in sorted(folder.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".json"):
+            merged.update(json.loads(item.read_text(encoding="utf-8")))
+    return merged
+
+
+def _rules_english() -> dict[str, str]:
+    """The English texts of options and presets live beside their definitions; the other languages here."""
+    from ratscrew.rules import OPTIONS, PRESETS
+
+    texts = {f"option.{o.key}": o.summary for o in OPTIONS}
+    texts.update({f"preset.{p.name}": p.summary for p in PRESETS.values()})
+    return texts
+
+
+def text(lang: str, key: str, **values: object) -> str:
+    """One message with ``{name}`` placeholders filled; falls back to English, then to the key itself."""
+    template = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The best of our languages for an ``Accept-Language`` header (``fr-CH,fr;q=0.9,en;q=0.8``)."""
+    best, best_q = DEFAULT, -1.0
+    for part in (accept_language or "").split(","):
+        tag, _, params = part.strip().partition(";")
+        lang = tag.strip().lower().split("-")[0]
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        if lang in LANGUAGES and q > best_q:
+            best, best_q = lang, q
+    return best

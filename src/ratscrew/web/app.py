@@ -1,0 +1,53 @@
+"""The web application: pages, the JSON API, websockets for live games, and the embedded store."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ratscrew.web import games, learn, meta, scores
+from ratscrew.web.rooms import Rooms
+from ratscrew.web.store import Store
+
+STATIC = resources.files("ratscrew.web").joinpath("static")
+
+
+async def index(request: Request) -> Response:
+    if request.url.path.startswith(("/api/", "/ws/")):
+        return JSONResponse({"error": f"no such address: {request.url.path[:80]}"}, status_code=404)
+    html = STATIC.joinpath("index.html").read_text(encoding="utf-8")
+    return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+
+def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> Starlette:
+    store = Store(data_dir / "ratscrew.sqlite3")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        app.state.rooms = Rooms(store)
+        try:
+            yield
+        finally:
+            await app.state.rooms.close()
+
+    routes: list[BaseRoute] = [
+        *meta.routes,
+        *games.routes,
+        *learn.routes,
+        *scores.routes,
+        *(extra_routes or []),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        Route("/{path:path}", index),  # every page of the app is the same shell; the script shows the right one
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.store = store
+    app.state.data_dir = data_dir
+    return app

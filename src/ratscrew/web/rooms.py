@@ -1,0 +1,225 @@
+"""Live games. One room, one owner: each game is run by a single task that handles its messages in order.
+
+The task waits for the next message or the table's next deadline, whichever comes first, applies it, and
+sends every new event, numbered, to each page watching the game. The last events are kept so a page that
+reconnects can catch up. When the game ends its record and summary go to the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import statistics
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from ratscrew.engine.events import GameOver, PileWon, PlayerOut, WrongSlap
+from ratscrew.engine.game import Game
+from ratscrew.engine.view import view_for
+from ratscrew.record import Record
+from ratscrew.rules.io import rules_to_mapping
+from ratscrew.rules.model import Rules
+from ratscrew.shuffle import SeededRandom
+from ratscrew.table.clock import LoopClock
+from ratscrew.table.table import Rejected, SeatSpec, Table, TableConfig, TableEvent
+from ratscrew.web.protocol import ClientMessage, FlipMsg, PingMsg, ResyncMsg, SlapMsg
+from ratscrew.web.store import Store
+
+HISTORY = 500  # events kept for pages that reconnect
+Send = Callable[[dict[str, object]], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """Everything needed to start (or restart) a game: seats, rules, pace and the deal's seed."""
+
+    seats: tuple[SeatSpec, ...]
+    rules: Rules
+    bot_pace: float = 1.0
+    seed: int = 0
+
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s.bot is None)
+
+
+@dataclass(eq=False)
+class Connection:
+    send: Send
+    seats: frozenset[int]
+    outbox: asyncio.Queue[dict[str, object] | None] = field(default_factory=asyncio.Queue)
+
+
+class Room:
+    def __init__(self, room_id: str, setup: GameSetup, store: Store) -> None:
+        self.id = room_id
+        self.token = secrets.token_urlsafe(16)
+        self.setup = setup
+        self.store = store
+        self.game = Game.from_seed(setup.rules, len(setup.seats), setup.seed)
+        self.clock = LoopClock()
+        self.table = Table(self.game, setup.seats, self.clock, seed=setup.seed,
+                           config=TableConfig(bot_pace=setup.bot_pace))
+        self.history: deque[dict[str, object]] = deque(maxlen=HISTORY)
+        self.pending: list[TableEvent] = []
+        self.table.listeners.append(self.pending.append)
+        self.connections: set[Connection] = set()
+        self.inbox: asyncio.Queue[tuple[Connection, ClientMessage] | None] = asyncio.Queue()
+        self.summary: dict[str, object] | None = None
+        self.next_room: str | None = None
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room {room_id}")
+
+    # ------------------------------------------------------------------ the owner task
+
+    async def _run(self) -> None:
+        while True:
+            deadline = self.table.next_deadline()
+            timeout = None if deadline is None else max(0.0, (deadline - self.clock.now()) / 1000)
+            try:
+                item = await asyncio.wait_for(self.inbox.get(), timeout)
+            except TimeoutError:
+                item = None
+            else:
+                if item is None:
+                    return
+            if item is not None:
+                self._handle(*item)
+            self.table.run_due()
+            self._flush()
+            if self.game.over and self.summary is None:
+                self._finish()
+
+    def _handle(self, conn: Connection, msg: ClientMessage) -> None:
+        result: Rejected | None = None
+        if isinstance(msg, FlipMsg | SlapMsg) and msg.seat not in conn.seats:
+            result = Rejected(f"seat {msg.seat} is not yours")
+        elif isinstance(msg, FlipMsg):
+            result = self.table.flip(msg.seat)
+        elif isinstance(msg, SlapMsg):
+            result = self.table.slap(msg.seat, card=msg.card)
+        elif isinstance(msg, ResyncMsg):
+            missed = [m for m in self.history if isinstance(m.get("seq"), int) and m["seq"] > msg.since]  # type: ignore[operator]
+            conn.outbox.put_nowait({"type": "events", "items": missed, "state": self.state()})
+        elif isinstance(msg, PingMsg):
+            conn.outbox.put_nowait({"type": "pong", "t": self.clock.now()})
+        if result is not None:
+            conn.outbox.put_nowait({"type": "rejected", "reason": result.reason})
+
+    def _flush(self) -> None:
+        if not self.pending:
+            return
+        items = [{"seq": e.seq, "t": e.t, "event": e.event.as_dict()} for e in self.pending]
+        self.pending.clear()
+        self.history.extend(items)
+        message = {"type": "events", "items": items, "state": self.state()}
+        for conn in self.connections:
+            conn.outbox.put_nowait(message)
+
+    def _finish(self) -> None:
+        self.summary = self.build_summary()
+        self.store.save_game(self.id, self.record().to_json(), self.summary)
+        for conn in self.connections:
+            conn.outbox.put_nowait({"type": "over", "summary": self.summary})
+
+    # ------------------------------------------------------------------ what pages see
+
+    def state(self) -> dict[str, object]:
+        view = view_for(self.game).as_dict()
+        view["now"] = self.clock.now()
+        view["collect_delay_ms"] = self.game.rules.slapping.collect_delay_ms
+        return view
+
+    def welcome(self, conn: Connection) -> dict[str, object]:
+        return {
+            "type": "welcome", "game": self.id, "seats": [
+                {"name": s.name, "bot": s.bot} for s in self.setup.seats],
+            "yours": sorted(conn.seats), "rules": rules_to_mapping(self.setup.rules, full=True),
+            "preset": self.setup.rules.preset, "state": self.state(), "seq": len(self.table.log) - 1,
+            "summary": self.summary,
+        }
+
+    def record(self) -> Record:
+        names = tuple(s.name for s in self.setup.seats)
+        return Record(self.setup.rules, len(names), seed=self.setup.seed, players=names,
+                      actions=tuple(self.game.actions))
+
+    def build_summary(self) -> dict[str, object]:
+        game, table = self.game, self.table
+        outcome = game.outcome
+        assert outcome is not None
+        n = game.players
+        wrong = [0] * n
+        by_slap = [0] * n
+        by_challenge = [0] * n
+        out_order: list[int] = []
+        for item in table.log:
+            event = item.event
+            if isinstance(event, WrongSlap):
+                wrong[event.seat] += 1
+            elif isinstance(event, PileWon):
+                for seat, _count in event.shares:
+                    (by_slap if event.how == "slap" else by_challenge)[seat] += 1
+            elif isinstance(event, PlayerOut):
+                out_order.append(event.seat)
+        end_t = next((e.t for e in reversed(table.log) if isinstance(e.event, GameOver)), self.clock.now())
+        players = []
+        for seat in range(n):
+            times = table.reactions[seat]
+            players.append({
+                "seat": seat, "name": self.setup.seats[seat].name, "bot": self.setup.seats[seat].bot,
+                "cards": len(game.stacks[seat]), "piles_by_slap": by_slap[seat],
+                "piles_by_challenge": by_challenge[seat], "wrong_slaps": wrong[seat],
+                "reaction_ms": times, "median_reaction_ms": statistics.median(times) if times else None,
+            })
+        return {"result": outcome.result.value, "winner": outcome.winner, "reason": outcome.reason,
+                "cards": game.cards, "tricks": game.tricks, "ms": end_t, "players": players,
+                "out_order": out_order}
+
+    # ------------------------------------------------------------------ connections
+
+    async def attach(self, conn: Connection) -> None:
+        self.connections.add(conn)
+        await conn.send(self.welcome(conn))
+
+    def detach(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        conn.outbox.put_nowait(None)
+
+    def submit(self, conn: Connection, msg: ClientMessage) -> None:
+        self.inbox.put_nowait((conn, msg))
+
+    async def close(self) -> None:
+        self.inbox.put_nowait(None)
+        await asyncio.gather(self._task, return_exceptions=True)
+        for conn in list(self.connections):
+            self.detach(conn)
+
+
+class Rooms:
+    """Every live game on this server, by id."""
+
+    def __init__(self, store: Store, limit: int = 200) -> None:
+        self.store = store
+        self.limit = limit
+        self.rooms: dict[str, Room] = {}
+        self._ids = SeededRandom(secrets.randbits(63))
+
+    def create(self, setup: GameSetup) -> Room:
+        if len(self.rooms) >= self.limit:
+            finished = [r for r in self.rooms.values() if r.game.over] or list(self.rooms.values())
+            oldest = finished[0]
+            asyncio.get_running_loop().create_task(oldest.close())
+            del self.rooms[oldest.id]
+        room_id = secrets.token_hex(6)
+        room = Room(room_id, setup, self.store)
+        self.rooms[room_id] = room
+        return room
+
+    def get(self, room_id: str) -> Room | None:
+        return self.rooms.get(room_id)
+
+    async def close(self) -> None:
+        for room in list(self.rooms.values()):
+            await room.close()
+        self.rooms.clear()

@@ -1,0 +1,50 @@
+// Message catalogs from the server; t() fills {name} placeholders. The choice is kept in this browser.
+const STORE_KEY = "ratscrew.lang";
+const SUPPORTED = ["en", "fr", "de"];
+let messages = {};
+let english = {};
+let current = "en";
+
+export function preferredLanguage() {
+  const saved = localStorage.getItem(STORE_KEY);
+  if (SUPPORTED.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const code = String(tag).toLowerCase().split("-")[0];
+    if (SUPPORTED.includes(code)) return code;
+  }
+  return "en";
+}
+
+export async function loadLanguage(lang) {
+  current = SUPPORTED.includes(lang) ? lang : "en";
+  const fetchCatalog = async (code) => (await fetch(`/api/i18n/${code}`)).json();
+  [messages, english] = await Promise.all([fetchCatalog(current), current === "en" ? null : fetchCatalog("en")]);
+  if (!english) english = messages;
+  localStorage.setItem(STORE_KEY, current);
+  document.documentElement.lang = current;
+  return current;
+}
+
+export function lang() {
+  return current;
+}
+
+export function t(key, vars = {}) {
+  const template = messages[key] ?? english[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+}
+
+export function has(key) {
+  return key in messages || key in english;
+}
+
+// Fill every [data-i18n] element under root (text), and [data-i18n-attr="attr:key;attr:key"].
+export function translate(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":");
+      if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
+    }
+  }
+}

@@ -1,0 +1,193 @@
+"""The embedded store: one SQLite file for score-keeper matches and finished games.
+
+Every write is its own transaction, committed before the request answers, so stopping the server at any
+moment loses nothing that was saved. Each call opens its own connection, which keeps the store safe to use
+from Starlette's worker threads.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    players TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    timer_s INTEGER NOT NULL DEFAULT 0,
+    round_started REAL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    winner INTEGER,
+    cards TEXT,
+    created REAL NOT NULL,
+    PRIMARY KEY (match_id, number)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    created REAL NOT NULL
+);
+"""
+
+
+class NotFound(LookupError):
+    """No match (or game) with that id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    winner: int | None  # None: a draw
+    cards: tuple[int, ...] | None  # each player's cards when a timed round ended
+
+    def as_dict(self) -> dict[str, object]:
+        return {"number": self.number, "winner": self.winner, "cards": list(self.cards) if self.cards else None}
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    id: str
+    name: str
+    players: tuple[str, ...]
+    rules: dict[str, Any]
+    timer_s: int
+    round_started: float | None
+    finished: bool
+    created: float
+    updated: float
+    rounds: tuple[Round, ...]
+
+    def wins(self) -> list[int]:
+        tally = [0] * len(self.players)
+        for r in self.rounds:
+            if r.winner is not None:
+                tally[r.winner] += 1
+        return tally
+
+    def as_dict(self, now: float | None = None) -> dict[str, object]:
+        remaining = None
+        if self.timer_s and self.round_started is not None:
+            elapsed = (now if now is not None else time.time()) - self.round_started
+            remaining = max(0.0, self.timer_s - elapsed)
+        return {"id": self.id, "name": self.name, "players": list(self.players), "rules": self.rules,
+                "timer_s": self.timer_s, "round_started": self.round_started, "remaining_s": remaining,
+                "finished": self.finished, "created": self.created, "updated": self.updated,
+                "rounds": [r.as_dict() for r in self.rounds], "wins": self.wins()}
+
+
+class Store:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.executescript(SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=10)
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            with db:  # commits on success, rolls back on error
+                yield db
+        finally:
+            db.close()
+
+    # ------------------------------------------------------------------ score-keeper matches
+
+    def create_match(self, name: str, players: Sequence[str], rules: dict[str, Any], timer_s: int = 0) -> Match:
+        now = time.time()
+        match_id = uuid.uuid4().hex[:12]
+        with self._connect() as db:
+            db.execute("INSERT INTO matches (id, name, players, rules, timer_s, created, updated) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (match_id, name, json.dumps(list(players)), json.dumps(rules), timer_s, now, now))
+        return self.match(match_id)
+
+    def match(self, match_id: str) -> Match:
+        with self._connect() as db:
+            row = db.execute("SELECT id, name, players, rules, timer_s, round_started, finished, created, updated "
+                             "FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise NotFound(match_id)
+            rounds = db.execute("SELECT number, winner, cards FROM rounds WHERE match_id = ? ORDER BY number",
+                                (match_id,)).fetchall()
+        return Match(row[0], row[1], tuple(json.loads(row[2])), json.loads(row[3]), row[4], row[5], bool(row[6]),
+                     row[7], row[8],
+                     tuple(Round(n, w, tuple(json.loads(c)) if c else None) for n, w, c in rounds))
+
+    def matches(self) -> list[Match]:
+        with self._connect() as db:
+            ids = [r[0] for r in db.execute("SELECT id FROM matches ORDER BY updated DESC").fetchall()]
+        return [self.match(i) for i in ids]
+
+    def add_round(self, match_id: str, winner: int | None, cards: Sequence[int] | None = None) -> Match:
+        match = self.match(match_id)
+        if winner is not None and not 0 <= winner < len(match.players):
+            raise ValueError(f"winner must be a player from 0 to {len(match.players) - 1}")
+        now = time.time()
+        with self._connect() as db:
+            db.execute("INSERT INTO rounds (match_id, number, winner, cards, created) VALUES (?, ?, ?, ?, ?)",
+                       (match_id, len(match.rounds) + 1, winner, json.dumps(list(cards)) if cards else None, now))
+            db.execute("UPDATE matches SET updated = ?, round_started = NULL WHERE id = ?", (now, match_id))
+        return self.match(match_id)
+
+    def undo_round(self, match_id: str) -> Match:
+        match = self.match(match_id)
+        if match.rounds:
+            with self._connect() as db:
+                db.execute("DELETE FROM rounds WHERE match_id = ? AND number = ?", (match_id, len(match.rounds)))
+                db.execute("UPDATE matches SET updated = ? WHERE id = ?", (time.time(), match_id))
+        return self.match(match_id)
+
+    def start_round_timer(self, match_id: str) -> Match:
+        self.match(match_id)
+        now = time.time()
+        with self._connect() as db:
+            db.execute("UPDATE matches SET round_started = ?, updated = ? WHERE id = ?", (now, now, match_id))
+        return self.match(match_id)
+
+    def finish(self, match_id: str, finished: bool = True) -> Match:
+        self.match(match_id)
+        with self._connect() as db:
+            db.execute("UPDATE matches SET finished = ?, updated = ? WHERE id = ?",
+                       (int(finished), time.time(), match_id))
+        return self.match(match_id)
+
+    def delete_match(self, match_id: str) -> None:
+        self.match(match_id)
+        with self._connect() as db:
+            db.execute("DELETE FROM rounds WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+
+    # ------------------------------------------------------------------ finished games
+
+    def save_game(self, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
+        with self._connect() as db:
+            db.execute("INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)",
+                       (game_id, json.dumps(record), json.dumps(summary), time.time()))
+
+    def game_record(self, game_id: str) -> dict[str, object]:
+        with self._connect() as db:
+            row = db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise NotFound(game_id)
+        record: dict[str, object] = json.loads(row[0])
+        return record

@@ -70,9 +70,11 @@ class TableEvent:
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """An input the table would not take, and why (not your turn, the pile is still waiting...)."""
+    """An input the table would not take: a code for programs (``not_your_turn``...), words for people."""
 
+    code: str
     reason: str
+    seat: Seat | None = None
 
 
 @dataclass(order=True)
@@ -123,11 +125,11 @@ class Table:
         """A person at ``seat`` turns their card now."""
         game = self.game
         if game.over:
-            return Rejected("the game is over")
+            return Rejected("game_over", "the game is over")
         if game.collect_pending is not None:
-            return Rejected("the pile is still waiting to be collected")
+            return Rejected("waiting", "the pile is still waiting to be collected", game.collect_pending)
         if seat != game.turn:
-            return Rejected(f"it is seat {game.turn}'s turn, not seat {seat}'s")
+            return Rejected("not_your_turn", f"it is seat {game.turn}'s turn, not seat {seat}'s", game.turn)
         self._input(Flip(), self.clock.now(), seat)
         return None
 
@@ -135,9 +137,9 @@ class Table:
         """A slap by ``seat`` that landed at ``landed`` (default now), reacting to card number ``card``."""
         game = self.game
         if game.over:
-            return Rejected("the game is over")
+            return Rejected("game_over", "the game is over")
         if not 0 <= seat < game.players or game.out[seat]:
-            return Rejected(f"seat {seat} cannot slap (it is out or does not exist)")
+            return Rejected("cannot_slap", f"seat {seat} cannot slap (it is out or does not exist)", seat)
         now = self.clock.now()
         landed = now if landed is None else max(min(landed, now), now - self.config.hold_ms)
         card = game.cards if card is None else max(0, min(card, game.cards))

@@ -157,7 +157,8 @@ async def game_socket(ws: WebSocket) -> None:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            raw = message.get("text") if message.get("text") is not None else message.get("bytes") or b""
+            text, data = message.get("text"), message.get("bytes")
+            raw: str | bytes = text if isinstance(text, str) else data if isinstance(data, bytes) else b""
             now = time.monotonic()
             if now - window_start >= 1.0:
                 window_start, in_window = now, 0

@@ -20,7 +20,6 @@ from ratscrew.engine.view import view_for
 from ratscrew.record import Record
 from ratscrew.rules.io import rules_to_mapping
 from ratscrew.rules.model import Rules
-from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import LoopClock
 from ratscrew.table.table import Rejected, SeatSpec, Table, TableConfig, TableEvent
 from ratscrew.web.protocol import ClientMessage, FlipMsg, PingMsg, ResyncMsg, SlapMsg
@@ -61,7 +60,7 @@ class Room:
         self.clock = LoopClock()
         self.table = Table(self.game, setup.seats, self.clock, seed=setup.seed,
                            config=TableConfig(bot_pace=setup.bot_pace))
-        self.history: deque[dict[str, object]] = deque(maxlen=HISTORY)
+        self.history: deque[tuple[int, dict[str, object]]] = deque(maxlen=HISTORY)
         self.pending: list[TableEvent] = []
         self.table.listeners.append(self.pending.append)
         self.connections: set[Connection] = set()
@@ -93,26 +92,27 @@ class Room:
     def _handle(self, conn: Connection, msg: ClientMessage) -> None:
         result: Rejected | None = None
         if isinstance(msg, FlipMsg | SlapMsg) and msg.seat not in conn.seats:
-            result = Rejected(f"seat {msg.seat} is not yours")
+            result = Rejected("not_yours", f"seat {msg.seat} is not yours", msg.seat)
         elif isinstance(msg, FlipMsg):
             result = self.table.flip(msg.seat)
         elif isinstance(msg, SlapMsg):
             result = self.table.slap(msg.seat, card=msg.card)
         elif isinstance(msg, ResyncMsg):
-            missed = [m for m in self.history if isinstance(m.get("seq"), int) and m["seq"] > msg.since]  # type: ignore[operator]
+            missed = [item for seq, item in self.history if seq > msg.since]
             conn.outbox.put_nowait({"type": "events", "items": missed, "state": self.state()})
         elif isinstance(msg, PingMsg):
             conn.outbox.put_nowait({"type": "pong", "t": self.clock.now()})
         if result is not None:
-            conn.outbox.put_nowait({"type": "rejected", "reason": result.reason})
+            conn.outbox.put_nowait({"type": "rejected", "code": result.code, "reason": result.reason,
+                                    "seat": result.seat})
 
     def _flush(self) -> None:
         if not self.pending:
             return
-        items = [{"seq": e.seq, "t": e.t, "event": e.event.as_dict()} for e in self.pending]
+        items: list[dict[str, object]] = [{"seq": e.seq, "t": e.t, "event": e.event.as_dict()} for e in self.pending]
+        self.history.extend((e.seq, item) for e, item in zip(self.pending, items, strict=True))
         self.pending.clear()
-        self.history.extend(items)
-        message = {"type": "events", "items": items, "state": self.state()}
+        message: dict[str, object] = {"type": "events", "items": items, "state": self.state()}
         for conn in self.connections:
             conn.outbox.put_nowait(message)
 
@@ -203,7 +203,6 @@ class Rooms:
         self.store = store
         self.limit = limit
         self.rooms: dict[str, Room] = {}
-        self._ids = SeededRandom(secrets.randbits(63))
 
     def create(self, setup: GameSetup) -> Room:
         if len(self.rooms) >= self.limit:

@@ -51,7 +51,7 @@ export function cardName(text, t) {
 
 export function prettyCard(text) {
   const card = parseCard(text);
-  return card.joker ? "🃏" : rankLabel(card.rank) + suitGlyph(card.suit);
+  return card.joker ? "Jkr" : rankLabel(card.rank) + suitGlyph(card.suit);
 }
 
 function el(tag, attrs = {}) {

@@ -1,0 +1,77 @@
+// Engine events and rules in words, in the chosen language (the browser never decides a rule, it tells).
+import { t } from "./i18n.js";
+import { cardName, prettyCard } from "./cards.js";
+
+export function seatName(seats, seat) {
+  return seats[seat]?.name ?? t("game.seat", { n: seat + 1 });
+}
+
+export function patternText(match) {
+  return t("game.pattern_with_cards", {
+    pattern: t(`pattern.${match.pattern}`),
+    cards: match.cards.map(prettyCard).join(" "),
+  });
+}
+
+// One sentence per event; `cards` says how to speak a card (pretty glyphs on screen, words for readers).
+export function describe(event, seats, { spoken = false } = {}) {
+  const name = (seat) => seatName(seats, seat);
+  const card = (text) => (spoken ? cardName(text, t) : prettyCard(text));
+  switch (event.kind) {
+    case "card_turned":
+      return t("event.card_turned", { name: name(event.seat), card: card(event.card) });
+    case "challenge_opened":
+      return t(event.passed_on ? "event.challenge_passed" : "event.challenge_opened",
+        { name: name(event.seat), payer: name(event.payer), owed: event.owed, card: card(event.card) });
+    case "debt_passed":
+      return t("event.debt_passed", { from: name(event.from_seat), to: name(event.to_seat), owed: event.owed });
+    case "challenge_won":
+      return t(`event.challenge_won.${event.how}`, { name: name(event.seat) });
+    case "challenge_stopped":
+      return t(`event.challenge_stopped.${event.reason.replace(/ /g, "_")}`, { name: name(event.seat) });
+    case "slap_correct":
+      return t("event.slap_correct", { name: name(event.seat), why: event.matches.map(patternText).join("; ") });
+    case "wrong_slap":
+      if (event.given.length) return t("event.wrong_slap_given", { name: name(event.seat), n: event.given.length });
+      if (event.burned.length) return t("event.wrong_slap_burned", { name: name(event.seat), n: event.burned.length });
+      return t("event.wrong_slap_free", { name: name(event.seat) });
+    case "slap_dismissed":
+      return t("event.slap_dismissed", { name: name(event.seat) });
+    case "pile_won":
+      if (event.shares.length > 1) {
+        const parts = event.shares.map(([seat, n]) => t("event.share", { name: name(seat), n }));
+        return t("event.pile_split", { parts: parts.join(", ") });
+      }
+      return t(`event.pile_won.${event.how}`, { name: name(event.seat), n: event.cards.length });
+    case "player_out":
+      return t(`event.player_out.${event.reason}`, { name: name(event.seat) });
+    case "game_over":
+      return gameOverText(event.outcome, seats);
+    default:
+      return event.kind;
+  }
+}
+
+export function gameOverText(outcome, seats) {
+  if (outcome.result === "win") return t("event.game_over.win", { name: seatName(seats, outcome.winner) });
+  return t(`event.game_over.${outcome.result}`);
+}
+
+// The agreed rules in a few chips: what may be slapped, what court cards demand, what a wrong slap costs.
+export function ruleChips(rules) {
+  const slaps = rules.slaps;
+  const on = [];
+  for (const key of ["double", "sandwich", "top_bottom", "marriage", "divorce", "joker"]) if (slaps[key]) on.push(t(`pattern.${key}`));
+  if (slaps.run) on.push(t("rules.chip.run", { n: slaps.run }) + (slaps.run_wrap ? " ↻" : ""));
+  if (slaps.ten !== "off") on.push(t(`rules.chip.ten.${slaps.ten}`));
+  if (slaps.ten !== "off" && slaps.ten_gap !== "off") on.push(t(`pattern.ten_gap`));
+  const c = rules.challenge;
+  const chips = [
+    on.length ? t("rules.chip.slaps", { list: on.join(", ") }) : t("rules.chip.no_slaps"),
+    `J${c.J} Q${c.Q} K${c.K} A${c.A}` + (c.joker ? ` ${t("card.joker")} ${c.joker}` : ""),
+    t(`rules.chip.penalty.${rules.slapping.penalty}`, { n: rules.slapping.penalty_cards }),
+    rules.players.slap_in ? t(`rules.chip.out_when.${rules.players.out_when}`) : t("rules.chip.out_is_out"),
+  ];
+  if (rules.end.time_limit_s) chips.push(t("rules.chip.time_limit", { m: Math.round(rules.end.time_limit_s / 6) / 10 }));
+  return chips;
+}

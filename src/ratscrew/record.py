@@ -16,6 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypedDict
 
 from ratscrew.cards import Card, deal
 from ratscrew.engine.actions import Action, Flip, Slap, Wait
@@ -241,7 +242,22 @@ def describe_action(action: Action) -> str:
     return "flip" if isinstance(action, Flip) else "wait"
 
 
-def state_json(game: Game) -> dict[str, object]:
+class StateJson(TypedDict):
+    status: str
+    result: str | None
+    winner: int | None
+    hands: list[list[str]]
+    pile: list[str]
+    burned: list[str]
+    out: list[int]
+    turn: int
+    owed: int
+    collect_pending: int | None
+    cards: int
+    tricks: int
+
+
+def state_json(game: Game) -> StateJson:
     """The state after the last action, in the shape ``ratscrew replay --json`` prints."""
     outcome = game.outcome
     return {

@@ -1,0 +1,59 @@
+"""Shared fixtures: a real `ratscrew play` server on loopback, and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("RATSCREW_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+
+
+@dataclass
+class Server:
+    url: str
+    data: Path
+    process: subprocess.Popen[str]
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        return self.process.wait(timeout=20)
+
+
+def start_server(data: Path) -> Server:
+    """Start `ratscrew play` as a user would, on a free port, and wait for its address line."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ratscrew", "play", "--no-browser", "--port", "0", "--data", str(data)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert process.stdout is not None
+    first = process.stdout.readline().strip()
+    prefix = "ratscrew: serving on "
+    if not first.startswith(prefix):
+        process.kill()
+        raise RuntimeError(f"server did not start: {first!r} {process.stderr.read() if process.stderr else ''}")
+    return Server(first[len(prefix):], data, process)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = start_server(tmp_path_factory.mktemp("data"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def chromium_available() -> bool:
+    return shutil.which(CHROMIUM) is not None or Path(CHROMIUM).is_file()

@@ -236,7 +236,7 @@ export async function render(view, ctx) {
     pile.slice(firstShown).forEach((card, i) => {
       const number = base + firstShown + i + 1;
       const { rot, dx, dy } = tilt(number);
-      const el = h("div", { class: "pile-card", style: `--rot:${rot}deg;--dx:${dx}px;--dy:${dy}px;z-index:${i + 1}` },
+      const el = h("div", { class: "pile-card", dataset: { card, number }, style: `--rot:${rot}deg;--dx:${dx}px;--dy:${dy}px;z-index:${i + 1}` },
         cardFace(card, { label: cardName(card, t) }));
       if (fresh && number > shownCards && !reducedMotion()) {
         const from = seatEls[lastFlipper(number)];

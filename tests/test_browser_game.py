@@ -1,0 +1,196 @@
+"""The browser game in Debian's Chromium, driven by Playwright like a player at the keyboard."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from ratscrew.record import Record
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: Server) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(live_server.url)
+    opened.wait_for_selector("body[data-ready=true]")
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def top_cards(page: Page) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all("#pile .pile-card", "els => els.map(e => e.dataset.card)")
+    return cards
+
+
+def slappable(cards: list[str]) -> bool:
+    ranks = [c[:-1] if c != "X" else "X" for c in cards]
+    double = len(ranks) >= 2 and ranks[-1] == ranks[-2] != "X"
+    sandwich = len(ranks) >= 3 and ranks[-1] == ranks[-3] != "X"
+    return double or sandwich
+
+
+def deal(page: Page) -> str:
+    page.click("#start-game")
+    page.wait_for_selector(".seat")
+    page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def test_a_game_against_three_computers_played_to_the_end_by_keys(page: Page, live_server: Server) -> None:
+    page.click("details.house-rules summary")
+    page.fill("#opt-end-time_limit_s", "25")
+    page.dispatch_event("#opt-end-time_limit_s", "change")
+    page.select_option("#pace", "brisk")
+    shot(page, "setup")
+    game_id = deal(page)
+    assert page.locator(".seat").count() == 4
+    deadline = time.monotonic() + 90
+    slapped_at: set[int] = set()
+    flips = 0
+    while time.monotonic() < deadline and page.locator(".overlay").is_hidden():
+        if page.locator(".flip-button.ready").count():
+            page.keyboard.press("f")
+            flips += 1
+        cards = top_cards(page)
+        count = len(cards)
+        if slappable(cards) and count not in slapped_at:
+            page.keyboard.press("j")
+            slapped_at.add(count)
+        if flips == 6:
+            shot(page, "game")
+        page.wait_for_timeout(90)
+    assert page.locator(".overlay").is_visible(), "the timed game did not end"
+    assert flips > 0
+    shot(page, "summary")
+    summary = page.locator(".overlay-card")
+    assert summary.locator("h2").inner_text()
+    assert summary.locator("tbody tr").count() == 4
+    response = page.request.get(f"{live_server.url}api/games/{game_id}/record")
+    record = Record.from_json(json.loads(response.body()))
+    game = record.replay()
+    assert game.over
+    assert record.rules.end.time_limit_s == 25
+    page.click("#play-again")
+    page.wait_for_function(f"!location.hash.endsWith('{game_id}')")
+    page.wait_for_selector(".seat")
+    assert page.locator(".seat").count() == 4
+    assert page.locator(".overlay").is_hidden()
+
+
+def test_two_players_on_one_screen_each_slap_with_their_own_key(page: Page) -> None:
+    page.check("input[name=mode][value=local]")
+    page.fill("#seat-name-0", "Ann")
+    page.fill("#seat-name-1", "Bob")
+    while page.locator(".seat-row button.ghost").count():
+        page.locator(".seat-row button.ghost").first.click()
+    assert page.locator(".seat-row").count() == 2
+    deal(page)
+    flip_keys = {"0": "a", "1": "l"}
+    slap_keys = [("s", "Ann"), ("k", "Bob")]
+    won_by: list[str] = []
+    deadline = time.monotonic() + 60
+    while slap_keys and time.monotonic() < deadline:
+        cards = top_cards(page)
+        if slappable(cards):
+            key, name = slap_keys[0]
+            page.keyboard.press(key)
+            page.wait_for_function("document.querySelector('#pile .pile-card') === null", timeout=3000)
+            latest = page.locator("#feed li").first.inner_text()
+            assert name in latest, latest
+            won_by.append(name)
+            slap_keys.pop(0)
+            if len(won_by) == 1:
+                shot(page, "two-players")
+            continue
+        due = page.locator(".seat.due")
+        if due.count():
+            page.keyboard.press(flip_keys[due.get_attribute("data-seat") or "0"])
+        page.wait_for_timeout(60)
+    assert won_by == ["Ann", "Bob"]
+    # A slap on a pile that shows nothing costs Bob a card, burned under the pile.
+    while not page.locator("#pile .pile-card").count() or slappable(top_cards(page)):
+        page.keyboard.press(flip_keys[page.locator(".seat.due").get_attribute("data-seat") or "0"])
+        page.wait_for_timeout(120)
+    page.keyboard.press("k")
+    page.wait_for_function("[...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Bob slaps wrong'))")
+    assert "1 burned" in page.locator(".burned").inner_text()
+
+
+def test_a_changed_house_rule_is_shown_and_applied(page: Page, live_server: Server) -> None:
+    page.click("details.house-rules summary")
+    page.check("#opt-slaps-marriage")
+    page.select_option("#opt-slapping-penalty_cards", "2")
+    chips = page.locator(".setup .rule-chips").inner_text()
+    assert "Marriage" in chips
+    assert "burn 2" in chips
+    game_id = deal(page)
+    table_rules = page.locator("#table-rules").inner_text()
+    assert "Marriage" in table_rules
+    assert "burn 2" in table_rules
+    response = page.request.get(f"{live_server.url}api/games/{game_id}/record")
+    rules = json.loads(response.body())["rules"]
+    assert rules["slaps"]["marriage"] is True
+    assert rules["slapping"]["penalty_cards"] == 2
+
+
+def test_switching_language_translates_the_page(page: Page) -> None:
+    assert page.locator("[data-nav=play]").inner_text() == "Play"
+    page.select_option("#lang-select", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    assert page.locator("[data-nav=play]").inner_text() != "Play"
+    assert page.locator("#start-game").inner_text() != "Deal the cards"
+    french = page.locator("#start-game").inner_text()
+    shot(page, "setup-fr")
+    page.select_option("#lang-select", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    german = page.locator("#start-game").inner_text()
+    assert german not in (french, "Deal the cards")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("#start-game").inner_text() == german  # the choice is kept in this browser
+
+
+def test_the_game_works_at_phone_size(browser: Browser, live_server: Server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(live_server.url)
+        page.wait_for_selector("body[data-ready=true]")
+        deal(page)
+        page.locator(".flip-button").tap()
+        page.wait_for_selector("#pile .pile-card")
+        box = page.locator(".felt").bounding_box()
+        assert box is not None
+        for seat in page.locator(".seat").all():
+            seat_box = seat.bounding_box()
+            assert seat_box is not None
+            assert box["x"] - 4 <= seat_box["x"] and seat_box["x"] + seat_box["width"] <= box["x"] + box["width"] + 4
+        shot(page, "game-phone")
+    finally:
+        context.close()

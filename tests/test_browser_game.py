@@ -40,7 +40,7 @@ def page(browser: Browser, live_server: Server) -> Iterator[Page]:
 
 def shot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")
 
 
 def top_cards(page: Page) -> list[str]:
@@ -162,13 +162,13 @@ def test_a_changed_house_rule_is_shown_and_applied(page: Page, live_server: Serv
 def test_switching_language_translates_the_page(page: Page) -> None:
     assert page.locator("[data-nav=play]").inner_text() == "Play"
     page.select_option("#lang-select", "fr")
-    page.wait_for_function("document.documentElement.lang === 'fr'")
+    page.wait_for_selector("body[data-lang=fr]")
     assert page.locator("[data-nav=play]").inner_text() != "Play"
     assert page.locator("#start-game").inner_text() != "Deal the cards"
     french = page.locator("#start-game").inner_text()
     shot(page, "setup-fr")
     page.select_option("#lang-select", "de")
-    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.wait_for_selector("body[data-lang=de]")
     german = page.locator("#start-game").inner_text()
     assert german not in (french, "Deal the cards")
     page.reload()

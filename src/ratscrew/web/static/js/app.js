@@ -74,9 +74,11 @@ async function start() {
     document.title = t("app.title");
     fillLanguages();
     await show();
+    document.body.dataset.lang = context.lang;
   });
   window.addEventListener("hashchange", show);
   await show();
+  document.body.dataset.lang = context.lang;
   document.body.dataset.ready = "true";
 }
 

@@ -72,6 +72,7 @@ export function ruleChips(rules) {
     t(`rules.chip.penalty.${rules.slapping.penalty}`, { n: rules.slapping.penalty_cards }),
     rules.players.slap_in ? t(`rules.chip.out_when.${rules.players.out_when}`) : t("rules.chip.out_is_out"),
   ];
-  if (rules.end.time_limit_s) chips.push(t("rules.chip.time_limit", { m: Math.round(rules.end.time_limit_s / 6) / 10 }));
+  const limit = rules.end.time_limit_s;
+  if (limit) chips.push(limit < 120 ? t("rules.chip.time_limit_s", { s: limit }) : t("rules.chip.time_limit", { m: Math.round(limit / 6) / 10 }));
   return chips;
 }

@@ -6,6 +6,7 @@ Its randomness comes from its own seeded stream, so a simulation replays exactly
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ratscrew.bots.levels import LONG_CHALLENGE_MISS, NEAR_MISS_WRONG, PATTERN_DIFFICULTY, Level
@@ -14,6 +15,21 @@ from ratscrew.engine.actions import Millis
 from ratscrew.engine.view import View
 from ratscrew.patterns import Match
 from ratscrew.shuffle import SeededRandom
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What every player at the table can tell about the pile right now, worked out once for all bots."""
+
+    view: View
+    matches: tuple[Match, ...]
+    long_challenge: bool  # a King or an Ace (or a card demanding 3+) is being paid
+    near_miss: bool  # the top two cards almost make a pattern
+
+    @staticmethod
+    def of(view: View, matches: Sequence[Match]) -> Sight:
+        long_challenge = view.owed > 0 and view.challenger is not None and _demand_was_high(view)
+        return Sight(view, tuple(matches), long_challenge, not matches and _nearly(view))
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,16 +51,15 @@ class Bot:
     def flip_delay(self) -> Millis:
         return self.level.flip.sample(self.rng)
 
-    def react(self, view: View, matches: list[Match], seat: int) -> SlapPlan | None:
-        """What the bot at ``seat`` does about the pile it now sees (``matches``: what it shows, which anyone
-        at the table can tell)."""
+    def react(self, sight: Sight, seat: int) -> SlapPlan | None:
+        """What the bot at ``seat`` does about the pile it now sees."""
+        view = sight.view
         if view.over or view.out[seat]:
             return None
-        long_challenge = view.owed > 0 and view.challenger is not None and _demand_was_high(view)
-        if matches:
-            easiest = min(matches, key=lambda m: PATTERN_DIFFICULTY.get(m.pattern, (2.0, 100.0)))
+        if sight.matches:
+            easiest = min(sight.matches, key=lambda m: PATTERN_DIFFICULTY.get(m.pattern, (2.0, 100.0)))
             miss_factor, extra = PATTERN_DIFFICULTY.get(easiest.pattern, (2.0, 100.0))
-            miss = self.level.miss * miss_factor * (LONG_CHALLENGE_MISS if long_challenge else 1.0)
+            miss = self.level.miss * miss_factor * (LONG_CHALLENGE_MISS if sight.long_challenge else 1.0)
             if self.rng.random() < min(miss, 0.95):
                 self.misses += 1
                 return None
@@ -52,7 +67,7 @@ class Bot:
             return SlapPlan(self.level.reaction.sample(self.rng, extra), True, easiest.pattern)
         if self.level.wrong <= 0 or not view.pile:
             return None
-        chance = self.level.wrong * (NEAR_MISS_WRONG if _nearly(view) else 1.0)
+        chance = self.level.wrong * (NEAR_MISS_WRONG if sight.near_miss else 1.0)
         if self.rng.random() < chance:
             return SlapPlan(self.level.reaction.sample(self.rng), False, None)
         return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal, cast
 
 from ratscrew.cards import Card, DeckSpec, Rank
@@ -132,9 +133,7 @@ class Rules:
 
     def demand(self, card: Card) -> int:
         """Cards this card demands from the next player (0 for a number card)."""
-        c = self.challenge
-        demands = {Rank.JACK: c.J, Rank.QUEEN: c.Q, Rank.KING: c.K, Rank.ACE: c.A, Rank.JOKER: c.joker}
-        return demands.get(card.rank, 0)
+        return _demands(self.challenge).get(card.rank, 0)
 
     def deck_for(self, players: int) -> DeckSpec:
         decks = self.deck.decks
@@ -146,6 +145,12 @@ class Rules:
         s = self.slaps
         return bool(s.double or s.sandwich or s.top_bottom or s.marriage or s.divorce or s.run or s.ten != "off"
                     or (s.joker and jokers_in_play))
+
+
+@cache
+def _demands(challenge: ChallengeRules) -> dict[Rank, int]:
+    c = challenge
+    return {Rank.JACK: c.J, Rank.QUEEN: c.Q, Rank.KING: c.K, Rank.ACE: c.A, Rank.JOKER: c.joker}
 
 
 _SECTION_TYPES: dict[str, type[Section]] = {

@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ratscrew.bots.bot import Bot
+from ratscrew.bots.bot import Bot, Sight
 from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
 from ratscrew.engine.actions import Action, Flip, Millis, Seat, Slap, Wait
@@ -253,12 +253,11 @@ class Table:
         if not self.bots:
             return
         game = self.game
-        view = view_for(game)
-        matches = game.matches()
+        sight = Sight.of(view_for(game), game.matches())
         for seat, bot in self.bots.items():
             if self.seats[seat].bot == MATCH:
                 bot.level = self._level_for(self.seats[seat])
-            plan = bot.react(view, matches, seat)
+            plan = bot.react(sight, seat)
             if plan is not None:
                 self._bot_slaps.append(self._schedule(t + plan.delay, "bot_slap", seat=seat, card=game.cards))
 

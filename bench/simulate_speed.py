@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Simulated games per second per core: `standard` with 4 Medium computer players, on virtual time.
+
+Prints, for a few rounds in one run: complete bot games per second on one core (the table, the bots and
+the engine together, as `ratscrew simulate --workers 1` plays them), cards turned per second, the engine
+alone turning cards with no table or bots, and the plain Beggar-my-neighbour baseline
+(``../shared/bench/bmn_baseline.py``, when present) run in the same process as a yardstick for the machine.
+Ratios carry from machine to machine; absolute figures do not.
+
+Usage: python bench/simulate_speed.py [--games N] [--rounds R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import time
+from pathlib import Path
+from types import ModuleType
+
+from ratscrew.engine import Flip, Game
+from ratscrew.lab.simulate import game_seed, guarded, play_one
+from ratscrew.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVELS = ["medium"] * 4
+
+
+def load_baseline() -> ModuleType | None:
+    path = ROOT.parent / "shared" / "bench" / "bmn_baseline.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("bmn_baseline", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bot_games(games: int) -> tuple[float, float]:
+    rules = guarded(Rules.build("standard"))
+    start = time.perf_counter()
+    cards = sum(play_one(rules, LEVELS, game_seed(1, i)).cards for i in range(games))
+    seconds = time.perf_counter() - start
+    return games / seconds, cards / seconds
+
+
+def engine_cards(cards_wanted: int) -> float:
+    rules = Rules.build("standard", {"end.max_cards": 2000})
+    start = time.perf_counter()
+    turned = seed = 0
+    while turned < cards_wanted:
+        game = Game.from_seed(rules, 4, seed)
+        while not game.over:
+            game.apply(Flip())
+        turned += game.cards
+        seed += 1
+    return turned / (time.perf_counter() - start)
+
+
+def baseline_games(module: ModuleType, games: int) -> float:
+    rng = random.Random(1)
+    deck = list(module.DECK)
+    start = time.perf_counter()
+    for _ in range(games):
+        rng.shuffle(deck)
+        module.play(deck[:26], deck[26:])
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=150)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    baseline = load_baseline()
+    print(f"standard, 4 medium computers, {args.games} games per round, one core")
+    print(f"{'round':>5} {'bot games/s':>12} {'cards/s':>10} {'engine cards/s':>15} {'baseline BMN g/s':>17}")
+    rows = []
+    for round_no in range(1, args.rounds + 1):
+        games_per_s, cards_per_s = bot_games(args.games)
+        engine = engine_cards(200_000)
+        base = baseline_games(baseline, 20_000) if baseline else float("nan")
+        rows.append((games_per_s, cards_per_s, engine, base))
+        print(f"{round_no:>5} {games_per_s:>12.1f} {cards_per_s:>10,.0f} {engine:>15,.0f} {base:>17,.0f}")
+    games_med = statistics.median(r[0] for r in rows)
+    share = statistics.median(r[1] / r[2] for r in rows)
+    print(f"median: {games_med:.1f} complete bot games/s per core; the table and bots run at {share:.2f}x the "
+          "engine's bare card rate")
+    if baseline:
+        ratio = statistics.median(r[0] / r[3] for r in rows)
+        print(f"median ratio of bot games/s to the baseline's BMN games/s in the same run: {ratio:.4f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -21,7 +21,7 @@ STATIC = resources.files("ratscrew.web").joinpath("static")
 
 
 async def index(request: Request) -> Response:
-    if request.url.path.startswith(("/api/", "/ws/")):
+    if request.url.path.startswith(("/api/", "/ws/")) or request.method not in ("GET", "HEAD"):
         return JSONResponse({"error": f"no such address: {request.url.path[:80]}"}, status_code=404)
     html = STATIC.joinpath("index.html").read_text(encoding="utf-8")
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
@@ -45,7 +45,8 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         *scores.routes,
         *(extra_routes or []),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
-        Route("/{path:path}", index),  # every page of the app is the same shell; the script shows the right one
+        # Every page of the app is the same shell (the script shows the right one); other methods get a JSON 404.
+        Route("/{path:path}", index, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.store = store

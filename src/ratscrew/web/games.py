@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import time
 from typing import Any
@@ -18,28 +17,14 @@ from ratscrew.errors import RatscrewError
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.table.table import MATCH, SeatSpec
+from ratscrew.web.http import BadRequest, read_body
 from ratscrew.web.protocol import BadMessage, parse_message
 from ratscrew.web.rooms import Connection, GameSetup, Room, Rooms
 from ratscrew.web.store import NotFound, Store
 
-MAX_BODY_BYTES = 16 * 1024
 MAX_NAME = 24
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
 MESSAGES_PER_SECOND = 40
-
-
-class BadRequest(ValueError):
-    pass
-
-
-async def read_json(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise BadRequest(f"request body too large: at most {MAX_BODY_BYTES} bytes")
-    try:
-        return json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise BadRequest("request body is not JSON") from None
 
 
 def error(message: str, status: int = 400) -> JSONResponse:
@@ -98,7 +83,7 @@ def _rooms(request: Request | WebSocket) -> Rooms:
 
 async def create_game(request: Request) -> Response:
     try:
-        setup = parse_setup(await read_json(request))
+        setup = parse_setup(await read_body(request, '{"seats": [...], "rules": "standard"}'))
     except BadRequest as exc:
         return error(str(exc))
     room = _rooms(request).create(setup)
@@ -110,10 +95,10 @@ async def play_again(request: Request) -> Response:
     if room is None:
         return error("no such game (it may have ended a long time ago)", 404)
     try:
-        doc = await read_json(request)
+        doc = await read_body(request, '{"token": "..."}')
     except BadRequest as exc:
         return error(str(exc))
-    token = doc.get("token") if isinstance(doc, dict) else None
+    token = doc.get("token")
     if not isinstance(token, str) or not secrets.compare_digest(token, room.token):
         return error("only the players of this game can start it again", 403)
     if room.next_room is None:

@@ -13,6 +13,7 @@ from ratscrew.i18n import LANGUAGE_NAMES, LANGUAGES, catalog, negotiate, text
 from ratscrew.patterns import PATTERN_KEYS, find_matches
 from ratscrew.rules import OPTIONS, PRESETS, Rules, rules_from_mapping, rules_to_mapping
 from ratscrew.rules.options import Option
+from ratscrew.web.http import read_body
 
 
 def _lang(request: Request) -> str:
@@ -60,9 +61,7 @@ async def referee(request: Request) -> Response:
     lang = _lang(request)
     try:
         if request.method == "POST":
-            doc = await request.json()
-            if not isinstance(doc, dict):
-                raise ValueError("expected a JSON object with cards and rules")
+            doc = await read_body(request, '{"cards": ["9", "7", "9"], "rules": "standard"}')
             cards_doc = doc.get("cards", [])
             cards_text = " ".join(str(c) for c in cards_doc) if isinstance(cards_doc, list) else str(cards_doc)
             rules = rules_from_mapping(doc.get("rules", "standard"))

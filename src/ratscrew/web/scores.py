@@ -1,7 +1,405 @@
-"""The score keeper's API (filled in by the score-keeper work)."""
+"""The score keeper's API: matches of several rounds played with a real deck, kept in the SQLite store.
+
+People at a real table tap the winner of each round (or, when a timed round runs out, enter each player's
+card count and let the server pick the winner). Every body is untrusted: it is size-limited, checked field by
+field, and refused with a 400 that says what was wrong and what was expected, before anything is written.
+The store commits each write before the answer goes out, so a server stopped mid-match loses nothing.
+
+Routes::
+
+    GET    /api/matches                  every match, newest first, with wins so far
+    POST   /api/matches                  {"players": [...], "name"?, "rules"?, "timer_s"?}
+    GET    /api/matches/{id}             one match with its rounds
+    POST   /api/matches/{id}/rounds      {"winner": 0} or {"cards": [12, 30, 10]}; optional "rounds": n seen
+    POST   /api/matches/{id}/undo        remove the last round; optional "rounds": n seen
+    POST   /api/matches/{id}/timer       start (or restart) the round timer
+    POST   /api/matches/{id}/finish      {"finished": true | false}
+    DELETE /api/matches/{id}             delete the match and its rounds
+"""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+import asyncio
+import logging
+import re
+import sqlite3
+import threading
+import time
+import unicodedata
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-routes: list[BaseRoute] = []
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ratscrew.errors import RatscrewError
+from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_from_mapping, rules_to_mapping
+from ratscrew.web.http import BadRequest, json_type, read_body
+from ratscrew.web.store import Match, NotFound, Store
+
+MAX_NAME = 24  # a player's name, as on the game table
+MAX_MATCH_NAME = 60
+MAX_TIMER_S = 24 * 3600
+MAX_ROUNDS = 9999  # far beyond any evening; keeps one match from growing without bound
+ID_PATTERN = re.compile(r"^[0-9a-f]{1,32}$")
+
+log = logging.getLogger(__name__)
+
+# The store reads the round count and then inserts the next number; two writes to one match at the same
+# moment (two phones tapping) must not interleave, so every write goes through this lock.
+_WRITES = threading.Lock()
+
+
+class Conflict(Exception):
+    """The request is well formed but does not fit the match as it is now: answered with 409."""
+
+    def __init__(self, message: str, match: Match | None = None) -> None:
+        super().__init__(message)
+        self.match = match
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def error(message: str, status: int = 400, match: Match | None = None) -> JSONResponse:
+    doc: dict[str, object] = {"error": message}
+    if match is not None:
+        doc["match"] = match_doc(match)
+    return JSONResponse(doc, status_code=status)
+
+
+def guarded(handler: Handler) -> Handler:
+    """Turn every failure into a JSON answer with a readable message: a traceback must never reach a page."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except BadRequest as exc:
+            return error(str(exc), 400)
+        except NotFound:
+            return error(f"no match with id {_shown_id(request)}: it may have been deleted", 404)
+        except Conflict as exc:
+            return error(str(exc), 409, exc.match)
+        except sqlite3.Error as exc:
+            log.exception("score keeper store failed")
+            return error(f"the score store could not be used ({exc.__class__.__name__}); nothing was changed, "
+                         "try again in a moment", 503)
+        except Exception:
+            log.exception("score keeper request failed")
+            return error("internal error in the score keeper; nothing was changed", 500)
+
+    endpoint.__name__ = handler.__name__
+    endpoint.__doc__ = handler.__doc__
+    return endpoint
+
+
+def _shown_id(request: Request) -> str:
+    return repr(str(request.path_params.get("match_id", ""))[:40])
+
+
+# ---------------------------------------------------------------------------------------- reading bodies
+
+
+def only_fields(doc: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    """Refuse unknown fields: a misspelt ``winer`` should be an error, not a silently ignored request."""
+    for key in doc:
+        if key not in allowed:
+            expected = ", ".join(allowed) if allowed else "no fields"
+            raise BadRequest(f"unknown field {str(key)[:30]!r}: expected {expected}")
+
+
+def whole_number(value: object, field: str, low: int, high: int) -> int:
+    """An integer in [low, high]; ``true`` and ``2.5`` are refused although Python would take them as numbers."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest(f"{field} must be a whole number from {low} to {high}, got {json_type(value)}")
+    if not low <= value <= high:
+        raise BadRequest(f"{field} must be from {low} to {high}, got {value}")
+    return value
+
+
+def clean_text(value: object, field: str, limit: int) -> str:
+    """Text with control characters dropped and runs of spaces collapsed, at most ``limit`` characters."""
+    if not isinstance(value, str):
+        raise BadRequest(f"{field} must be text, got {json_type(value)}")
+    kept = "".join(" " if ch.isspace() else ch for ch in value if _printable(ch))
+    text = " ".join(kept.split())
+    if len(text) > limit:
+        raise BadRequest(f"{field} is too long ({len(text)} characters): at most {limit}")
+    return text
+
+
+def _printable(ch: str) -> bool:
+    """Control, format and private characters are dropped (they can reorder or hide text); the zero-width
+    joiner stays, as emoji such as a family are built with it."""
+    return ch.isspace() or ch == "\u200d" or unicodedata.category(ch)[0] != "C"
+
+
+# ---------------------------------------------------------------------------------------- new matches
+
+
+def parse_players(value: object) -> list[str]:
+    if not isinstance(value, list):
+        raise BadRequest(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names, got {json_type(value)}")
+    if not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
+        raise BadRequest(f"players must list {MIN_PLAYERS} to {MAX_PLAYERS} names, got {len(value)}")
+    names: list[str] = []
+    seen: set[str] = set()
+    for i, item in enumerate(value):
+        name = clean_text(item, f"player {i + 1}'s name", MAX_NAME)
+        if not name:
+            raise BadRequest(f"player {i + 1}'s name is empty: give every player a name")
+        if name.casefold() in seen:
+            raise BadRequest(f"two players are called {name!r}: give each player a different name")
+        seen.add(name.casefold())
+        names.append(name)
+    return names
+
+
+def parse_rules(value: object) -> Rules:
+    try:
+        return rules_from_mapping(value, where="rules")
+    except RecursionError:
+        raise BadRequest("rules are nested too deeply: expected a preset name or {\"preset\": ..., ...}") from None
+    except (RatscrewError, ValueError, TypeError) as exc:
+        raise BadRequest(str(exc)[:300]) from None
+
+
+def parse_new_match(doc: dict[str, Any]) -> tuple[str, list[str], dict[str, Any], int]:
+    """Name, players, rules (as a preset plus changes) and timer of a new match, all checked."""
+    only_fields(doc, ("name", "players", "rules", "timer_s"))
+    if "players" not in doc:
+        raise BadRequest(f"players is missing: expected a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
+    players = parse_players(doc["players"])
+    name = clean_text(doc["name"], "name", MAX_MATCH_NAME) if doc.get("name") is not None else ""
+    rules = parse_rules(doc.get("rules", "standard"))
+    if "timer_s" in doc and doc["timer_s"] is not None:
+        timer_s = whole_number(doc["timer_s"], "timer_s", 0, MAX_TIMER_S)
+    else:
+        timer_s = rules.end.time_limit_s
+    # The timer is the match's own setting; keeping it out of the stored rules avoids two values disagreeing.
+    rules = rules.with_changes({"end.time_limit_s": 0})
+    return name, players, rules_to_mapping(rules), timer_s
+
+
+# ---------------------------------------------------------------------------------------- answers
+
+
+def match_rules(match: Match) -> Rules:
+    """The stored rules as a value (they were checked on the way in; a damaged row falls back to standard)."""
+    try:
+        return rules_from_mapping(match.rules)
+    except (RatscrewError, ValueError, TypeError):
+        return Rules.build("standard")
+
+
+def leaders(match: Match) -> list[int]:
+    """The players with the most round wins (none before the first win)."""
+    wins = match.wins()
+    best = max(wins, default=0)
+    return [i for i, w in enumerate(wins) if best and w == best]
+
+
+def match_doc(match: Match, now: float | None = None) -> dict[str, object]:
+    """A match as the page needs it: the stored fields plus leaders, draws and the rules spelled out."""
+    rules = match_rules(match)
+    doc = match.as_dict(now)
+    doc.update({
+        "leaders": leaders(match),
+        "draws": sum(1 for r in match.rounds if r.winner is None),
+        "rules_values": rules.values(),
+        "decks": rules.deck_for(len(match.players)).decks,
+        "deck_size": rules.deck_for(len(match.players)).size,
+        "timer_running": match.round_started is not None and match.timer_s > 0,
+    })
+    return doc
+
+
+def summary_doc(match: Match) -> dict[str, object]:
+    """A match in the list: enough to pick it and see the score, without its rounds."""
+    return {"id": match.id, "name": match.name, "players": list(match.players), "wins": match.wins(),
+            "leaders": leaders(match), "rounds": len(match.rounds), "preset": match.rules.get("preset", "standard"),
+            "timer_s": match.timer_s, "finished": match.finished, "created": match.created, "updated": match.updated}
+
+
+def winner_by_cards(cards: list[int]) -> int | None:
+    """When time is up the most cards win; equal most is a draw."""
+    best = max(cards)
+    top = [i for i, c in enumerate(cards) if c == best]
+    return top[0] if len(top) == 1 else None
+
+
+# ---------------------------------------------------------------------------------------- store work (threads)
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def _match_id(request: Request) -> str:
+    match_id = str(request.path_params["match_id"])
+    if not ID_PATTERN.match(match_id):
+        raise NotFound(match_id)
+    return match_id
+
+
+def _expect_rounds(match: Match, doc: dict[str, Any]) -> None:
+    """With ``rounds`` (the count the page saw), refuse a write meant for an older state: a double tap or a
+    second phone must not record or undo twice."""
+    if "rounds" in doc:
+        seen = whole_number(doc["rounds"], "rounds", 0, MAX_ROUNDS)
+        if seen != len(match.rounds):
+            raise Conflict(f"the match changed meanwhile: it has {len(match.rounds)} rounds, not {seen}; "
+                           "the page now shows the current score", match)
+
+
+def _open(match: Match, doing: str) -> None:
+    if match.finished:
+        raise Conflict(f"the match is finished, so {doing} is not possible: reopen it first", match)
+
+
+def add_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+    with _WRITES:
+        match = store.match(match_id)
+        only_fields(doc, ("winner", "cards", "rounds"))
+        count = len(match.players)
+        if ("winner" in doc) == ("cards" in doc):
+            raise BadRequest(f"give either winner (a player from 0 to {count - 1}) or cards (each player's card "
+                             f"count, {count} numbers), not {'both' if 'winner' in doc else 'neither'}")
+        cards: list[int] | None = None
+        if "winner" in doc:
+            winner: int | None = whole_number(doc["winner"], "winner", 0, count - 1)
+        else:
+            cards = parse_card_counts(doc["cards"], count, match_rules(match).deck_for(count).size)
+            winner = winner_by_cards(cards)
+        _open(match, "recording a round")
+        _expect_rounds(match, doc)
+        if len(match.rounds) >= MAX_ROUNDS:
+            raise Conflict(f"a match holds at most {MAX_ROUNDS} rounds: start a new match", match)
+        return store.add_round(match_id, winner, cards)
+
+
+def parse_card_counts(value: object, players: int, deck_size: int) -> list[int]:
+    if not isinstance(value, list):
+        raise BadRequest(f"cards must be a list of {players} card counts, one per player, got {json_type(value)}")
+    if len(value) != players:
+        raise BadRequest(f"cards must hold one count per player ({players} numbers), got {len(value)}")
+    counts = [whole_number(v, f"cards[{i}]", 0, deck_size) for i, v in enumerate(value)]
+    if sum(counts) > deck_size:
+        raise BadRequest(f"the card counts add up to {sum(counts)}, but the deck holds only {deck_size} cards")
+    if not any(counts):
+        raise BadRequest("every card count is 0: enter how many cards each player holds")
+    return counts
+
+
+def undo_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+    with _WRITES:
+        match = store.match(match_id)
+        only_fields(doc, ("rounds",))
+        _open(match, "undoing a round")
+        _expect_rounds(match, doc)
+        if not match.rounds:
+            raise Conflict("there is no round to undo yet", match)
+        return store.undo_round(match_id)
+
+
+def start_timer(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+    with _WRITES:
+        match = store.match(match_id)
+        only_fields(doc, ("action",))
+        action = doc.get("action", "start")
+        if action not in ("start", "stop"):
+            raise BadRequest(f"action must be start or stop, got {str(action)[:20]!r}")
+        _open(match, "changing the timer")
+        if action == "stop":
+            return store.stop_round_timer(match_id)
+        if not match.timer_s:
+            raise Conflict("this match has no timer: rounds end when one player holds every card", match)
+        return store.start_round_timer(match_id)
+
+
+def set_finished(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+    with _WRITES:
+        store.match(match_id)
+        only_fields(doc, ("finished",))
+        finished = doc.get("finished", True)
+        if not isinstance(finished, bool):
+            raise BadRequest(f"finished must be true or false, got {json_type(finished)}")
+        return store.finish(match_id, finished)
+
+
+def delete_match(store: Store, match_id: str) -> None:
+    with _WRITES:
+        store.delete_match(match_id)
+
+
+def list_matches(store: Store) -> list[dict[str, object]]:
+    found = sorted(store.matches(), key=lambda m: (m.created, m.id), reverse=True)
+    return [summary_doc(m) for m in found]
+
+
+# ---------------------------------------------------------------------------------------- endpoints
+
+
+async def list_or_create(request: Request) -> Response:
+    """GET: every match, newest first. POST: start a new one."""
+    store = _store(request)
+    if request.method == "GET":
+        return JSONResponse({"matches": await asyncio.to_thread(list_matches, store)})
+    name, players, rules, timer_s = parse_new_match(await read_body(request))
+    match = await asyncio.to_thread(store.create_match, name, players, rules, timer_s)
+    return JSONResponse(match_doc(match), status_code=201)
+
+
+async def show_or_delete(request: Request) -> Response:
+    """GET: one match with its rounds. DELETE: remove it for good."""
+    store, match_id = _store(request), _match_id(request)
+    if request.method == "DELETE":
+        await asyncio.to_thread(delete_match, store, match_id)
+        return JSONResponse({"deleted": match_id})
+    match = await asyncio.to_thread(store.match, match_id)
+    return JSONResponse(match_doc(match, time.time()))
+
+
+def _action(work: Callable[[Store, str, dict[str, Any]], Match]) -> Handler:
+    """An endpoint that reads the body first (async), then does the store work in a worker thread."""
+
+    async def endpoint(request: Request) -> Response:
+        store, match_id = _store(request), _match_id(request)
+        doc = await read_body(request)
+        match = await asyncio.to_thread(work, store, match_id, doc)
+        return JSONResponse(match_doc(match))
+
+    endpoint.__name__ = work.__name__
+    return endpoint
+
+
+ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+def route(path: str, handler: Handler, methods: tuple[str, ...]) -> Route:
+    """A route that answers a wrong method with a JSON 405 naming the right ones, like every other error."""
+    allowed = set(methods) | ({"HEAD"} if "GET" in methods else set())
+    guarded_handler = guarded(handler)
+
+    async def endpoint(request: Request) -> Response:
+        if request.method not in allowed:
+            return JSONResponse({"error": f"{request.method} is not allowed here: use {' or '.join(methods)}"},
+                                status_code=405, headers={"Allow": ", ".join(sorted(allowed))})
+        return await guarded_handler(request)
+
+    endpoint.__name__ = handler.__name__
+    return Route(path, endpoint, methods=ANY_METHOD)
+
+
+routes: list[BaseRoute] = [
+    route("/api/matches", list_or_create, ("GET", "POST")),
+    route("/api/matches/{match_id:str}", show_or_delete, ("GET", "DELETE")),
+    route("/api/matches/{match_id:str}/rounds", _action(add_round), ("POST",)),
+    route("/api/matches/{match_id:str}/undo", _action(undo_round), ("POST",)),
+    route("/api/matches/{match_id:str}/timer", _action(start_timer), ("POST",)),
+    route("/api/matches/{match_id:str}/finish", _action(set_finished), ("POST",)),
+]

@@ -134,9 +134,16 @@ class Store:
                      tuple(Round(n, w, tuple(json.loads(c)) if c else None) for n, w, c in rounds))
 
     def matches(self) -> list[Match]:
+        """Every match, most recently changed first, read in two queries whatever their number."""
         with self._connect() as db:
-            ids = [r[0] for r in db.execute("SELECT id FROM matches ORDER BY updated DESC").fetchall()]
-        return [self.match(i) for i in ids]
+            rows = db.execute("SELECT id, name, players, rules, timer_s, round_started, finished, created, updated "
+                              "FROM matches ORDER BY updated DESC").fetchall()
+            rounds: dict[str, list[Round]] = {}
+            for match_id, n, w, c in db.execute("SELECT match_id, number, winner, cards FROM rounds "
+                                                "ORDER BY match_id, number"):
+                rounds.setdefault(match_id, []).append(Round(n, w, tuple(json.loads(c)) if c else None))
+        return [Match(r[0], r[1], tuple(json.loads(r[2])), json.loads(r[3]), r[4], r[5], bool(r[6]), r[7], r[8],
+                      tuple(rounds.get(r[0], []))) for r in rows]
 
     def add_round(self, match_id: str, winner: int | None, cards: Sequence[int] | None = None) -> Match:
         match = self.match(match_id)
@@ -144,8 +151,10 @@ class Store:
             raise ValueError(f"winner must be a player from 0 to {len(match.players) - 1}")
         now = time.time()
         with self._connect() as db:
-            db.execute("INSERT INTO rounds (match_id, number, winner, cards, created) VALUES (?, ?, ?, ?, ?)",
-                       (match_id, len(match.rounds) + 1, winner, json.dumps(list(cards)) if cards else None, now))
+            # The next number is taken inside the insert, so two writers can never give out the same one.
+            db.execute("INSERT INTO rounds (match_id, number, winner, cards, created) "
+                       "SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ? FROM rounds WHERE match_id = ?",
+                       (match_id, winner, json.dumps(list(cards)) if cards else None, now, match_id))
             db.execute("UPDATE matches SET updated = ?, round_started = NULL WHERE id = ?", (now, match_id))
         return self.match(match_id)
 
@@ -162,6 +171,12 @@ class Store:
         now = time.time()
         with self._connect() as db:
             db.execute("UPDATE matches SET round_started = ?, updated = ? WHERE id = ?", (now, now, match_id))
+        return self.match(match_id)
+
+    def stop_round_timer(self, match_id: str) -> Match:
+        self.match(match_id)
+        with self._connect() as db:
+            db.execute("UPDATE matches SET round_started = NULL, updated = ? WHERE id = ?", (time.time(), match_id))
         return self.match(match_id)
 
     def finish(self, match_id: str, finished: bool = True) -> Match:

@@ -1,0 +1,108 @@
+"""The choices of docs/decisions.md, where RULES.md leaves room, pinned one by one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+from ratscrew.cards import Card, parse_cards
+from ratscrew.engine import Flip, Game, Result, Slap, Wait
+from ratscrew.engine.events import ChallengeStopped, GameOver, PlayerOut, WrongSlap
+from ratscrew.errors import IllegalAction
+from ratscrew.patterns import find_matches
+from ratscrew.rules import Rules
+
+
+def hands(*stacks: str) -> list[list[Card]]:
+    return [parse_cards(s) for s in stacks]
+
+
+def names(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+@pytest.mark.parametrize(("pile", "changes", "expected"), [
+    ("7 X 7", {}, ["sandwich"]),
+    ("K X Q", {"slaps.divorce": True}, ["divorce"]),
+    ("4 X 6", {"slaps.ten": "numbers", "slaps.ten_gap": "any"}, ["ten_gap"]),
+    ("4 X 6", {"slaps.ten": "numbers", "slaps.ten_gap": "court"}, []),
+    ("7 X", {}, ["joker"]),
+    ("X X", {}, ["joker"]),  # two jokers are no double: they have no rank
+])
+def test_a_joker_in_the_middle_does_not_break_a_pattern(pile: str, changes: dict[str, object],
+                                                       expected: list[str]) -> None:
+    rules = Rules.build("standard", {"deck.jokers": 2, **changes})
+    assert [m.pattern for m in find_matches(parse_cards(pile, bare_rank=True), rules)] == expected
+
+
+def test_give_each_two_cards_goes_round_the_table_twice() -> None:
+    rules = Rules.build("standard", {"slapping.penalty": "give-each", "slapping.penalty_cards": 2})
+    game = Game(rules, hands("2S 3S", "2H", "2D", "AC KC QC JC"), first=0)
+    events = game.apply(Slap(3))
+    wrong = events[0]
+    assert isinstance(wrong, WrongSlap)
+    assert [(seat, str(card)) for seat, card in wrong.given] == [(0, "AC"), (1, "KC"), (2, "QC"), (0, "JC")]
+    assert names(game.stacks[0]) == ["2S", "3S", "AC", "JC"]
+
+
+def test_a_flip_that_collects_the_winning_pile_does_nothing_more() -> None:
+    game = Game(Rules.build("standard"), hands("JS", "5H"))
+    game.apply(Flip())
+    game.apply(Flip())
+    assert game.collect_pending == 0
+    events = game.apply(Flip())
+    assert isinstance(events[-1], GameOver)
+    assert game.outcome is not None
+    assert game.outcome.winner == 0
+    assert game.cards == 2
+    with pytest.raises(IllegalAction, match="over"):
+        game.apply(Flip())
+
+
+def test_covering_a_slappable_pile_puts_out_those_who_had_no_cards_but_not_the_coverer() -> None:
+    rules = Rules.build("standard", {"players.out_when": "missed-slap"})
+    game = Game(rules, hands("7S 2D 4D", "7H", "9C"))
+    game.apply(Flip())
+    game.apply(Flip())  # 7S 7H: a double; seat 1 is now empty
+    events = game.apply(Flip())  # seat 2 covers it with its last card: seat 1 missed the slap while empty
+    assert [(e.seat, e.reason) for e in events if isinstance(e, PlayerOut)] == [(1, "missed-slap")]
+    assert game.out == [False, True, False]  # seat 2 still held 9C when it covered the double
+
+
+def test_a_challenger_who_goes_out_cannot_win_the_challenge() -> None:
+    game = Game(Rules.build("standard"), hands("KS", "2H 3H 4H 5H", "6C 7C"))
+    game.apply(Flip())  # seat 0 turns its last card, a King: seat 1 owes 3
+    assert game.owed == 3
+    events = game.apply(Slap(0))  # no pattern, and seat 0 had no cards: out
+    assert [type(e) for e in events] == [WrongSlap, PlayerOut, ChallengeStopped]
+    assert game.owed == 0
+    assert game.turn == 1
+    game.apply(Flip())  # 2H is now an ordinary card: play passes on
+    assert game.turn == 2
+
+
+def test_a_won_pile_waiting_for_a_player_who_goes_out_stays_in_the_middle() -> None:
+    game = Game(Rules.build("standard"), hands("JS", "2H 3H", "4C 5C"))
+    game.apply(Flip())
+    game.apply(Flip())  # seat 1 pays 2H: seat 0 wins the challenge
+    assert game.collect_pending == 0
+    events = game.apply(Slap(0))  # seat 0 has no cards: a wrong slap puts it out
+    assert any(isinstance(e, ChallengeStopped) and e.reason == "winner out" for e in events)
+    assert game.collect_pending is None
+    assert names(game.pile) == ["JS", "2H"]
+    assert game.turn == 1
+    game.apply(Wait())
+    assert names(game.pile) == ["JS", "2H"]  # nobody collects it
+
+
+def test_time_running_out_hands_a_waiting_pile_to_its_winner_first() -> None:
+    rules = Rules.build("standard", {"end.time_limit_s": 10})
+    game = Game(rules, hands("JS 9D", "2H 3H 4H"))
+    game.apply(Flip(1000))
+    game.apply(Flip(2000))  # seat 0 wins JS 2H; it waits to be collected
+    game.apply(Wait(10_001))
+    assert game.outcome is not None
+    # Collected, seat 0 holds 9D JS 2H against 3H 4H; left in the middle it would have lost 1 to 2.
+    assert game.outcome.result is Result.WIN
+    assert game.outcome.winner == 0

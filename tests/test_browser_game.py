@@ -138,7 +138,8 @@ def test_two_players_on_one_screen_each_slap_with_their_own_key(page: Page) -> N
         page.keyboard.press(flip_keys[page.locator(".seat.due").get_attribute("data-seat") or "0"])
         page.wait_for_timeout(120)
     page.keyboard.press("k")
-    page.wait_for_function("[...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Bob slaps wrong'))")
+    page.wait_for_function(
+        "[...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Bob slaps wrong'))")
     assert "1 burned" in page.locator(".burned").inner_text()
 
 

@@ -1,0 +1,344 @@
+// Learn: the rules, a printable cheat sheet, a card reference and the common questions. Every word about a
+// rule comes from /api/learn, which builds it from the engine's own rule definitions; this module only lays
+// it out. Sub-pages: #/learn, #/learn/cheatsheet, #/learn/cards, #/learn/faq.
+import { h, clear, announce } from "../dom.js";
+import { t, lang } from "../i18n.js";
+import { getJSON } from "../api.js";
+import { cardFace, cardName } from "../cards.js";
+
+export const PRESET_KEY = "ratscrew.learn.preset";
+const SUBPAGES = [
+  { id: "rules", hash: "#/learn", label: "learn.nav.rules" },
+  { id: "cheatsheet", hash: "#/learn/cheatsheet", label: "learn.nav.cheatsheet" },
+  { id: "cards", hash: "#/learn/cards", label: "learn.nav.cards" },
+  { id: "faq", hash: "#/learn/faq", label: "learn.nav.faq" },
+];
+
+export function savedPreset(meta) {
+  const saved = localStorage.getItem(PRESET_KEY);
+  return meta.presets.some((p) => p.name === saved) ? saved : "standard";
+}
+
+export function savePreset(name) {
+  localStorage.setItem(PRESET_KEY, name);
+}
+
+// A <select> of the named rule sets; calls onChange(name) when the choice changes.
+export function presetPicker(meta, current, onChange, { id = "learn-preset", labelKey = "learn.ui.preset" } = {}) {
+  const select = h("select", { id, onchange: (event) => onChange(event.target.value) },
+    meta.presets.map((p) => h("option", { value: p.name, selected: p.name === current }, p.label)));
+  const summary = h("p", { class: "preset-summary", id: `${id}-summary` },
+    meta.presets.find((p) => p.name === current)?.summary ?? "");
+  select.setAttribute("aria-describedby", summary.id);
+  const wrap = h("div", { class: "preset-picker" },
+    h("label", { for: id }, t(labelKey)), select, summary);
+  wrap.update = (name) => {
+    select.value = name;
+    summary.textContent = meta.presets.find((p) => p.name === name)?.summary ?? "";
+  };
+  return wrap;
+}
+
+// One card drawn by cards.js, in a box of the given size class.
+export function drawnCard(text, size = "sm", extra = {}) {
+  return h("span", { class: `card-slot card-${size}`, ...extra }, cardFace(text, { label: cardName(text, t) }));
+}
+
+// Rules keys with their values, e.g. "slaps.run = 4 cards": the settings an explanation depends on.
+export function keyChips(keys, { title = t("learn.ui.set_by") } = {}) {
+  if (!keys || !keys.length) return null;
+  return h("div", { class: "key-chips" },
+    h("span", { class: "key-chips-title" }, title),
+    h("ul", { role: "list" }, keys.map((k) => h("li", { class: `key-chip${k.changed ? " changed" : ""}`,
+      title: k.changed ? t("learn.ui.changed_from", { value: String(k.default) }) : null },
+    h("code", {}, k.key), h("span", { class: "key-eq", "aria-hidden": "true" }, "="), h("span", {}, k.label)))));
+}
+
+// A pile of cards, bottom first, on a small felt mat, with the engine's verdict.
+export function examplePile(example, { size = "sm" } = {}) {
+  const inMatch = new Set();
+  for (const m of example.matches) {
+    // Mark the cards that make a pattern (by position from the top: the matches are always at the top,
+    // except top-bottom, which also takes the bottom card).
+    const n = example.cards.length;
+    if (m.pattern === "top_bottom") { inMatch.add(0); inMatch.add(n - 1); }
+    else m.cards.forEach((_, i) => inMatch.add(n - m.cards.length + i));
+  }
+  const names = example.cards.map((c) => cardName(c, t)).join(", ");
+  const pile = h("div", { class: "ex-pile", role: "img", "aria-label": t("learn.ui.pile_label", { cards: names }) },
+    example.cards.map((c, i) => h("span", { class: `ex-card${inMatch.has(i) ? " in-match" : ""}`, "aria-hidden": "true" },
+      cardFace(c, { label: "" }))));
+  const ok = example.slappable;
+  return h("figure", { class: `example ${ok ? "is-slap" : "is-miss"}` },
+    h("div", { class: "felt-mat" }, pile,
+      h("div", { class: "ex-ends", "aria-hidden": "true" }, h("span", {}, t("learn.ui.bottom")), h("span", {}, t("learn.ui.top")))),
+    h("figcaption", {},
+      h("span", { class: `verdict ${ok ? "yes" : "no"}` }, h("span", { class: "verdict-icon", "aria-hidden": "true" }, ok ? "✓" : "✕"),
+        example.verdict),
+      example.caption ? h("span", { class: "example-caption" }, example.caption) : null,
+      example.matches.length ? h("ul", { class: "why-list" }, example.matches.map((m) => h("li", {}, m.why))) : null));
+}
+
+// ------------------------------------------------------------------------------------------ rules page
+
+function renderBlock(block) {
+  switch (block.type) {
+    case "p":
+      return h("p", {}, block.text);
+    case "note":
+      return h("p", { class: "learn-note" }, h("span", { class: "note-mark", "aria-hidden": "true" }, "!"), block.text);
+    case "list":
+      return h("ul", {}, block.items.map((i) => h("li", {}, i)));
+    case "demands":
+      return demandsBlock(block.rows, block.caption);
+    case "walkthrough":
+      return walkthroughBlock(block);
+    case "pattern":
+      return patternBlock(block);
+    case "example":
+      return examplePile(block);
+    case "off":
+      return h("div", { class: "patterns-off" }, h("p", {}, block.text),
+        h("ul", { role: "list" }, block.items.map((i) => h("li", {}, h("strong", {}, i.name), " · ", i.summary))));
+    default:
+      return null;
+  }
+}
+
+export function demandsBlock(rows, caption) {
+  return h("figure", { class: "demands" },
+    caption ? h("figcaption", {}, caption) : null,
+    h("ul", { role: "list", class: "demand-row" }, rows.map((r) => h("li", { class: "demand" },
+      drawnCard(r.card, "md"),
+      h("span", { class: "demand-number", "aria-hidden": "true" }, String(r.demand)),
+      h("span", { class: "demand-text" }, h("strong", {}, r.name), " ", r.text)))));
+}
+
+function walkthroughBlock(block) {
+  return h("figure", { class: "walk" },
+    h("figcaption", {}, h("h3", {}, block.title)),
+    h("div", { class: "walk-table", "aria-hidden": "true" }, block.steps.map((s) => h("div", { class: "walk-play" },
+      drawnCard(s.card, "sm"), h("span", { class: `walk-name who-${s.seat}` }, s.name)))),
+    h("ol", { class: "walk-steps" }, block.steps.map((s) => h("li", { class: `who-${s.seat}` }, s.text))));
+}
+
+function patternBlock(block) {
+  return h("article", { class: "pattern-card", id: `pattern-${block.key}`, "aria-labelledby": `pattern-${block.key}-h` },
+    h("h3", { id: `pattern-${block.key}-h` }, block.name),
+    h("p", {}, block.rule),
+    h("div", { class: "examples" }, block.examples.map((e) => examplePile(e))),
+    keyChips(block.keys));
+}
+
+function sectionView(section) {
+  const headingId = `learn-${section.id}`;
+  return h("section", { class: `learn-section panel section-${section.id}`, "aria-labelledby": headingId },
+    h("h2", { id: headingId, tabindex: "-1" }, section.title),
+    section.blocks.map(renderBlock),
+    keyChips(section.keys));
+}
+
+function tocView(items) {
+  const jump = (id) => (event) => {
+    event.preventDefault();
+    const target = document.getElementById(id);
+    if (!target) return;
+    target.scrollIntoView({ behavior: "smooth", block: "start" });
+    target.focus({ preventScroll: true });
+  };
+  return h("nav", { class: "learn-toc", "aria-label": t("learn.ui.on_this_page") },
+    h("h2", { class: "toc-title" }, t("learn.ui.on_this_page")),
+    h("ol", {}, items.map(([id, title]) => h("li", {}, h("a", { href: `#/learn`, onclick: jump(id) }, title)))));
+}
+
+function houseView(house) {
+  return h("section", { class: "learn-section panel house", "aria-labelledby": "learn-house" },
+    h("h2", { id: "learn-house", tabindex: "-1" }, house.title),
+    h("p", {}, house.intro),
+    house.groups.map((g) => h("div", { class: "house-group" },
+      h("h3", {}, g.title),
+      h("table", { class: "house-table" },
+        h("thead", {}, h("tr", {},
+          h("th", { scope: "col" }, t("learn.ui.setting")),
+          h("th", { scope: "col" }, t("learn.ui.value")),
+          h("th", { scope: "col" }, t("learn.ui.standard")))),
+        h("tbody", {}, g.options.map((o) => h("tr", { class: o.changed ? "changed" : "" },
+          h("th", { scope: "row" }, h("span", { class: "house-summary" }, o.summary), h("code", {}, o.key)),
+          h("td", { "data-label": t("learn.ui.value") }, h("span", { class: "value-badge" }, o.label)),
+          h("td", { "data-label": t("learn.ui.standard") }, o.default_label))))))));
+}
+
+function rulesPage(doc) {
+  const r = doc.rules;
+  const toc = r.sections.map((s) => [`learn-${s.id}`, s.title]).concat([["learn-house", r.house.title]]);
+  return h("div", { class: "learn-rules" },
+    h("header", { class: "learn-intro" }, h("h1", {}, r.title), h("p", { class: "lede" }, r.lede)),
+    h("div", { class: "learn-columns" },
+      tocView(toc),
+      h("div", { class: "learn-main" }, r.sections.map(sectionView), houseView(r.house))));
+}
+
+// ------------------------------------------------------------------------------------------ cheat sheet
+
+function cheatsheetPage(doc) {
+  const cs = doc.cheatsheet;
+  const block = (b) => h("section", { class: `cs-block cs-${b.id}`, "aria-labelledby": `cs-${b.id}` },
+    h("h2", { id: `cs-${b.id}` }, b.title),
+    b.demands ? h("ul", { class: "cs-demands", role: "list" }, b.demands.map((d) => h("li", {},
+      drawnCard(d.card, "xs"), h("span", {}, h("strong", {}, d.name), " ", d.text)))) : null,
+    b.patterns ? h("ul", { class: "cs-patterns", role: "list" }, b.patterns.map((p) => h("li", {},
+      h("span", { class: "cs-pattern-name" }, p.name),
+      p.example ? h("span", { class: "cs-mini", role: "img",
+        "aria-label": p.example.cards.map((c) => cardName(c, t)).join(", ") },
+      p.example.cards.map((c) => h("span", { class: "mini-card", "aria-hidden": "true" }, cardFace(c, { label: "" })))) : null,
+      h("span", { class: "cs-short" }, p.short)))) : null,
+    b.items.length ? h("ul", { class: "cs-items" }, b.items.map((i) => h("li", {}, i))) : null);
+  const changed = cs.changed.length
+    ? h("section", { class: "cs-block cs-changed", "aria-labelledby": "cs-changed" },
+      h("h2", { id: "cs-changed" }, t("learn.ui.cs_changed")),
+      h("ul", { class: "cs-items" }, cs.changed.map((c) => h("li", {}, h("code", {}, c.key), " = ", h("strong", {}, c.label),
+        ": ", c.summary))))
+    : h("section", { class: "cs-block cs-changed" }, h("h2", {}, t("learn.ui.cs_changed")), h("p", {}, t("learn.ui.cs_none_changed")));
+  return h("div", { class: "learn-cheatsheet" },
+    h("div", { class: "cs-actions no-print" },
+      h("button", { type: "button", class: "secondary", onclick: () => window.print() },
+        h("span", { class: "print-icon", "aria-hidden": "true" }), t("learn.ui.print"))),
+    h("article", { class: "cheatsheet", "aria-labelledby": "cs-title" },
+      h("header", { class: "cs-head" },
+        h("div", { class: "cs-fan", "aria-hidden": "true" }, ["AS", "KH", "QC"].map((c) => drawnCard(c, "xs"))),
+        h("div", {}, h("h1", { id: "cs-title" }, cs.title), h("p", { class: "cs-sub" }, cs.subtitle))),
+      h("div", { class: "cs-grid" }, cs.blocks.map(block), changed)));
+}
+
+// ------------------------------------------------------------------------------------------ card reference
+
+function cardsPage(doc) {
+  const ref = doc.cards;
+  const status = h("p", { class: "hint filter-status", "aria-live": "polite" });
+  const empty = h("p", { class: "empty-filter", hidden: true });
+  const tiles = ref.cards.map((c) => {
+    const tile = h("article", { class: `card-tile kind-${c.kind}`, "aria-labelledby": `card-${c.rank}` },
+      h("div", { class: "card-tile-face" }, drawnCard(c.card, "lg"),
+        c.demand ? h("span", { class: "demand-badge", title: t("learn.ui.demand_title") }, String(c.demand)) : null),
+      h("div", { class: "card-tile-body" },
+        h("h2", { id: `card-${c.rank}` }, c.name, " ", h("span", { class: "card-symbol" }, c.symbol)),
+        h("span", { class: `kind-chip ${c.kind}` }, c.kind_label),
+        h("ul", { class: "card-facts" }, c.facts.map((f) => h("li", {},
+          h("span", {}, f.text),
+          f.example ? h("span", { class: `fact-example ${f.example.slappable ? "yes" : "no"}`, role: "img",
+            "aria-label": `${f.example.cards.map((x) => cardName(x, t)).join(", ")}: ${f.example.verdict}` },
+          f.example.cards.map((x) => h("span", { class: "mini-card", "aria-hidden": "true" }, cardFace(x, { label: "" })))) : null)))));
+    tile.search = c.search;
+    return tile;
+  });
+  const input = h("input", { type: "search", id: "card-filter", autocomplete: "off", spellcheck: "false",
+    placeholder: t("learn.ui.filter_placeholder"), "aria-describedby": "card-filter-hint" });
+  const apply = () => {
+    const q = input.value.trim().toLowerCase();
+    let shown = 0;
+    for (const tile of tiles) {
+      // A symbol must match whole ("K", "10"); longer text matches the start of any word of a name, so
+      // "roi" finds the King but not "trois", and "court" finds every court card.
+      const match = !q || tile.search.some((s) => s === q || (q.length >= 2 && s.split(/[\s-]+/).some((w) => w.startsWith(q))));
+      tile.hidden = !match;
+      if (match) shown += 1;
+    }
+    empty.hidden = shown > 0;
+    empty.textContent = shown ? "" : t("learn.ui.filter_none", { query: input.value.trim() });
+    status.textContent = q ? t("learn.ui.filter_count", { n: shown }) : "";
+  };
+  input.addEventListener("input", apply);
+  return h("div", { class: "learn-cards" },
+    h("header", { class: "learn-intro" }, h("h1", {}, ref.title), h("p", { class: "lede" }, ref.intro)),
+    h("div", { class: "card-filter panel" },
+      h("label", { for: "card-filter" }, t("learn.ui.filter")),
+      input,
+      h("p", { class: "hint", id: "card-filter-hint" }, t("learn.ui.filter_hint")),
+      status),
+    empty,
+    h("div", { class: "card-grid" }, tiles));
+}
+
+// ------------------------------------------------------------------------------------------ questions
+
+function faqPage(doc, choosePreset) {
+  const f = doc.faq;
+  return h("div", { class: "learn-faq" },
+    h("header", { class: "learn-intro" }, h("h1", {}, f.title), h("p", { class: "lede" }, f.intro)),
+    h("section", { class: "faq-list", "aria-labelledby": "faq-questions" },
+      h("h2", { id: "faq-questions", class: "visually-hidden" }, t("learn.ui.questions")),
+      f.questions.map((q, i) => h("details", { class: "faq-item panel", open: i === 0 },
+        h("summary", {}, h("span", { class: "faq-q" }, q.q)),
+        h("div", { class: "faq-a" },
+          q.a.map((p) => h("p", {}, p)),
+          q.now ? h("p", { class: "faq-now" }, h("span", { class: "now-badge" }, t("learn.ui.under_rules", { preset: doc.preset_label })), " ", q.now) : null,
+          keyChips(q.keys))))),
+    h("section", { class: "variants", "aria-labelledby": "faq-variants" },
+      h("h2", { id: "faq-variants" }, f.variants_title),
+      h("p", {}, f.variants_intro),
+      h("div", { class: "variant-grid" }, f.variants.map((v) => h("article", { class: "variant panel", "aria-labelledby": `variant-${v.id}` },
+        h("h3", { id: `variant-${v.id}` }, v.title),
+        h("p", {}, v.text),
+        keyChips(v.keys, { title: t("learn.ui.now") }),
+        v.preset ? h("button", { type: "button", class: "secondary", onclick: () => choosePreset(v.preset) },
+          t("learn.ui.try_preset", { preset: v.preset_label })) : null)))));
+}
+
+// ------------------------------------------------------------------------------------------ the page
+
+export async function render(view, ctx) {
+  const subId = ctx.params[0] || "rules";
+  const sub = SUBPAGES.find((s) => s.id === subId);
+  let preset = savedPreset(ctx.meta);
+  const content = h("div", { class: "learn-content", "aria-live": "off" });
+  const picker = presetPicker(ctx.meta, preset, (name) => choosePreset(name, { stay: true }));
+  const nav = h("nav", { class: "subnav", "aria-label": t("learn.ui.subnav") },
+    h("ul", { role: "list" }, SUBPAGES.map((s) => h("li", {}, h("a", { href: s.hash, "aria-current": s.id === subId ? "page" : null },
+      h("span", { class: `subnav-icon icon-${s.id}`, "aria-hidden": "true" }), t(s.label))))));
+  view.append(h("div", { class: "learn-page" },
+    h("div", { class: "learn-hero no-print" },
+      h("div", { class: "hero-text" }, h("p", { class: "eyebrow" }, t("learn.ui.eyebrow")),
+        h("p", { class: "hero-lede" }, t("learn.ui.hero_lede")), nav),
+      h("div", { class: "hero-tools" }, picker)),
+    content));
+
+  if (!sub) {
+    content.append(h("div", { class: "panel" }, h("h1", {}, t("learn.ui.not_found")),
+      h("p", {}, t("learn.ui.not_found_text", { page: subId })),
+      h("ul", {}, SUBPAGES.map((s) => h("li", {}, h("a", { href: s.hash }, t(s.label)))))));
+    return null;
+  }
+
+  let loading = 0;
+  async function load({ announceIt = false } = {}) {
+    const ticket = ++loading;
+    content.setAttribute("aria-busy", "true");
+    try {
+      const doc = await getJSON(`/api/learn?lang=${encodeURIComponent(lang())}&preset=${encodeURIComponent(preset)}`);
+      if (ticket !== loading) return;
+      clear(content);
+      const pages = { rules: rulesPage, cheatsheet: cheatsheetPage, cards: cardsPage, faq: (d) => faqPage(d, (p) => choosePreset(p)) };
+      content.append(pages[sub.id](doc));
+      if (announceIt) announce(t("learn.ui.preset_now", { preset: doc.preset_label }));
+    } catch (error) {
+      clear(content);
+      content.append(h("p", { class: "error-box", role: "alert" }, `${t("app.error")} ${error.message}`));
+    } finally {
+      if (ticket === loading) content.removeAttribute("aria-busy");
+    }
+  }
+
+  async function choosePreset(name, { stay = false } = {}) {
+    preset = name;
+    savePreset(name);
+    picker.update(name);
+    if (!stay && sub.id === "faq") {
+      ctx.navigate("#/learn");
+      return;
+    }
+    await load({ announceIt: true });
+  }
+
+  await load();
+  return null;
+}

@@ -1,0 +1,224 @@
+"""Drills: seeded questions whose answers are the engine's own, replayed here to prove it."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ratscrew.cards import parse_cards
+from ratscrew.engine import Flip, Game
+from ratscrew.engine.events import ChallengeStopped, ChallengeWon
+from ratscrew.learn import DRILL_KINDS, DrillError
+from ratscrew.learn import make_drill as _make_drill
+from ratscrew.learn.drills import slap_patterns
+from ratscrew.patterns import find_matches
+from ratscrew.rules import PRESETS, Rules
+
+
+def make_drill(kind: str, seed: int, rules: Rules, lang: str) -> Any:
+    """A question as the browser sees it: nested JSON values, read without type ceremony."""
+    return _make_drill(kind, seed, rules, lang)
+
+
+SLAPPING = [p for p in PRESETS if slap_patterns(Rules.build(p))]
+SEEDS = range(40)
+
+
+@pytest.mark.parametrize("kind", DRILL_KINDS)
+def test_a_seed_names_one_question(kind: str) -> None:
+    rules = Rules.build("everything")
+    first = make_drill(kind, 1234, rules, "fr")
+    assert make_drill(kind, 1234, rules, "fr") == first
+    assert any(make_drill(kind, s, rules, "fr") != first for s in range(5))
+
+
+@pytest.mark.parametrize("preset", SLAPPING)
+def test_slap_answers_are_what_the_engine_finds(preset: str) -> None:
+    rules = Rules.build(preset)
+    patterns = slap_patterns(rules)
+    near = slappable = 0
+    for seed in SEEDS:
+        q = make_drill("slap", seed, rules, "en")
+        pile = parse_cards(q["pile"])
+        assert 2 <= len(pile) <= 5
+        assert len(set(pile)) == len(pile), "a pile never holds the same physical card twice"
+        found = [m.pattern for m in find_matches(pile, rules)]
+        assert q["answer"] == (found or ["none"])
+        values = [c["value"] for c in q["choices"]]
+        keys = [c["key"] for c in q["choices"]]
+        assert values == [*patterns, "none"]
+        assert len(set(keys)) == len(keys) and all(k in "0123456789" for k in keys)
+        assert q["why"]
+        near += bool(q["built_on"])
+        slappable += bool(found)
+    assert 0.25 < near / len(SEEDS) < 0.75, "about half the piles are built on or next to a pattern"
+    assert slappable > 0
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_debt_answers_replay_in_the_engine(preset: str) -> None:
+    rules = Rules.build(preset)
+    asks = set()
+    for seed in SEEDS:
+        q = make_drill("debt", seed, rules, "de")
+        asks.add(q["ask"])
+        game = Game(rules, [parse_cards(h) for h in q["deal"]])
+        events = []
+        for _ in q["plays"]:
+            events = list(game.apply(Flip()))
+            assert not game.slappable(), "a debt drill never shows a pile someone should have slapped"
+        choices = [c["value"] for c in q["choices"]]
+        assert q["answer"] in choices
+        assert [p["cards_left"] for p in q["players"]] == [len(s) for s in game.stacks]
+        if q["ask"] == "owed":
+            assert q["answer"] == str(game.owed) and game.owed > 0
+        else:
+            won = [e for e in events if isinstance(e, ChallengeWon)]
+            if q["answer"] == "nobody":
+                assert any(isinstance(e, ChallengeStopped) for e in events)
+            else:
+                assert won and q["answer"] == str(won[0].seat) == str(game.collect_pending)
+        assert q["why"] and len(q["steps"]) == len(q["plays"])
+    assert asks == {"owed", "winner"}
+
+
+@pytest.mark.parametrize("preset", SLAPPING)
+def test_stream_marks_exactly_the_slappable_cards(preset: str) -> None:
+    rules = Rules.build(preset)
+    for seed in range(8):
+        q = make_drill("stream", seed, rules, "en")
+        cards = q["cards"]
+        assert isinstance(cards, list) and len(cards) == 30
+        pile: list[str] = []
+        slappable = 0
+        for item in cards:
+            pile.append(item["card"])
+            found = [m.pattern for m in find_matches(parse_cards(pile), rules)]
+            assert item["patterns"] == found
+            assert item["reset"] == bool(found)
+            if found:
+                slappable += 1
+                pile = []
+        assert 4 <= slappable <= 20
+
+
+def test_drills_refuse_what_they_cannot_do() -> None:
+    beggar = Rules.build("beggar")
+    for kind in ("slap", "stream"):
+        with pytest.raises(DrillError, match="no slap patterns"):
+            make_drill(kind, 1, beggar, "en")
+    assert make_drill("debt", 1, beggar, "en")["kind"] == "debt"
+    with pytest.raises(DrillError, match="unknown drill"):
+        make_drill("juggle", 1, beggar, "en")
+    with pytest.raises(DrillError, match="seed"):
+        make_drill("debt", -1, beggar, "en")
+
+
+def api(server: Any, path: str) -> tuple[int, Any]:
+    """GET a JSON endpoint of the real server: the status and the decoded body (errors included)."""
+    try:
+        with urllib.request.urlopen(server.url.rstrip("/") + path, timeout=20) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_drill_api(live_server: Any) -> None:
+    status, one = api(live_server, "/api/drills/slap?seed=42&lang=de&preset=bicycle")
+    assert status == 200
+    assert one == api(live_server, "/api/drills/slap?seed=42&lang=de&preset=bicycle")[1]
+    assert one["seed"] == 42
+    assert api(live_server, "/api/drills/debt")[1]["kind"] == "debt"
+    kinds = api(live_server, "/api/drills?lang=fr")[1]["kinds"]
+    assert [k["kind"] for k in kinds] == list(DRILL_KINDS) and kinds[0]["title"] == "Compter la dette"
+
+
+@pytest.mark.parametrize(("url", "status", "message"), [
+    ("/api/drills/juggle", 404, "unknown drill"),
+    ("/api/drills/slap?seed=abc", 400, "seed must be"),
+    ("/api/drills/slap?seed=-3", 400, "seed must be"),
+    ("/api/drills/slap?preset=beggar", 400, "no slap patterns"),
+    ("/api/drills/slap?lang=it", 400, "unknown language"),
+    ("/api/drills/stream?slaps.double=maybe", 400, "slaps.double cannot be"),
+])
+def test_drill_api_errors(live_server: Any, url: str, status: int, message: str) -> None:
+    got, body = api(live_server, url)
+    assert got == status
+    assert message in body["error"]
+
+
+# ---------------------------------------------------------------------------------------------------- in a browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    from tests.conftest import CHROMIUM, CHROMIUM_ARGS, chromium_available
+
+    if not chromium_available():
+        pytest.skip("Chromium is not installed")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def _page(browser: Any, url: str) -> Any:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context.add_init_script("localStorage.setItem('ratscrew.lang', 'en')")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    return page
+
+
+def test_question_drills_answer_from_the_keyboard(browser: Any, live_server: Any) -> None:
+    page = _page(browser, live_server.url + "#/drills/debt")
+    page.wait_for_selector(".choice")
+    page.keyboard.press("1")
+    page.wait_for_selector(".feedback:not([hidden])")
+    seed = page.text_content(".seed-note")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelector('.seed-note')?.textContent !== {seed!r}")
+    page.goto(live_server.url + "#/drills/slap")
+    page.wait_for_selector(".choice")
+    page.keyboard.press("0")
+    page.wait_for_selector(".feedback:not([hidden])")
+    progress = json.loads(page.evaluate("localStorage.getItem('ratscrew.drills.v1')"))
+    assert progress["debt"]["answered"] == 1 and progress["slap"]["answered"] == 1
+    page.goto(live_server.url + "#/drills")
+    page.wait_for_selector(".drill-tile")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_stream_drill_times_a_slap(browser: Any, live_server: Any) -> None:
+    seed = 7
+    cards = make_drill("stream", seed, Rules.build("standard"), "en")["cards"]
+    first = next(i for i, c in enumerate(cards) if c["patterns"])
+    page = _page(browser, live_server.url + "#/drills/stream")
+    # Pin the round to a known seed, so the test knows when the pile is slappable.
+    page.route("**/api/drills/stream?*", lambda route: route.continue_(
+        url=re.sub(r"seed=\d+", f"seed={seed}", route.request.url)))
+    page.evaluate("localStorage.setItem('ratscrew.drills.speed', 'relaxed')")
+    page.click(".start")
+    page.wait_for_selector(f".stream-progress[aria-valuenow='{first + 1}']", timeout=60_000)
+    page.keyboard.press("Space")
+    page.wait_for_selector(".stream-flash.hit")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".stream-results")
+    best = json.loads(page.evaluate("localStorage.getItem('ratscrew.drills.v1')"))["stream"]["best"]
+    assert set(best) == set(cards[first]["patterns"])
+    assert page.errors == []
+    page.context.close()

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import sys
 import threading
 import webbrowser
 from pathlib import Path
+from types import FrameType
 
 import uvicorn
 
@@ -53,4 +56,13 @@ def serve(host: str, port: int, data_dir: Path, open_browser: bool) -> None:
     server = uvicorn.Server(config)
     if open_browser:
         threading.Timer(0.6, webbrowser.open, [url]).start()
+    # uvicorn shuts down gracefully on Ctrl-C or SIGTERM, then raises the signal again with the handlers that
+    # were there before; these make that last step a quiet, successful exit.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _stopped)
     server.run(sockets=[sock])
+
+
+def _stopped(signum: int, frame: FrameType | None) -> None:
+    print("ratscrew: stopped", flush=True)
+    sys.exit(0)

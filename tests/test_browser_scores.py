@@ -1,0 +1,78 @@
+"""Keeping score at a real table, in Chromium: rounds survive stopping and restarting the server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server, start_server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def open_page(browser: Browser, url: str) -> Page:
+    page = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB").new_page()
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    return page
+
+
+def wins(page: Page) -> list[str]:
+    tiles: list[str] = page.eval_on_selector_all(".sk-tile .sk-tile-wins", "els => els.map(e => e.textContent)")
+    return tiles
+
+
+def test_score_is_kept_across_rounds_and_a_server_restart(browser: Browser, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    server: Server = start_server(data)
+    try:
+        page = open_page(browser, server.url + "#/scores")
+        names = page.locator(".sk-player-row input")
+        names.nth(0).fill("Léa")
+        names.nth(1).fill("Tom")
+        page.fill("#sk-match-name", "Friday night")
+        page.click(".sk-start")
+        page.wait_for_selector(".sk-tile")
+        match_url = page.url
+        assert "/scores/" in match_url
+        # Rounds by key: 1 for the first player, 2 for the second.
+        for key in ["1", "2", "1", "1"]:
+            before = sum(int(w) for w in wins(page))
+            page.keyboard.press(key)
+            page.wait_for_function(
+                f"[...document.querySelectorAll('.sk-tile .sk-tile-wins')].reduce((a, e) => a + +e.textContent, 0) "
+                f"> {before}")
+        assert wins(page) == ["3", "1"]
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "score-keeper.png"), animations="disabled")
+        page.context.close()
+    finally:
+        assert server.stop() == 0  # SIGTERM: a clean stop
+
+    restarted = start_server(data)
+    try:
+        match_id = match_url.rsplit("/", 1)[-1]
+        page = open_page(browser, restarted.url + "#/scores")
+        page.wait_for_selector(f"a[href$='{match_id}']")
+        assert "Friday night" in page.locator("main").inner_text()
+        page.goto(restarted.url + f"#/scores/{match_id}")
+        page.wait_for_selector(".sk-tile")
+        assert wins(page) == ["3", "1"]
+        assert page.locator(".sk-history li").count() == 4
+        page.keyboard.press("2")
+        page.wait_for_function("document.querySelectorAll('.sk-history li').length === 5")
+        assert wins(page) == ["3", "2"]
+        page.context.close()
+    finally:
+        restarted.stop()

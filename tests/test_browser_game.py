@@ -7,20 +7,10 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from ratscrew.record import Record
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+from tests.conftest import SCREENSHOTS, Server
 
 
 @pytest.fixture
@@ -193,5 +183,30 @@ def test_the_game_works_at_phone_size(browser: Browser, live_server: Server) -> 
             assert seat_box is not None
             assert box["x"] - 4 <= seat_box["x"] and seat_box["x"] + seat_box["width"] <= box["x"] + box["width"] + 4
         shot(page, "game-phone")
+    finally:
+        context.close()
+
+
+def test_two_players_on_a_touch_screen_each_have_their_own_edge(browser: Browser, live_server: Server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(live_server.url)
+        page.wait_for_selector("body[data-ready=true]")
+        page.check("input[name=mode][value=local]")
+        page.fill("#seat-name-0", "Ann")
+        page.fill("#seat-name-1", "Bob")
+        deal(page)
+        bottom = page.locator(".pad-0").bounding_box()
+        top = page.locator(".pad-1").bounding_box()
+        assert bottom is not None and top is not None
+        assert top["y"] < 10  # Bob's band at the top edge, turned to face him
+        assert bottom["y"] + bottom["height"] > 844 - 10  # Ann's at the bottom
+        page.locator(".pad-1 .slap-button").tap()  # Bob slaps an empty table: a wrong slap, his own
+        page.wait_for_function(
+            "[...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Bob slaps wrong'))")
+        page.locator(".pad-0 .flip-button").tap()
+        page.wait_for_selector("#pile .pile-card")
+        shot(page, "two-players-touch")
     finally:
         context.close()

@@ -6,7 +6,6 @@ import json
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -156,20 +155,6 @@ def test_drill_api_errors(live_server: Any, url: str, status: int, message: str)
 # ---------------------------------------------------------------------------------------------------- in a browser
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    from tests.conftest import CHROMIUM, CHROMIUM_ARGS, chromium_available
-
-    if not chromium_available():
-        pytest.skip("Chromium is not installed")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def _page(browser: Any, url: str) -> Any:

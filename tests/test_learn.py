@@ -288,20 +288,6 @@ def test_api_rejects_bad_queries_with_a_message(live_server: Any, query: str, me
 # ---------------------------------------------------------------------------------------------------- in a browser
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    from tests.conftest import CHROMIUM, CHROMIUM_ARGS, chromium_available
-
-    if not chromium_available():
-        pytest.skip("Chromium is not installed")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def _open(browser: Any, url: str, lang: str, width: int = 1280) -> Any:

@@ -164,6 +164,7 @@ export async function render(view, ctx) {
   function buildControls() {
     clear(controls);
     controls.classList.toggle("local", yours.length > 1);
+    view.querySelector(".game")?.classList.toggle("local", yours.length > 1);
     if (!yours.length) {
       controls.append(h("p", { class: "hint" }, t("game.watching")));
       return;

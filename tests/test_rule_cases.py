@@ -33,6 +33,7 @@ from ratscrew.engine.events import (
 )
 from ratscrew.errors import IllegalAction, NotationError
 from ratscrew.patterns import find_matches
+from ratscrew.record import state_json
 from ratscrew.rules import Rules
 from ratscrew.shuffle import seeded_shuffle
 
@@ -211,19 +212,7 @@ def brief(event: Event) -> str:
 
 
 def state(game: Game) -> dict[str, object]:
-    return {
-        "hands": [[str(c) for c in s] for s in game.stacks],
-        "pile": [str(c) for c in game.pile],
-        "burned": [str(c) for c in game.burned],
-        "out": [s for s in range(game.players) if game.out[s]],
-        "turn": game.turn,
-        "owed": game.owed,
-        "collect_pending": game.collect_pending,
-        "cards": game.cards,
-        "tricks": game.tricks,
-        "result": None if game.outcome is None else game.outcome.result.value,
-        "winner": None if game.outcome is None else game.outcome.winner,
-    }
+    return dict(state_json(game))
 
 
 def action(text: str) -> Action:

@@ -247,3 +247,15 @@ def test_simulation_is_the_same_for_the_same_seed_whatever_the_workers() -> None
     other = simulate(Rules.build("standard"), levels, 12, seed=10, workers=1).as_dict()
     assert one == two
     assert one != other
+
+
+def test_a_persons_speed_carries_over_to_the_next_game_at_the_table() -> None:
+    earlier = {0: [300, 320, 310, 305, 330, 315]}
+    game = Game.from_seed(Rules.build("standard"), 2, 4)
+    table = Table(game, [SeatSpec("person"), SeatSpec("copy", "match", match_seat=0)], VirtualClock(), seed=2,
+                  reactions=earlier)
+    level = table.bots[1].level
+    assert level.name == "match"
+    assert 290 <= level.reaction.mean <= 340
+    assert table.reactions[0] == earlier[0]
+    assert table.reactions[0] is not earlier[0]  # the table keeps its own list

@@ -90,7 +90,7 @@ class _Timer:
 
 class Table:
     def __init__(self, game: Game, seats: Sequence[SeatSpec], clock: Clock, *, seed: int = 0,
-                 config: TableConfig | None = None) -> None:
+                 config: TableConfig | None = None, reactions: dict[Seat, list[Millis]] | None = None) -> None:
         if len(seats) != game.players:
             raise ValueError(f"the table has {len(seats)} seats but the game has {game.players} players")
         self.game = game
@@ -100,7 +100,9 @@ class Table:
         self.log: list[TableEvent] = []
         self.listeners: list[Callable[[TableEvent], None]] = []
         self.card_times: dict[int, Millis] = {}
-        self.reactions: dict[Seat, list[Millis]] = {s: [] for s in range(game.players)}
+        # Reaction times of correct slaps, per seat; a person's carry over from earlier games at the same
+        # table (``reactions``), so a "match" computer knows their speed from the first card.
+        self.reactions: dict[Seat, list[Millis]] = {s: list((reactions or {}).get(s, [])) for s in range(game.players)}
         self.cancelled_bot_slaps = 0
         self._timers: list[_Timer] = []
         self._order = itertools.count()

@@ -102,7 +102,8 @@ async def play_again(request: Request) -> Response:
     if not isinstance(token, str) or not secrets.compare_digest(token, room.token):
         return error("only the players of this game can start it again", 403)
     if room.next_room is None:
-        setup = GameSetup(room.setup.seats, room.setup.rules, room.setup.bot_pace, secrets.randbits(48))
+        people = {seat: room.table.reactions[seat][-50:] for seat in room.setup.human_seats}
+        setup = GameSetup(room.setup.seats, room.setup.rules, room.setup.bot_pace, secrets.randbits(48), people)
         fresh = _rooms(request).create(setup)
         fresh.token = room.token
         room.next_room = fresh.id

@@ -37,6 +37,7 @@ class GameSetup:
     rules: Rules
     bot_pace: float = 1.0
     seed: int = 0
+    reactions: dict[int, list[int]] = field(default_factory=dict)  # people's reaction times from earlier games
 
     @property
     def human_seats(self) -> tuple[int, ...]:
@@ -59,7 +60,7 @@ class Room:
         self.game = Game.from_seed(setup.rules, len(setup.seats), setup.seed)
         self.clock = LoopClock()
         self.table = Table(self.game, setup.seats, self.clock, seed=setup.seed,
-                           config=TableConfig(bot_pace=setup.bot_pace))
+                           config=TableConfig(bot_pace=setup.bot_pace), reactions=setup.reactions)
         self.history: deque[tuple[int, dict[str, object]]] = deque(maxlen=HISTORY)
         self.pending: list[TableEvent] = []
         self.table.listeners.append(self.pending.append)

@@ -68,7 +68,7 @@ export function ruleChips(rules) {
   const c = rules.challenge;
   const chips = [
     on.length ? t("rules.chip.slaps", { list: on.join(", ") }) : t("rules.chip.no_slaps"),
-    `J${c.J} Q${c.Q} K${c.K} A${c.A}` + (c.joker ? ` ${t("card.joker")} ${c.joker}` : ""),
+    t("rules.chip.demands", { J: c.J, Q: c.Q, K: c.K, A: c.A }) + (c.joker ? ` ${t("card.joker")} ${c.joker}` : ""),
     t(`rules.chip.penalty.${rules.slapping.penalty}`, { n: rules.slapping.penalty_cards }),
     rules.players.slap_in ? t(`rules.chip.out_when.${rules.players.out_when}`) : t("rules.chip.out_is_out"),
   ];

@@ -82,14 +82,13 @@ function ownOr(ownKey, label, metaKey) {
   return label && label !== metaKey ? label : null;
 }
 
+// Preset and pattern names are the ones the whole app uses (rules.json), so they read the same everywhere.
 function presetLabel(meta, name) {
-  const preset = meta.presets.find((p) => p.name === name);
-  return ownOr(`scores.preset.${name}`, preset?.label, `preset.${name}.name`) || name;
+  return meta.presets.find((p) => p.name === name)?.label || name;
 }
 
 function patternLabel(meta, key) {
-  const pattern = meta.patterns.find((p) => p.key === key);
-  return ownOr(`scores.pattern.${key}`, pattern?.label, `pattern.${key}`) || key;
+  return meta.patterns.find((p) => p.key === key)?.label || key;
 }
 
 function optionDoc(meta, key) {

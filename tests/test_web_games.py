@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from ratscrew.record import Record, state_json
+from ratscrew.rules import Rules
+from ratscrew.table import SeatSpec
+from ratscrew.web.rooms import Connection, GameSetup, Rooms
+from ratscrew.web.store import Store
 from tests.conftest import Server
 
 
@@ -180,3 +186,25 @@ def test_play_again_keeps_seats_and_rules(live_server: Server) -> None:
     assert welcome["rules"]["slapping"]["penalty_cards"] == 2
     assert welcome["preset"] == "bicycle"
     assert post(live_server, f"/api/games/{game['id']}/again", {"token": "wrong"})[0] == 403
+
+
+def test_a_game_nobody_watches_is_closed_after_the_idle_limit(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        rooms = Rooms(Store(tmp_path / "store.sqlite3"), idle_limit_s=0.3)
+        setup = GameSetup((SeatSpec("Ann"), SeatSpec("Bot", "expert")), Rules.build("standard"), seed=3)
+        watched, abandoned = rooms.create(setup), rooms.create(setup)
+        conn = Connection(send=_ignore, seats=frozenset({0}))
+        await watched.attach(conn)
+        await asyncio.sleep(0.8)
+        assert rooms.get(abandoned.id) is None  # closed and forgotten: its computer stopped playing
+        assert rooms.get(watched.id) is watched
+        watched.detach(conn)
+        await asyncio.sleep(0.8)
+        assert rooms.get(watched.id) is None
+        await rooms.close()
+
+    asyncio.run(scenario())
+
+
+async def _ignore(message: dict[str, object]) -> None:
+    return None

@@ -26,6 +26,8 @@ from ratscrew.web.protocol import ClientMessage, FlipMsg, PingMsg, ResyncMsg, Sl
 from ratscrew.web.store import Store
 
 HISTORY = 500  # events kept for pages that reconnect
+WAKE = "wake"
+IDLE_LIMIT_S = 120.0  # a game nobody has watched for this long is closed (its computers stop playing)
 Send = Callable[[dict[str, object]], Awaitable[None]]
 
 
@@ -52,7 +54,7 @@ class Connection:
 
 
 class Room:
-    def __init__(self, room_id: str, setup: GameSetup, store: Store) -> None:
+    def __init__(self, room_id: str, setup: GameSetup, store: Store, idle_limit_s: float = IDLE_LIMIT_S) -> None:
         self.id = room_id
         self.token = secrets.token_urlsafe(16)
         self.setup = setup
@@ -65,17 +67,31 @@ class Room:
         self.pending: list[TableEvent] = []
         self.table.listeners.append(self.pending.append)
         self.connections: set[Connection] = set()
-        self.inbox: asyncio.Queue[tuple[Connection, ClientMessage] | None] = asyncio.Queue()
+        # Messages in arrival order; None stops the room, WAKE only makes it look at the clock again.
+        self.inbox: asyncio.Queue[tuple[Connection, ClientMessage] | str | None] = asyncio.Queue()
         self.summary: dict[str, object] | None = None
         self.next_room: str | None = None
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room {room_id}")
+        loop = asyncio.get_running_loop()
+        self.idle_limit_s = idle_limit_s
+        self.idle_since: float | None = loop.time()  # nobody is watching yet
+        self._task = loop.create_task(self._run(), name=f"room {room_id}")
+
+    @property
+    def closed(self) -> bool:
+        return self._task.done()
 
     # ------------------------------------------------------------------ the owner task
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             deadline = self.table.next_deadline()
             timeout = None if deadline is None else max(0.0, (deadline - self.clock.now()) / 1000)
+            if self.idle_since is not None:
+                idle_left = max(0.0, self.idle_since + self.idle_limit_s - loop.time())
+                if idle_left == 0:
+                    return  # abandoned: stop here rather than let the computers play on for nobody
+                timeout = idle_left if timeout is None else min(timeout, idle_left)
             try:
                 item = await asyncio.wait_for(self.inbox.get(), timeout)
             except TimeoutError:
@@ -83,7 +99,7 @@ class Room:
             else:
                 if item is None:
                     return
-            if item is not None:
+            if isinstance(item, tuple):
                 self._handle(*item)
             self.table.run_due()
             self._flush()
@@ -181,11 +197,15 @@ class Room:
 
     async def attach(self, conn: Connection) -> None:
         self.connections.add(conn)
+        self.idle_since = None
         await conn.send(self.welcome(conn))
 
     def detach(self, conn: Connection) -> None:
         self.connections.discard(conn)
         conn.outbox.put_nowait(None)
+        if not self.connections:
+            self.idle_since = asyncio.get_running_loop().time()
+            self.inbox.put_nowait(WAKE)
 
     def submit(self, conn: Connection, msg: ClientMessage) -> None:
         self.inbox.put_nowait((conn, msg))
@@ -200,24 +220,31 @@ class Room:
 class Rooms:
     """Every live game on this server, by id."""
 
-    def __init__(self, store: Store, limit: int = 200) -> None:
+    def __init__(self, store: Store, limit: int = 200, idle_limit_s: float = IDLE_LIMIT_S) -> None:
         self.store = store
         self.limit = limit
+        self.idle_limit_s = idle_limit_s
         self.rooms: dict[str, Room] = {}
 
     def create(self, setup: GameSetup) -> Room:
+        self._forget_closed()
         if len(self.rooms) >= self.limit:
             finished = [r for r in self.rooms.values() if r.game.over] or list(self.rooms.values())
             oldest = finished[0]
             asyncio.get_running_loop().create_task(oldest.close())
             del self.rooms[oldest.id]
         room_id = secrets.token_hex(6)
-        room = Room(room_id, setup, self.store)
+        room = Room(room_id, setup, self.store, self.idle_limit_s)
         self.rooms[room_id] = room
         return room
 
     def get(self, room_id: str) -> Room | None:
+        self._forget_closed()
         return self.rooms.get(room_id)
+
+    def _forget_closed(self) -> None:
+        for room_id in [r.id for r in self.rooms.values() if r.closed]:
+            del self.rooms[room_id]
 
     async def close(self) -> None:
         for room in list(self.rooms.values()):

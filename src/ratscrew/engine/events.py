@@ -33,7 +33,7 @@ def _plain(value: object) -> object:
         return {"pattern": value.pattern, "cards": [str(c) for c in value.cards], "why": value.why}
     if isinstance(value, Outcome):
         loop = value.loop
-        return {"result": value.result.value, "winner": value.winner, "reason": value.reason,
+        return {"result": value.result.value, "winner": value.winner, "reason": value.reason, "how": value.how,
                 "loop": None if loop is None else {
                     "prefix_cards": loop.prefix_cards, "prefix_tricks": loop.prefix_tricks,
                     "cycle_cards": loop.cycle_cards, "cycle_tricks": loop.cycle_tricks}}

@@ -200,7 +200,8 @@ class Game:
         self._events.append(CardTurned(seat, card, self.cards))
         max_cards = self.rules.end.max_cards
         if max_cards and self.cards >= max_cards:
-            self._finish(Outcome(Result.LIMIT, None, reason=f"stopped after {self.cards} cards (end.max_cards)"))
+            self._finish(Outcome(Result.LIMIT, None, reason=f"stopped after {self.cards} cards (end.max_cards)",
+                                 how="card_limit"))
             return
         demand = self._demand[card]
         if demand:
@@ -432,7 +433,7 @@ class Game:
     def _last_in(self, seat: Seat) -> None:
         if self.pile or self.burned:
             self._gather([seat], "last_in")
-        self._finish(Outcome(Result.WIN, seat, reason="everyone else is out"))
+        self._finish(Outcome(Result.WIN, seat, reason="everyone else is out", how="last_in"))
 
     # ------------------------------------------------------------------ collecting piles
 
@@ -483,7 +484,7 @@ class Game:
             return
         for seat, stack in enumerate(self.stacks):
             if len(stack) == self._total:
-                self._finish(Outcome(Result.WIN, seat, reason="holds every card"))
+                self._finish(Outcome(Result.WIN, seat, reason="holds every card", how="all_cards"))
                 return
 
     def _end_by_time(self) -> None:
@@ -495,9 +496,10 @@ class Game:
         best = max(sizes)
         leaders = [s for s, n in enumerate(sizes) if n == best]
         if len(leaders) == 1:
-            self._finish(Outcome(Result.WIN, leaders[0], reason="most cards when time ran out"))
+            self._finish(Outcome(Result.WIN, leaders[0], reason="most cards when time ran out", how="time"))
         else:
-            self._finish(Outcome(Result.DRAW, None, reason="tied for most cards when time ran out"))
+            self._finish(Outcome(Result.DRAW, None, reason="tied for most cards when time ran out",
+                                 how="time"))
 
     def _finish(self, outcome: Outcome) -> None:
         self.outcome = outcome
@@ -518,7 +520,8 @@ class Game:
             self._seen[key] = (self.cards, self.tricks)
             return
         loop = Loop(seen[0], seen[1], self.cards - seen[0], self.tricks - seen[1])
-        self._finish(Outcome(Result.LOOP, None, loop, reason="the game came back to an earlier position"))
+        self._finish(Outcome(Result.LOOP, None, loop, reason="the game came back to an earlier position",
+                             how="loop"))
 
     def enable_loop_detection(self) -> None:
         """Start comparing positions at every pile boundary from the next one on (used by play-out)."""

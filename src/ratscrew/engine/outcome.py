@@ -27,7 +27,11 @@ class Loop:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
+    """``how`` says what ended the game, for programs: ``all_cards``, ``last_in``, ``time``, ``card_limit``
+    or ``loop``; ``reason`` says it in words."""
+
     result: Result
     winner: Seat | None = None
     loop: Loop | None = None
     reason: str = ""
+    how: str = ""

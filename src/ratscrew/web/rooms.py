@@ -189,7 +189,7 @@ class Room:
                 "piles_by_challenge": by_challenge[seat], "wrong_slaps": wrong[seat],
                 "reaction_ms": times, "median_reaction_ms": statistics.median(times) if times else None,
             })
-        return {"result": outcome.result.value, "winner": outcome.winner, "reason": outcome.reason,
+        return {"result": outcome.result.value, "winner": outcome.winner, "reason": outcome.reason, "how": outcome.how,
                 "cards": game.cards, "tricks": game.tricks, "ms": end_t, "players": players,
                 "out_order": out_order}
 

@@ -385,7 +385,7 @@ export async function render(view, ctx) {
       : t(`game.summary.${summary.result}`);
     const minutes = Math.floor(summary.ms / 60000);
     const seconds = Math.round((summary.ms % 60000) / 1000);
-    const rows = summary.players.map((p) => h("tr", { class: p.seat === summary.winner ? "winner" : "" },
+    const rows = summary.players.map((p) => h("tr", { class: p.seat === summary.winner ? "winner" : "", "aria-current": p.seat === summary.winner ? "true" : null },
       h("th", { scope: "row" }, p.name, p.bot ? h("span", { class: "seat-badge" }, t(`level.${p.bot}`)) : null),
       h("td", {}, String(p.cards)), h("td", {}, String(p.piles_by_slap)), h("td", {}, String(p.piles_by_challenge)),
       h("td", {}, String(p.wrong_slaps)),
@@ -406,7 +406,7 @@ export async function render(view, ctx) {
     overlay.append(h("div", { class: "overlay-card panel" },
       h("h2", { id: "over-title" }, headline),
       h("p", { class: "lead" }, t("game.summary.length", { cards: summary.cards, piles: summary.tricks, m: minutes, s: String(seconds).padStart(2, "0") })),
-      h("p", { class: "hint" }, t(`game.summary.reason.${summary.result}`)),
+      h("p", { class: "hint" }, t(`game.summary.how.${summary.how}`)),
       h("div", { class: "table-scroll" }, h("table", { class: "summary-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.summary.player")), h("th", { scope: "col" }, t("game.summary.cards")),
           h("th", { scope: "col" }, t("game.summary.by_slap")), h("th", { scope: "col" }, t("game.summary.by_challenge")),

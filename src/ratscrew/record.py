@@ -18,13 +18,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypedDict
 
-from ratscrew.cards import Card, deal
+from ratscrew.cards import Card
 from ratscrew.engine.actions import Action, Flip, Slap, Wait
-from ratscrew.engine.game import Game
+from ratscrew.engine.game import Game, seeded_deal
 from ratscrew.errors import IllegalAction, NotationError, RatscrewError, RecordError, RulesError
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
-from ratscrew.shuffle import seeded_shuffle
 
 FORMAT = "ratscrew-record/1"
 
@@ -46,8 +45,7 @@ class Record:
         if self.hands is not None:
             return [list(h) for h in self.hands]
         assert self.seed is not None
-        cards = seeded_shuffle(self.rules.deck_for(self.seats).cards(), self.seed)
-        return deal(cards, self.seats)
+        return seeded_deal(self.rules, self.seats, self.seed)
 
     def new_game(self) -> Game:
         """The game as dealt, before any action."""

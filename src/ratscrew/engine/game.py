@@ -45,6 +45,13 @@ from ratscrew.shuffle import seeded_shuffle
 BoundaryKey = tuple[tuple[bytes, ...], tuple[bool, ...], Seat]
 
 
+def seeded_deal(rules: Rules, seats: int, seed: int) -> list[list[Card]]:
+    """The rules' deck for ``seats`` players, shuffled by the project's seeded shuffle and dealt from seat 0."""
+    if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+        raise NotationError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {seats}")
+    return deal(seeded_shuffle(rules.deck_for(seats).cards(), seed), seats)
+
+
 class Game:
     """One game in progress. ``apply`` is the only way it changes; ``actions`` is everything applied so far."""
 
@@ -108,10 +115,7 @@ class Game:
     @staticmethod
     def from_seed(rules: Rules, seats: int, seed: int, first: Seat = 0) -> Game:
         """Shuffle the rules' deck for ``seats`` players with the project's seeded shuffle and deal it."""
-        if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-            raise NotationError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {seats}")
-        cards = seeded_shuffle(rules.deck_for(seats).cards(), seed)
-        return Game(rules, deal(cards, seats), first)
+        return Game(rules, seeded_deal(rules, seats, seed), first)
 
     # ------------------------------------------------------------------ reading the state
 
@@ -137,13 +141,7 @@ class Game:
         return found
 
     def slappable(self) -> bool:
-        pile = self.pattern_pile()
-        slaps = self.rules.slaps
-        face_up = len(self.pile)
-        return any(p.test(pile, slaps, face_up) is not None for p in self._patterns)
-
-    def can_slap(self, seat: Seat) -> bool:
-        return 0 <= seat < self.players and not self.out[seat] and not self.over
+        return bool(self.matches())
 
     def card_count(self) -> int:
         return sum(len(s) for s in self.stacks) + len(self.pile) + len(self.burned)

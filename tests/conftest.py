@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
@@ -25,6 +29,23 @@ class Server:
     url: str
     data: Path
     process: subprocess.Popen[str]
+
+    def get(self, path: str) -> tuple[int, Any]:
+        """GET a JSON endpoint: the status and the decoded body (error bodies included)."""
+        return self._call(urllib.request.Request(self.url.rstrip("/") + path))
+
+    def post(self, path: str, body: object) -> tuple[int, Any]:
+        request = urllib.request.Request(self.url.rstrip("/") + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        return self._call(request)
+
+    @staticmethod
+    def _call(request: urllib.request.Request) -> tuple[int, Any]:
+        try:
+            with urllib.request.urlopen(request, timeout=20) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
         if self.process.poll() is None:

@@ -20,6 +20,7 @@ from ratscrew.cards import Card
 from ratscrew.engine import Flip, Game
 from ratscrew.rules import PRESETS, Rules, load_rules
 from ratscrew.shuffle import SeededRandom
+from tests.rules_md import DEFAULTS, PRESET_CHANGES
 
 PAULHUS = ["------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--"]
 MANN_WU = ["K-KK----K-A-----JAA--Q--J-", "---Q---Q-J-----J------AQ--"]
@@ -287,37 +288,12 @@ def test_rules_show_loads_back(tmp_path: Path) -> None:
     assert ok_json("check", "--rules", str(json_file), "5", "6", "7")["patterns"] == []
 
 
-RULES_MD_DEFAULTS: dict[str, object] = {
-    "challenge.J": 1, "challenge.Q": 2, "challenge.K": 3, "challenge.A": 4, "challenge.empty_payer": "loses",
-    "challenge.ten_stops": False, "challenge.joker": 0,
-    "slapping.collect_delay_ms": 1000, "slapping.penalty": "burn", "slapping.penalty_cards": 1,
-    "slapping.tie_window_ms": 0, "slapping.tie": "first",
-    "players.slap_in": True, "players.out_when": "wrong-slap", "players.leader": "winner",
-    "slaps.double": True, "slaps.sandwich": True, "slaps.top_bottom": False, "slaps.marriage": False,
-    "slaps.divorce": False, "slaps.run": 0, "slaps.run_wrap": True, "slaps.ten": "off", "slaps.ten_gap": "off",
-    "slaps.joker": True, "slaps.burned_count": False,
-    "end.time_limit_s": 0, "end.max_cards": 0, "deck.decks": "auto", "deck.jokers": 0,
-}
-RULES_MD_PRESETS: dict[str, dict[str, object]] = {
-    "standard": {},
-    "bicycle": {"slaps.top_bottom": True, "slaps.marriage": True, "slaps.run": 4, "slaps.run_wrap": True,
-                "slaps.ten": "ace-one", "slaps.ten_gap": "court", "slaps.joker": True},
-    "one-chance": {"challenge.J": 1, "challenge.Q": 1, "challenge.K": 1, "challenge.A": 1},
-    "everything": {"slaps.top_bottom": True, "slaps.marriage": True, "slaps.run": 3, "slaps.ten": "numbers"},
-    "bataille-corse": {"slapping.penalty": "give-each", "slapping.penalty_cards": 1, "players.out_when": "never"},
-    "out-is-out": {"players.slap_in": False},
-    "beggar": {"slaps.double": False, "slaps.sandwich": False, "slaps.top_bottom": False, "slaps.marriage": False,
-               "slaps.divorce": False, "slaps.run": 0, "slaps.ten": "off", "slaps.ten_gap": "off",
-               "slaps.joker": False, "players.slap_in": False},
-}
-
-
-@pytest.mark.parametrize("preset", sorted(RULES_MD_PRESETS))
+@pytest.mark.parametrize("preset", sorted(PRESET_CHANGES))
 def test_rules_show_presets_are_the_rules_md_table(preset: str) -> None:
     doc = tomllib.loads(ok("rules", "show", preset))
     flat = {f"{section}.{name}": value for section, table in doc.items() if isinstance(table, dict)
             for name, value in table.items()}
-    assert flat == RULES_MD_DEFAULTS | RULES_MD_PRESETS[preset]
+    assert flat == DEFAULTS | PRESET_CHANGES[preset]
 
 
 def test_rules_explain() -> None:

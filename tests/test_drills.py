@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.error
-import urllib.request
 from typing import Any
 
 import pytest
@@ -119,22 +117,13 @@ def test_drills_refuse_what_they_cannot_do() -> None:
         make_drill("debt", -1, beggar, "en")
 
 
-def api(server: Any, path: str) -> tuple[int, Any]:
-    """GET a JSON endpoint of the real server: the status and the decoded body (errors included)."""
-    try:
-        with urllib.request.urlopen(server.url.rstrip("/") + path, timeout=20) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def test_drill_api(live_server: Any) -> None:
-    status, one = api(live_server, "/api/drills/slap?seed=42&lang=de&preset=bicycle")
+    status, one = live_server.get("/api/drills/slap?seed=42&lang=de&preset=bicycle")
     assert status == 200
-    assert one == api(live_server, "/api/drills/slap?seed=42&lang=de&preset=bicycle")[1]
+    assert one == live_server.get("/api/drills/slap?seed=42&lang=de&preset=bicycle")[1]
     assert one["seed"] == 42
-    assert api(live_server, "/api/drills/debt")[1]["kind"] == "debt"
-    kinds = api(live_server, "/api/drills?lang=fr")[1]["kinds"]
+    assert live_server.get("/api/drills/debt")[1]["kind"] == "debt"
+    kinds = live_server.get("/api/drills?lang=fr")[1]["kinds"]
     assert [k["kind"] for k in kinds] == list(DRILL_KINDS) and kinds[0]["title"] == "Compter la dette"
 
 
@@ -147,7 +136,7 @@ def test_drill_api(live_server: Any) -> None:
     ("/api/drills/stream?slaps.double=maybe", 400, "slaps.double cannot be"),
 ])
 def test_drill_api_errors(live_server: Any, url: str, status: int, message: str) -> None:
-    got, body = api(live_server, url)
+    got, body = live_server.get(url)
     assert got == status
     assert message in body["error"]
 

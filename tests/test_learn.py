@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -254,21 +252,12 @@ def test_the_cheat_sheet_and_questions_are_generated_from_the_rules() -> None:
 # ---------------------------------------------------------------------------------------------------- the API
 
 
-def api(server: Any, path: str) -> tuple[int, Any]:
-    """GET a JSON endpoint of the real server: the status and the decoded body (errors included)."""
-    try:
-        with urllib.request.urlopen(server.url.rstrip("/") + path, timeout=20) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def test_api_serves_the_document(live_server: Any) -> None:
-    status, body = api(live_server, "/api/learn?lang=fr&preset=bicycle")
+    status, body = live_server.get("/api/learn?lang=fr&preset=bicycle")
     assert status == 200
     assert body["lang"] == "fr" and body["preset"] == "bicycle"
     assert body["rules"]["title"] == "Les règles de l'Egyptian Ratscrew"
-    status, changed = api(live_server, "/api/learn?preset=standard&slaps.run=3")
+    status, changed = live_server.get("/api/learn?preset=standard&slaps.run=3")
     assert changed["changes"] == {"slaps.run": 3}
 
 
@@ -280,7 +269,7 @@ def test_api_serves_the_document(live_server: Any) -> None:
     ("slaps.ten_gap=court", "needs slaps.ten on"),
 ])
 def test_api_rejects_bad_queries_with_a_message(live_server: Any, query: str, message: str) -> None:
-    status, body = api(live_server, f"/api/learn?{query}")
+    status, body = live_server.get(f"/api/learn?{query}")
     assert status == 400
     assert message in body["error"]
 

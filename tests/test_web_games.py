@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-import urllib.error
-import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,31 +20,13 @@ from ratscrew.web.store import Store
 from tests.conftest import Server
 
 
-def post(server: Server, path: str, body: object) -> tuple[int, Any]:
-    request = urllib.request.Request(server.url.rstrip("/") + path, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def get(server: Server, path: str) -> tuple[int, Any]:
-    try:
-        with urllib.request.urlopen(server.url.rstrip("/") + path, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def new_game(server: Server, **extra: object) -> dict[str, Any]:
     body: dict[str, object] = {
         "seats": [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}],
         "rules": {"preset": "standard"}, "seed": 7,
     }
     body.update(extra)
-    status, doc = post(server, "/api/games", body)
+    status, doc = server.post("/api/games", body)
     assert status == 200, doc
     return dict(doc)
 
@@ -140,7 +121,7 @@ def test_a_played_game_downloads_as_a_record_that_replays_to_the_same_state(live
                 receive(ws, "pong")
         ws.send(json.dumps({"type": "slap", "seat": 1, "card": state["cards"]}))
         final = receive(ws, "events")["state"]
-    status, doc = get(live_server, f"/api/games/{game['id']}/record")
+    status, doc = live_server.get(f"/api/games/{game['id']}/record")
     assert status == 200
     assert doc["format"] == "ratscrew-record/1"
     assert doc["players"] == ["Ann", "Bob"]
@@ -162,14 +143,14 @@ def test_a_played_game_downloads_as_a_record_that_replays_to_the_same_state(live
     ({"seats": "everyone"}, "seats must be a list"),
 ])
 def test_bad_new_game_requests_get_a_clear_error(live_server: Server, body: object, expected: str) -> None:
-    status, doc = post(live_server, "/api/games", body)
+    status, doc = live_server.post("/api/games", body)
     assert status == 400
     assert expected in doc["error"]
 
 
 def test_unknown_game_and_unknown_api_paths(live_server: Server) -> None:
-    assert get(live_server, "/api/games/nope/record")[0] == 404
-    assert get(live_server, "/api/does-not-exist")[0] == 404
+    assert live_server.get("/api/games/nope/record")[0] == 404
+    assert live_server.get("/api/does-not-exist")[0] == 404
     ws_url = live_server.url.replace("http://", "ws://").rstrip("/")
     with connect(f"{ws_url}/ws/games/nope", open_timeout=10) as ws:
         assert receive(ws, "error")["message"] == "no such game"
@@ -177,7 +158,7 @@ def test_unknown_game_and_unknown_api_paths(live_server: Server) -> None:
 
 def test_play_again_keeps_seats_and_rules(live_server: Server) -> None:
     game = new_game(live_server, rules={"preset": "bicycle", "slapping": {"penalty_cards": 2}})
-    status, again = post(live_server, f"/api/games/{game['id']}/again", {"token": game["token"]})
+    status, again = live_server.post(f"/api/games/{game['id']}/again", {"token": game["token"]})
     assert status == 200
     assert again["id"] != game["id"]
     with socket_for(live_server, {"id": again["id"], "token": again["token"]}) as ws:
@@ -185,7 +166,7 @@ def test_play_again_keeps_seats_and_rules(live_server: Server) -> None:
     assert [s["name"] for s in welcome["seats"]] == ["Ann", "Bob"]
     assert welcome["rules"]["slapping"]["penalty_cards"] == 2
     assert welcome["preset"] == "bicycle"
-    assert post(live_server, f"/api/games/{game['id']}/again", {"token": "wrong"})[0] == 403
+    assert live_server.post(f"/api/games/{game['id']}/again", {"token": "wrong"})[0] == 403
 
 
 def test_a_game_nobody_watches_is_closed_after_the_idle_limit(tmp_path: Path) -> None:
@@ -203,7 +184,9 @@ def test_a_game_nobody_watches_is_closed_after_the_idle_limit(tmp_path: Path) ->
         assert rooms.get(watched.id) is None
         await rooms.close()
 
-    asyncio.run(scenario())
+    # Its own thread: Playwright's synchronous API may already run an event loop in this one.
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(asyncio.run, scenario()).result(timeout=30)
 
 
 async def _ignore(message: dict[str, object]) -> None:

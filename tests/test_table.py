@@ -259,3 +259,33 @@ def test_a_persons_speed_carries_over_to_the_next_game_at_the_table() -> None:
     assert 290 <= level.reaction.mean <= 340
     assert table.reactions[0] == earlier[0]
     assert table.reactions[0] is not earlier[0]  # the table keeps its own list
+
+
+def test_an_old_collect_timer_does_not_cut_a_later_window_short() -> None:
+    # Seat 1 wins a challenge (5S JH 5C), seat 0 steals it with a slap, then quickly wins a challenge of its
+    # own: the first pile's timer must not collect the second pile before its own full second has passed.
+    game = Game(Rules.build("standard"), hands("5S 5C QD 9D", "JH 2C 3C 4C"))
+    clock = VirtualClock()
+    table = Table(game, people(2), clock)
+    for seat in (0, 1, 0):
+        assert table.flip(seat) is None
+    won_at = clock.now()
+    assert game.collect_pending == 1
+    clock.advance(300)
+    table.run_due()
+    assert table.slap(0) is None  # the sandwich: seat 0 takes the pile
+    for seat in (0, 1, 1):  # QD, then seat 1 pays 2C 3C: seat 0 wins at won_at + 300
+        assert table.flip(seat) is None
+    assert game.collect_pending == 0
+    clock.advance_to(won_at + 1000)  # when the first pile would have moved
+    table.run_due()
+    assert game.collect_pending == 0
+    assert names(game.pile) == ["QD", "2C", "3C"]
+    clock.advance_to(won_at + 300 + 1000)
+    table.run_due()
+    assert game.collect_pending is None
+    assert game.pile == []
+
+
+def names(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]

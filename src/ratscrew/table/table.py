@@ -85,6 +85,7 @@ class _Timer:
     seat: Seat = field(compare=False, default=-1)
     card: int = field(compare=False, default=0)
     action: Action | None = field(compare=False, default=None)
+    pile: tuple[int, int] = field(compare=False, default=(0, 0))  # (cards, tricks) when a pile timer was set
     cancelled: bool = field(compare=False, default=False)
 
 
@@ -152,7 +153,7 @@ class Table:
         if self.config.hold_ms <= 0:
             self._apply(action, landed)
         else:
-            self._schedule(landed + self.config.hold_ms, "input", seat=seat, action=action, card=landed)
+            self._schedule(landed + self.config.hold_ms, "input", seat=seat, action=action)
 
     # ------------------------------------------------------------------ time
 
@@ -188,13 +189,18 @@ class Table:
                 return
             if isinstance(action, Slap) and game.out[action.seat]:
                 return
-            self._apply(action, timer.card)
-        else:  # collect, split window closing, time limit: time passes with nobody slapping
+            self._apply(action, timer.at - self.config.hold_ms)  # at the moment it landed
+        elif timer.kind == "time_limit":
+            self._apply(Wait(), timer.at)
+        elif game.collect_pending is not None and timer.pile == (game.cards, game.tricks):
+            # The pause after a won challenge, or a tie window, is over: time passes with nobody slapping.
+            # A timer for a pile that has since been taken some other way is stale and does nothing.
             self._apply(Wait(), timer.at)
 
     def _schedule(self, at: Millis, kind: str, *, seat: Seat = -1, card: int = 0,
                   action: Action | None = None) -> _Timer:
-        timer = _Timer(at, next(self._order), kind, seat, card, action)
+        pile = (self.game.cards, self.game.tricks)
+        timer = _Timer(at, next(self._order), kind, seat, card, action, pile)
         heapq.heappush(self._timers, timer)
         return timer
 

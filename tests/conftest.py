@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = os.environ.get("RATSCREW_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
@@ -79,6 +79,23 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def chromium_available() -> bool:
     return shutil.which(CHROMIUM) is not None or Path(CHROMIUM).is_file()
+
+
+def open_page(browser: Browser, url: str, *, lang: str | None = "en", width: int = 1280, height: int = 860,
+              touch: bool = False) -> tuple[Page, list[str]]:
+    """A fresh browser context (a phone with ``touch``) showing ``url`` once the app is ready, and the list the
+    page's script errors are collected in. ``lang`` is the language kept in the browser (None: the browser's
+    own, English here); it is set again on every load."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB", has_touch=touch,
+                                  is_mobile=touch)
+    if lang is not None:
+        context.add_init_script(f"localStorage.setItem('ratscrew.lang', {json.dumps(lang)})")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    return page, errors
 
 
 @pytest.fixture(scope="session")

@@ -10,21 +10,16 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from ratscrew.record import Record
-from tests.conftest import SCREENSHOTS, Server
+from tests.conftest import SCREENSHOTS, Server, open_page
 
 
 @pytest.fixture
 def page(browser: Browser, live_server: Server) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.goto(live_server.url)
-    opened.wait_for_selector("body[data-ready=true]")
+    opened, errors = open_page(browser, live_server.url, lang=None)  # the language switch test sets its own
     try:
         yield opened
     finally:
-        context.close()
+        opened.context.close()
     assert not errors, errors
 
 
@@ -168,11 +163,8 @@ def test_switching_language_translates_the_page(page: Page) -> None:
 
 
 def test_the_game_works_at_phone_size(browser: Browser, live_server: Server) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    page = context.new_page()
+    page, errors = open_page(browser, live_server.url, width=390, height=844, touch=True)
     try:
-        page.goto(live_server.url)
-        page.wait_for_selector("body[data-ready=true]")
         deal(page)
         page.locator(".flip-button").tap()
         page.wait_for_selector("#pile .pile-card")
@@ -183,16 +175,14 @@ def test_the_game_works_at_phone_size(browser: Browser, live_server: Server) -> 
             assert seat_box is not None
             assert box["x"] - 4 <= seat_box["x"] and seat_box["x"] + seat_box["width"] <= box["x"] + box["width"] + 4
         shot(page, "game-phone")
+        assert errors == []
     finally:
-        context.close()
+        page.context.close()
 
 
 def test_two_players_on_a_touch_screen_each_have_their_own_edge(browser: Browser, live_server: Server) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    page = context.new_page()
+    page, errors = open_page(browser, live_server.url, width=390, height=844, touch=True)
     try:
-        page.goto(live_server.url)
-        page.wait_for_selector("body[data-ready=true]")
         page.check("input[name=mode][value=local]")
         page.fill("#seat-name-0", "Ann")
         page.fill("#seat-name-1", "Bob")
@@ -208,5 +198,6 @@ def test_two_players_on_a_touch_screen_each_have_their_own_edge(browser: Browser
         page.locator(".pad-0 .flip-button").tap()
         page.wait_for_selector("#pile .pile-card")
         shot(page, "two-players-touch")
+        assert errors == []
     finally:
-        context.close()
+        page.context.close()

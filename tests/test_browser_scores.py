@@ -6,14 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import SCREENSHOTS, Server, start_server
-
-
-def open_page(browser: Browser, url: str) -> Page:
-    page = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB").new_page()
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]")
-    return page
+from tests.conftest import SCREENSHOTS, Server, open_page, start_server
 
 
 def wins(page: Page) -> list[str]:
@@ -25,7 +18,7 @@ def test_score_is_kept_across_rounds_and_a_server_restart(browser: Browser, tmp_
     data = tmp_path / "data"
     server: Server = start_server(data)
     try:
-        page = open_page(browser, server.url + "#/scores")
+        page, errors = open_page(browser, server.url + "#/scores", height=900)
         names = page.locator(".sk-player-row input")
         names.nth(0).fill("Léa")
         names.nth(1).fill("Tom")
@@ -44,6 +37,7 @@ def test_score_is_kept_across_rounds_and_a_server_restart(browser: Browser, tmp_
         assert wins(page) == ["3", "1"]
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "score-keeper.png"), animations="disabled")
+        assert errors == []
         page.context.close()
     finally:
         assert server.stop() == 0  # SIGTERM: a clean stop
@@ -51,7 +45,7 @@ def test_score_is_kept_across_rounds_and_a_server_restart(browser: Browser, tmp_
     restarted = start_server(data)
     try:
         match_id = match_url.rsplit("/", 1)[-1]
-        page = open_page(browser, restarted.url + "#/scores")
+        page, errors = open_page(browser, restarted.url + "#/scores", height=900)
         page.wait_for_selector(f"a[href$='{match_id}']")
         assert "Friday night" in page.locator("main").inner_text()
         page.goto(restarted.url + f"#/scores/{match_id}")

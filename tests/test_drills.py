@@ -16,6 +16,7 @@ from ratscrew.learn import make_drill as _make_drill
 from ratscrew.learn.drills import slap_patterns
 from ratscrew.patterns import find_matches
 from ratscrew.rules import PRESETS, Rules
+from tests.conftest import open_page
 
 
 def make_drill(kind: str, seed: int, rules: Rules, lang: str) -> Any:
@@ -146,19 +147,8 @@ def test_drill_api_errors(live_server: Any, url: str, status: int, message: str)
 
 
 
-def _page(browser: Any, url: str) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    context.add_init_script("localStorage.setItem('ratscrew.lang', 'en')")
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]")
-    return page
-
-
 def test_question_drills_answer_from_the_keyboard(browser: Any, live_server: Any) -> None:
-    page = _page(browser, live_server.url + "#/drills/debt")
+    page, errors = open_page(browser, live_server.url + "#/drills/debt")
     page.wait_for_selector(".choice")
     page.keyboard.press("1")
     page.wait_for_selector(".feedback:not([hidden])")
@@ -173,7 +163,7 @@ def test_question_drills_answer_from_the_keyboard(browser: Any, live_server: Any
     assert progress["debt"]["answered"] == 1 and progress["slap"]["answered"] == 1
     page.goto(live_server.url + "#/drills")
     page.wait_for_selector(".drill-tile")
-    assert page.errors == []
+    assert errors == []
     page.context.close()
 
 
@@ -181,7 +171,7 @@ def test_stream_drill_times_a_slap(browser: Any, live_server: Any) -> None:
     seed = 7
     cards = make_drill("stream", seed, Rules.build("standard"), "en")["cards"]
     first = next(i for i, c in enumerate(cards) if c["patterns"])
-    page = _page(browser, live_server.url + "#/drills/stream")
+    page, errors = open_page(browser, live_server.url + "#/drills/stream")
     # Pin the round to a known seed, so the test knows when the pile is slappable.
     page.route("**/api/drills/stream?*", lambda route: route.continue_(
         url=re.sub(r"seed=\d+", f"seed={seed}", route.request.url)))
@@ -194,5 +184,5 @@ def test_stream_drill_times_a_slap(browser: Any, live_server: Any) -> None:
     page.wait_for_selector(".stream-results")
     best = json.loads(page.evaluate("localStorage.getItem('ratscrew.drills.v1')"))["stream"]["best"]
     assert set(best) == set(cards[first]["patterns"])
-    assert page.errors == []
+    assert errors == []
     page.context.close()

@@ -25,6 +25,7 @@ from ratscrew.learn import learn_document as _learn_document
 from ratscrew.learn.content import iter_examples, missing_texts
 from ratscrew.patterns import PATTERN_KEYS, enabled_patterns, find_matches
 from ratscrew.rules import OPTIONS, PRESETS, Rules
+from tests.conftest import open_page
 
 # House-rule mixes the presets never produce, so the rarely used sentences are generated and checked too.
 ODD_RULES: tuple[dict[str, object], ...] = (
@@ -279,32 +280,21 @@ def test_api_rejects_bad_queries_with_a_message(live_server: Any, query: str, me
 
 
 
-def _open(browser: Any, url: str, lang: str, width: int = 1280) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 860})
-    context.add_init_script(f"localStorage.setItem('ratscrew.lang', '{lang}')")
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]")
-    return page
-
-
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_learn_pages_render_in_the_browser(browser: Any, live_server: Any, lang: str) -> None:
     for width in (1280, 360):
-        page = _open(browser, live_server.url + "#/learn", lang, width)
+        page, errors = open_page(browser, live_server.url + "#/learn", lang=lang, width=width)
         for sub, selector in (("", ".learn-section"), ("/cheatsheet", ".cheatsheet"), ("/cards", ".card-tile"),
                               ("/faq", ".faq-item")):
             page.goto(f"{live_server.url}#/learn{sub}")
             page.wait_for_selector(selector)
             assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{sub} overflows at {width}px"
-        assert page.errors == []
+        assert errors == []
         page.context.close()
 
 
 def test_learn_preset_picker_and_card_filter(browser: Any, live_server: Any) -> None:
-    page = _open(browser, live_server.url + "#/learn", "fr")
+    page, errors = open_page(browser, live_server.url + "#/learn", lang="fr")
     page.wait_for_selector(".demand-number")
     assert page.eval_on_selector_all(".demand-number", "els => els.map(e => e.textContent)") == ["1", "2", "3", "4"]
     page.select_option("#learn-preset", "one-chance")
@@ -315,5 +305,5 @@ def test_learn_preset_picker_and_card_filter(browser: Any, live_server: Any) -> 
         page.fill("#card-filter", query)
         shown = page.eval_on_selector_all(".card-tile:not([hidden]) .card-symbol", "els => els.map(e => e.textContent)")
         assert shown == expected, query
-    assert page.errors == []
+    assert errors == []
     page.context.close()

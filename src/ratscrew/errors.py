@@ -2,8 +2,8 @@
 
 Three kinds, because callers handle them differently: input that cannot be read at all
 (:class:`NotationError`, :class:`RulesError`, :class:`RecordError`), an action the rules do not allow
-in the current state (:class:`IllegalAction`), and a message that arrived too late or from the wrong
-seat (:class:`StaleMessage`), which a live table drops without harm.
+in the current state (:class:`IllegalAction`), and an input that arrived too late or from the wrong
+seat, which is no error at all: the live table answers it with a ``table.Rejected`` value and goes on.
 """
 
 from __future__ import annotations
@@ -27,7 +27,3 @@ class RecordError(RatscrewError, ValueError):
 
 class IllegalAction(RatscrewError):
     """An action the rules do not allow now: a flip after the game is over, a slap by a seat that is out."""
-
-
-class StaleMessage(RatscrewError):
-    """A message about a moment that has passed, or from a seat that is not the sender's."""

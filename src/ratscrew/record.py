@@ -13,8 +13,8 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
 
@@ -60,9 +60,6 @@ class Record:
             except IllegalAction as exc:
                 raise IllegalAction(f"action {index} ({describe_action(action)}): {exc}") from None
         return game
-
-    def with_actions(self, actions: Sequence[Action]) -> Record:
-        return replace(self, actions=tuple(actions))
 
     # ------------------------------------------------------------------ JSON
 

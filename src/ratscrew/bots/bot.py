@@ -45,8 +45,6 @@ class Bot:
     def __init__(self, level: Level, rng: SeededRandom) -> None:
         self.level = level
         self.rng = rng
-        self.misses = 0
-        self.slaps_planned = 0
 
     def flip_delay(self) -> Millis:
         return self.level.flip.sample(self.rng)
@@ -61,9 +59,7 @@ class Bot:
             miss_factor, extra = PATTERN_DIFFICULTY.get(easiest.pattern, (2.0, 100.0))
             miss = self.level.miss * miss_factor * (LONG_CHALLENGE_MISS if sight.long_challenge else 1.0)
             if self.rng.random() < min(miss, 0.95):
-                self.misses += 1
                 return None
-            self.slaps_planned += 1
             return SlapPlan(self.level.reaction.sample(self.rng, extra), True, easiest.pattern)
         if self.level.wrong <= 0 or not view.pile:
             return None

@@ -41,7 +41,3 @@ class LoopClock:
 
     def now(self) -> Millis:
         return int((self._loop.time() - self._start) * 1000)
-
-    def at(self, t: Millis) -> float:
-        """The loop time at which table time ``t`` falls (for ``loop.call_at``)."""
-        return self._start + t / 1000

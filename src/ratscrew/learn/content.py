@@ -267,19 +267,22 @@ class Step:
     owed_after: int
 
 
-def play_challenge(rules: Rules, hands: Sequence[Sequence[Card]], max_flips: int = 16) -> tuple[Game, list[Step]]:
-    """Turn cards until a challenge is decided (won or stopped), the way the engine plays it."""
-    game = Game(rules, hands)
-    steps: list[Step] = []
+def challenge_steps(game: Game, max_flips: int) -> Iterator[Step]:
+    """Turn cards one at a time until a challenge is decided (won or stopped), the way the engine plays it."""
     for _ in range(max_flips):
         if game.over or game.collect_pending is not None:
-            break
+            return
         before = game.owed
         events = game.apply(Flip())
-        steps.append(Step(events, before, game.owed))
+        yield Step(events, before, game.owed)
         if any(isinstance(e, ChallengeStopped) for e in events):
-            break
-    return game, steps
+            return
+
+
+def play_challenge(rules: Rules, hands: Sequence[Sequence[Card]], max_flips: int = 16) -> tuple[Game, list[Step]]:
+    """A worked challenge from a deal: the game where it ended and every flip on the way."""
+    game = Game(rules, hands)
+    return game, list(challenge_steps(game, max_flips))
 
 
 def narrate(tr: Texts, names: Sequence[str], step: Step) -> str:

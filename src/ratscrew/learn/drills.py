@@ -21,9 +21,19 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ratscrew.cards import Card, Rank
-from ratscrew.engine import Flip, Game
+from ratscrew.engine import Game
 from ratscrew.engine.events import CardTurned, ChallengeOpened, ChallengeStopped, ChallengeWon
-from ratscrew.learn.content import Doc, Step, Texts, card_text, cards_text, match_doc, narrate, rank_name
+from ratscrew.learn.content import (
+    Doc,
+    Step,
+    Texts,
+    card_text,
+    cards_text,
+    challenge_steps,
+    match_doc,
+    narrate,
+    rank_name,
+)
 from ratscrew.patterns import enabled_patterns, find_matches
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
@@ -88,16 +98,10 @@ def _play(rules: Rules, hands: Sequence[Sequence[Card]], max_flips: int = 14) ->
     game = Game(rules, hands)
     steps: list[Step] = []
     moments: list[_Moment] = []
-    for _ in range(max_flips):
-        if game.over or game.collect_pending is not None:
-            break
-        before = game.owed
-        events = game.apply(Flip())
-        steps.append(Step(events, before, game.owed))
+    for step in challenge_steps(game, max_flips):
+        steps.append(step)
         if game.slappable():
             return None
-        if any(isinstance(e, ChallengeStopped) for e in events):
-            break
         if game.owed and game.challenger is not None and game.collect_pending is None:
             moments.append(_Moment(len(steps), game.owed, game.turn, tuple(len(s) for s in game.stacks)))
     return steps, moments, game

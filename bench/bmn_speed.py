@@ -66,8 +66,10 @@ def main() -> None:
         pure_ratios.append(pure_ratio)
         print(f"{round_no:>5} {base:>13,.0f} {ours:>13,.0f} {fast_ratio:>7.2f} {pure:>16,.0f} {pure_ratio:>7.2f}")
     if baseline:
-        print(f"median ratio to the baseline: ratscrew bmn --random {statistics.median(fast_ratios):.2f}x, "
-              f"pure-Python path {statistics.median(pure_ratios):.2f}x")
+        print(
+            f"median ratio to the baseline: ratscrew bmn --random {statistics.median(fast_ratios):.2f}x, "
+            f"pure-Python path {statistics.median(pure_ratios):.2f}x"
+        )
 
 
 if __name__ == "__main__":

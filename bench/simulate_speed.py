@@ -87,8 +87,10 @@ def main() -> None:
         print(f"{round_no:>5} {games_per_s:>12.1f} {cards_per_s:>10,.0f} {engine:>15,.0f} {base:>17,.0f}")
     games_med = statistics.median(r[0] for r in rows)
     share = statistics.median(r[1] / r[2] for r in rows)
-    print(f"median: {games_med:.1f} complete bot games/s per core; the table and bots run at {share:.2f}x the "
-          "engine's bare card rate")
+    print(
+        f"median: {games_med:.1f} complete bot games/s per core; the table and bots run at {share:.2f}x the "
+        "engine's bare card rate"
+    )
     if baseline:
         ratio = statistics.median(r[0] / r[3] for r in rows)
         print(f"median ratio of bot games/s to the baseline's BMN games/s in the same run: {ratio:.4f}")

@@ -35,8 +35,11 @@ def main() -> None:
         doc = summary.as_dict()
         seconds = time.perf_counter() - start
         assert len(summary.stats) == args.games
-        print(f"{name:15} results {doc['results']}  mean {doc['mean_cards']} cards, longest {doc['max_cards']}, "
-              f"{seconds:.0f} s ({args.games / seconds:.0f} games/s)", flush=True)
+        print(
+            f"{name:15} results {doc['results']}  mean {doc['mean_cards']} cards, longest {doc['max_cards']}, "
+            f"{seconds:.0f} s ({args.games / seconds:.0f} games/s)",
+            flush=True,
+        )
     print(f"all presets in {time.perf_counter() - total_start:.0f} s")
 
 

@@ -19,8 +19,16 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = os.environ.get("RATSCREW_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 
 
@@ -35,8 +43,12 @@ class Server:
         return self._call(urllib.request.Request(self.url.rstrip("/") + path))
 
     def post(self, path: str, body: object) -> tuple[int, Any]:
-        request = urllib.request.Request(self.url.rstrip("/") + path, data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"}, method="POST")
+        request = urllib.request.Request(
+            self.url.rstrip("/") + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
         return self._call(request)
 
     @staticmethod
@@ -57,7 +69,9 @@ def start_server(data: Path) -> Server:
     """Start `ratscrew play` as a user would, on a free port, and wait for its address line."""
     process = subprocess.Popen(
         [sys.executable, "-m", "ratscrew", "play", "--no-browser", "--port", "0", "--data", str(data)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert process.stdout is not None
     first = process.stdout.readline().strip()
@@ -65,7 +79,7 @@ def start_server(data: Path) -> Server:
     if not first.startswith(prefix):
         process.kill()
         raise RuntimeError(f"server did not start: {first!r} {process.stderr.read() if process.stderr else ''}")
-    return Server(first[len(prefix):], data, process)
+    return Server(first[len(prefix) :], data, process)
 
 
 @pytest.fixture(scope="module")
@@ -81,13 +95,15 @@ def chromium_available() -> bool:
     return shutil.which(CHROMIUM) is not None or Path(CHROMIUM).is_file()
 
 
-def open_page(browser: Browser, url: str, *, lang: str | None = "en", width: int = 1280, height: int = 860,
-              touch: bool = False) -> tuple[Page, list[str]]:
+def open_page(
+    browser: Browser, url: str, *, lang: str | None = "en", width: int = 1280, height: int = 860, touch: bool = False
+) -> tuple[Page, list[str]]:
     """A fresh browser context (a phone with ``touch``) showing ``url`` once the app is ready, and the list the
     page's script errors are collected in. ``lang`` is the language kept in the browser (None: the browser's
     own, English here); it is set again on every load."""
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB", has_touch=touch,
-                                  is_mobile=touch)
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale="en-GB", has_touch=touch, is_mobile=touch
+    )
     if lang is not None:
         context.add_init_script(f"localStorage.setItem('ratscrew.lang', {json.dumps(lang)})")
     page = context.new_page()

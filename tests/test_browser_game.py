@@ -124,7 +124,8 @@ def test_two_players_on_one_screen_each_slap_with_their_own_key(page: Page) -> N
         page.wait_for_timeout(120)
     page.keyboard.press("k")
     page.wait_for_function(
-        "[...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Bob slaps wrong'))")
+        "[...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Bob slaps wrong'))"
+    )
     assert "1 burned" in page.locator(".burned").inner_text()
 
 
@@ -194,7 +195,8 @@ def test_two_players_on_a_touch_screen_each_have_their_own_edge(browser: Browser
         assert bottom["y"] + bottom["height"] > 844 - 10  # Ann's at the bottom
         page.locator(".pad-1 .slap-button").tap()  # Bob slaps an empty table: a wrong slap, his own
         page.wait_for_function(
-            "[...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Bob slaps wrong'))")
+            "[...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Bob slaps wrong'))"
+        )
         page.locator(".pad-0 .flip-button").tap()
         page.wait_for_selector("#pile .pile-card")
         shot(page, "two-players-touch")

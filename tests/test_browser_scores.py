@@ -33,7 +33,8 @@ def test_score_is_kept_across_rounds_and_a_server_restart(browser: Browser, tmp_
             page.keyboard.press(key)
             page.wait_for_function(
                 f"[...document.querySelectorAll('.sk-tile .sk-tile-wins')].reduce((a, e) => a + +e.textContent, 0) "
-                f"> {before}")
+                f"> {before}"
+            )
         assert wins(page) == ["3", "1"]
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "score-keeper.png"), animations="disabled")

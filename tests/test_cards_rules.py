@@ -75,7 +75,12 @@ def test_card_fields_and_pretty_forms() -> None:
     assert JOKER.suit is None
     assert not Card.parse("AS").is_joker
     assert [Rank(r).is_court for r in (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)] == [
-        False, True, True, True, True]
+        False,
+        True,
+        True,
+        True,
+        True,
+    ]
 
 
 def test_bare_ranks_only_where_asked() -> None:
@@ -205,10 +210,16 @@ def test_seeded_shuffle_is_pinned(seed: int, expected: list[int]) -> None:
 @pytest.mark.parametrize(
     ("seed", "expected"),
     [
-        (7, "5H 6S QD 4C 5D JD AC 7H 5C 8D TH 3S AH QC JS 3D 8S 5S 8C 3C JC TC 4S KD 3H 9H 7C 2S TS QH 7D 4H 4D 9D "
-            "2D AD 7S 2C 8H 6D TD 6C KC 2H AS JH 9S QS 6H 9C KH KS"),
-        (2024, "2S 8H 6C QH KD AC 8D 7H JC 4H 8S 4D JD TC 9H QS AH 9S 7C 5C 7D 4S 6D QD 2H 5S AD 9C 6S KH TD 5H AS KS "
-               "3H 3C JH QC 3S 3D JS 4C 6H KC 5D 7S 2C 2D 9D TH TS 8C"),
+        (
+            7,
+            "5H 6S QD 4C 5D JD AC 7H 5C 8D TH 3S AH QC JS 3D 8S 5S 8C 3C JC TC 4S KD 3H 9H 7C 2S TS QH 7D 4H 4D 9D "
+            "2D AD 7S 2C 8H 6D TD 6C KC 2H AS JH 9S QS 6H 9C KH KS",
+        ),
+        (
+            2024,
+            "2S 8H 6C QH KD AC 8D 7H JC 4H 8S 4D JD TC 9H QS AH 9S 7C 5C 7D 4S 6D QD 2H 5S AD 9C 6S KH TD 5H AS KS "
+            "3H 3C JH QC 3S 3D JS 4C 6H KC 5D 7S 2C 2D 9D TH TS 8C",
+        ),
     ],
 )
 def test_seeded_deck_shuffle_is_pinned(seed: int, expected: str) -> None:
@@ -219,7 +230,8 @@ def test_seeded_shuffle_of_a_deck_with_jokers_is_pinned() -> None:
     shuffled = seeded_shuffle(DeckSpec(1, 2).cards(), 3)
     assert format_cards(shuffled) == (
         "7S 2C 8D 4S 3D X 8S KS AD 5D AC 2H 4D AH QH 7H QC 2D 6C 3C TH 6H 6D JS 9S 5S 9D TC KD X 9C 8H 2S JD QD KC JH "
-        "4C JC AS 7D QS 9H 6S 5C TD 3H KH 4H 5H 7C 3S TS 8C")
+        "4C JC AS 7D QS 9H 6S 5C TD 3H KH 4H 5H 7C 3S TS 8C"
+    )
 
 
 def test_seeded_shuffle_keeps_every_item_and_rejects_negative_seeds() -> None:
@@ -242,6 +254,7 @@ def test_seeded_below_stays_in_range() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------- rules
+
 
 def test_defaults_are_those_of_rules_md() -> None:
     assert Rules.build().values() == DEFAULTS
@@ -305,8 +318,9 @@ def bad(key: str, value: object, named: str, allowed: str, case_id: str, *, as_t
         bad("slaps.ten_gap", "court", "slaps.ten_gap", "numbers or ace-one", "ten_gap without ten"),
     ],
 )
-def test_bad_rules_name_the_key_and_what_is_allowed(key: str, value: object, named: str, allowed: str,
-                                                     as_text: bool) -> None:
+def test_bad_rules_name_the_key_and_what_is_allowed(
+    key: str, value: object, named: str, allowed: str, as_text: bool
+) -> None:
     with pytest.raises(RulesError) as info:
         Rules.build("standard", {key: value})
     message = str(info.value)
@@ -336,8 +350,9 @@ def test_unknown_preset_lists_the_presets() -> None:
 @pytest.mark.parametrize(
     ("doc", "message"),
     [
-        pytest.param({"slaps": 3}, r"\[slaps\] must be a table of keys such as slaps\.double",
-                     id="section not a table"),
+        pytest.param(
+            {"slaps": 3}, r"\[slaps\] must be a table of keys such as slaps\.double", id="section not a table"
+        ),
         pytest.param({"preset": 3}, "preset must be a name, one of standard", id="preset not a name"),
         pytest.param(42, "must be a preset name or an object", id="not a mapping"),
         pytest.param({"foo": {"bar": 1}}, "unknown rules key 'foo'", id="unknown section"),
@@ -350,9 +365,19 @@ def test_bad_rules_documents(doc: object, message: str) -> None:
 
 
 def test_text_values_are_read_as_the_command_line_writes_them() -> None:
-    rules = load_rules("standard", ["slaps.top_bottom=on", "slaps.double=no", "slaps.run=4", "deck.decks=AUTO",
-                                    "slapping.penalty= give-each ", "deck.jokers=2", "slaps.marriage=1",
-                                    "slaps.sandwich=False"])
+    rules = load_rules(
+        "standard",
+        [
+            "slaps.top_bottom=on",
+            "slaps.double=no",
+            "slaps.run=4",
+            "deck.decks=AUTO",
+            "slapping.penalty= give-each ",
+            "deck.jokers=2",
+            "slaps.marriage=1",
+            "slaps.sandwich=False",
+        ],
+    )
     assert rules.slaps.top_bottom is True
     assert rules.slaps.double is False
     assert rules.slaps.sandwich is False
@@ -380,8 +405,7 @@ def test_set_strings_apply_on_top_of_a_preset() -> None:
     assert rules.slaps.run == 3
     assert rules.slaps.ten == "ace-one"  # the rest of the preset stays
     assert rules.slapping.penalty_cards == 2
-    assert rules.changes_from_preset() == {"slaps.run": 3, "slapping.penalty": "give-each",
-                                           "slapping.penalty_cards": 2}
+    assert rules.changes_from_preset() == {"slaps.run": 3, "slapping.penalty": "give-each", "slapping.penalty_cards": 2}
     assert load_rules("Bicycle") == Rules.build("bicycle")
     assert load_rules() == Rules.build()
     # Turning ten off on bicycle leaves its court gap with nothing to gap: that is an error, not a silent change.
@@ -464,13 +488,16 @@ def test_rules_documents_accept_dotted_keys_and_preset_names() -> None:
 
 def test_handwritten_rules_files(tmp_path: Path) -> None:
     toml_file = tmp_path / "table.toml"
-    toml_file.write_text('preset = "standard"\n\n[slaps]\ntop_bottom = true\nrun = 4\n\n[slapping]\n'
-                         'penalty = "give-each"\n', encoding="utf-8")
+    toml_file.write_text(
+        'preset = "standard"\n\n[slaps]\ntop_bottom = true\nrun = 4\n\n[slapping]\npenalty = "give-each"\n',
+        encoding="utf-8",
+    )
     rules = load_rules(str(toml_file))
     assert rules.changes_from_preset() == {"slapping.penalty": "give-each", "slaps.top_bottom": True, "slaps.run": 4}
     json_file = tmp_path / "table.json"
-    json_file.write_text('{"preset": "bataille-corse", "players": {"leader": "left"}, "deck": {"jokers": 1}}',
-                         encoding="utf-8")
+    json_file.write_text(
+        '{"preset": "bataille-corse", "players": {"leader": "left"}, "deck": {"jokers": 1}}', encoding="utf-8"
+    )
     rules = load_rules(str(json_file))
     assert rules.preset == "bataille-corse"
     assert rules.players.leader == "left"
@@ -483,11 +510,19 @@ def test_handwritten_rules_files(tmp_path: Path) -> None:
     [
         pytest.param("bad.toml", "[slaps\nrun = 4\n", "is not valid TOML", id="broken TOML"),
         pytest.param("bad.json", '{"preset": "standard",', "is not valid JSON", id="broken JSON"),
-        pytest.param("run.toml", "[slaps]\nrun = 5\n", "slaps.run cannot be 5: allowed values are 0, 3, 4",
-                     id="TOML with a bad value"),
+        pytest.param(
+            "run.toml",
+            "[slaps]\nrun = 5\n",
+            "slaps.run cannot be 5: allowed values are 0, 3, 4",
+            id="TOML with a bad value",
+        ),
         pytest.param("key.json", '{"slaps": {"runs": 4}}', "unknown rules key 'slaps.runs'", id="JSON with a bad key"),
-        pytest.param("type.toml", '[slaps]\ndouble = "yes please"\n', "slaps.double cannot be yes please",
-                     id="TOML with a bad type"),
+        pytest.param(
+            "type.toml",
+            '[slaps]\ndouble = "yes please"\n',
+            "slaps.double cannot be yes please",
+            id="TOML with a bad type",
+        ),
     ],
 )
 def test_bad_rules_files(tmp_path: Path, name: str, content: str, message: str) -> None:

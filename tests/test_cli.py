@@ -35,17 +35,26 @@ EXAMPLE_RECORD = {
     "actions": ["flip", "flip", {"slap": 2}, "flip", "wait"],
 }
 EXAMPLE_STATE = {
-    "status": "playing", "result": None, "winner": None,
-    "hands": [["KD", "2C"], ["QS"], []], "pile": ["7S", "9H", "4D"], "burned": ["7C"],
-    "out": [], "turn": 0, "owed": 0, "collect_pending": None,
-    "cards": 3, "tricks": 0,
+    "status": "playing",
+    "result": None,
+    "winner": None,
+    "hands": [["KD", "2C"], ["QS"], []],
+    "pile": ["7S", "9H", "4D"],
+    "burned": ["7C"],
+    "out": [],
+    "turn": 0,
+    "owed": 0,
+    "collect_pending": None,
+    "cards": 3,
+    "tricks": 0,
 }
 STATE_KEYS = set(EXAMPLE_STATE)
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ratscrew", *args], input=stdin, capture_output=True, text=True,
-                          timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "ratscrew", *args], input=stdin, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 def ok(*args: str, stdin: str | None = None) -> str:
@@ -89,8 +98,13 @@ def bmn_expected(hands: list[str]) -> dict[str, object]:
     assert game.outcome is not None
     loop = game.outcome.loop
     if loop is not None:
-        return {"result": "loop", "prefix_cards": loop.prefix_cards, "prefix_tricks": loop.prefix_tricks,
-                "cycle_cards": loop.cycle_cards, "cycle_tricks": loop.cycle_tricks}
+        return {
+            "result": "loop",
+            "prefix_cards": loop.prefix_cards,
+            "prefix_tricks": loop.prefix_tricks,
+            "cycle_cards": loop.cycle_cards,
+            "cycle_tricks": loop.cycle_tricks,
+        }
     assert game.outcome.winner is not None
     return {"result": "win", "winner": game.outcome.winner + 1, "cards": game.cards, "tricks": game.tricks}
 
@@ -119,11 +133,11 @@ def test_check_rules_and_sets() -> None:
     assert ok_json("check", "A", "K", "9")["slappable"] is False
     assert ok_json("check", "--rules", "bicycle", "K", "Q")["patterns"] == ["marriage"]
     assert ok_json("check", "--rules", "bicycle", "Q", "K", "A", "2")["patterns"] == ["run"]
-    assert ok_json("check", "--rules", "bicycle", "Q", "K", "A", "2", "--set", "slaps.run_wrap=false")[
-        "patterns"] == []
+    assert ok_json("check", "--rules", "bicycle", "Q", "K", "A", "2", "--set", "slaps.run_wrap=false")["patterns"] == []
     # Several changes at once; every matching key is listed.
-    doc = ok_json("check", "--set", "slaps.run=3", "--set", "slaps.ten=numbers", "--set", "slaps.top_bottom=true",
-                  "4", "6", "4")
+    doc = ok_json(
+        "check", "--set", "slaps.run=3", "--set", "slaps.ten=numbers", "--set", "slaps.top_bottom=true", "4", "6", "4"
+    )
     assert sorted(doc["patterns"]) == ["sandwich", "ten", "top_bottom"]
     assert ok_json("check", "--set", "slaps.run=3", "4", "5", "6")["patterns"] == ["run"]
     assert ok_json("check", "--set", "slaps.double=false", "7", "7")["slappable"] is False
@@ -143,12 +157,20 @@ def test_check_readable_line() -> None:
 
 
 def test_bmn_published_records() -> None:
-    assert ok("bmn", *PAULHUS, "--json") == json.dumps({"result": "win", "winner": 1, "cards": 4791,
-                                                         "tricks": 670}) + "\n"
-    assert ok("bmn", *MANN_WU, "--json") == json.dumps({"result": "win", "winner": 2, "cards": 7157,
-                                                         "tricks": 1007}) + "\n"
-    assert ok_json("bmn", *CASELLA_LOOP) == {"result": "loop", "prefix_cards": 34, "prefix_tricks": 4,
-                                             "cycle_cards": 440, "cycle_tricks": 62}
+    assert (
+        ok("bmn", *PAULHUS, "--json") == json.dumps({"result": "win", "winner": 1, "cards": 4791, "tricks": 670}) + "\n"
+    )
+    assert (
+        ok("bmn", *MANN_WU, "--json")
+        == json.dumps({"result": "win", "winner": 2, "cards": 7157, "tricks": 1007}) + "\n"
+    )
+    assert ok_json("bmn", *CASELLA_LOOP) == {
+        "result": "loop",
+        "prefix_cards": 34,
+        "prefix_tricks": 4,
+        "cycle_cards": 440,
+        "cycle_tricks": 62,
+    }
     text = ok("bmn", *PAULHUS)
     assert "4791" in text and "670" in text
 
@@ -177,8 +199,9 @@ def test_bmn_random() -> None:
         assert first[key] == again[key]
     # The same deals, played by the readable engine.
     rng = SeededRandom(9)
-    results = [bmn_expected([h.translate(str.maketrans("01234", "-JQKA")) for h in random_deal(rng, 2)])
-               for _ in range(40)]
+    results = [
+        bmn_expected([h.translate(str.maketrans("01234", "-JQKA")) for h in random_deal(rng, 2)]) for _ in range(40)
+    ]
     ended = [int(str(r["cards"])) for r in results if r["result"] == "win"]
     assert first["loops"] == 40 - len(ended)
     assert first["max_cards"] == max(ended)
@@ -196,9 +219,16 @@ def test_replay_contract_example(tmp_path: Path) -> None:
     assert ok("replay", path, "--json") == json.dumps(EXAMPLE_STATE) + "\n"
     assert ok_json("replay", "-", stdin=json.dumps(EXAMPLE_RECORD)) == EXAMPLE_STATE
     # Long-form actions mean the same.
-    long_form = dict(EXAMPLE_RECORD, actions=[{"act": "flip", "t": 100}, {"act": "flip", "t": 900},
-                                              {"act": "slap", "seat": 2, "t": 1200, "card": 2},
-                                              {"act": "flip", "t": 2000}, {"act": "wait", "t": 2500}])
+    long_form = dict(
+        EXAMPLE_RECORD,
+        actions=[
+            {"act": "flip", "t": 100},
+            {"act": "flip", "t": 900},
+            {"act": "slap", "seat": 2, "t": 1200, "card": 2},
+            {"act": "flip", "t": 2000},
+            {"act": "wait", "t": 2500},
+        ],
+    )
     assert ok_json("replay", "-", stdin=json.dumps(long_form)) == EXAMPLE_STATE
     text = ok("replay", path)
     assert text.strip() and not text.lstrip().startswith("{")
@@ -223,8 +253,13 @@ def test_replay_play_out_loop_and_limit(tmp_path: Path) -> None:
     state = ok_json("replay", write_record(tmp_path, record, "loop.json"), "--play-out")
     assert (state["status"], state["result"], state["winner"]) == ("over", "loop", None)
     assert (state["cards"], state["tricks"]) == (34 + 440, 4 + 62)
-    limited = {"format": "ratscrew-record/1", "rules": {"preset": "standard", "end": {"max_cards": 25}},
-               "seats": 3, "seed": 42, "actions": ["flip"] * 5}
+    limited = {
+        "format": "ratscrew-record/1",
+        "rules": {"preset": "standard", "end": {"max_cards": 25}},
+        "seats": 3,
+        "seed": 42,
+        "actions": ["flip"] * 5,
+    }
     state = ok_json("replay", write_record(tmp_path, limited, "limit.json"))
     assert (state["status"], state["cards"]) == ("playing", 5)
     assert sum(len(h) for h in state["hands"]) + len(state["pile"]) + len(state["burned"]) == 52
@@ -249,8 +284,13 @@ def test_replay_time_limit_and_short_card_names(tmp_path: Path) -> None:
     assert (state["status"], state["result"], state["winner"], state["cards"]) == ("over", "win", 0, 2)
     assert "action 4" in bad("replay", write_record(tmp_path, {**timed, "actions": [*actions, "wait"]}))
     # Any accepted spelling comes back in the short form.
-    spelled = {"format": "ratscrew-record/1", "rules": {"preset": "standard", "deck": {"jokers": 1}}, "seats": 2,
-               "hands": [["10♦", "k♠"], ["x", "2h"]], "actions": []}
+    spelled = {
+        "format": "ratscrew-record/1",
+        "rules": {"preset": "standard", "deck": {"jokers": 1}},
+        "seats": 2,
+        "hands": [["10♦", "k♠"], ["x", "2h"]],
+        "actions": [],
+    }
     assert ok_json("replay", write_record(tmp_path, spelled, "spelled.json"))["hands"] == [["TD", "KS"], ["X", "2H"]]
     bare = {**spelled, "hands": [["10", "K"], ["X", "2H"]]}
     bad("replay", write_record(tmp_path, bare, "bare.json"))  # a dealt card needs a suit
@@ -270,8 +310,12 @@ def test_rules_show_loads_back(tmp_path: Path) -> None:
     doc = tomllib.loads(text)
     assert doc["preset"] == "bicycle"
     bicycle = Rules.build("bicycle")
-    flat = {f"{section}.{name}": value for section, table in doc.items() if isinstance(table, dict)
-            for name, value in table.items()}
+    flat = {
+        f"{section}.{name}": value
+        for section, table in doc.items()
+        if isinstance(table, dict)
+        for name, value in table.items()
+    }
     assert flat == bicycle.values()  # every key, with bicycle's values
     path = tmp_path / "bicycle.toml"
     path.write_text(text, encoding="utf-8")
@@ -291,8 +335,12 @@ def test_rules_show_loads_back(tmp_path: Path) -> None:
 @pytest.mark.parametrize("preset", sorted(PRESET_CHANGES))
 def test_rules_show_presets_are_the_rules_md_table(preset: str) -> None:
     doc = tomllib.loads(ok("rules", "show", preset))
-    flat = {f"{section}.{name}": value for section, table in doc.items() if isinstance(table, dict)
-            for name, value in table.items()}
+    flat = {
+        f"{section}.{name}": value
+        for section, table in doc.items()
+        if isinstance(table, dict)
+        for name, value in table.items()
+    }
     assert flat == DEFAULTS | PRESET_CHANGES[preset]
 
 
@@ -305,17 +353,20 @@ def test_rules_explain() -> None:
 # ---------------------------------------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize("args", [
-    ["check", "7S", "1X"],
-    ["check", "7S", "11"],
-    ["check", "7S", "7Z"],
-    ["check"],
-    ["check", "7S", "7S"],  # more copies than one deck holds
-    ["check", "7", "7", "7", "7", "7"],
-    ["check", "7", "X"],  # no jokers in the deck
-    ["check", "--rules", "no-such-preset", "7", "7"],
-    ["check", "--set", "noequals", "7", "7"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "7S", "1X"],
+        ["check", "7S", "11"],
+        ["check", "7S", "7Z"],
+        ["check"],
+        ["check", "7S", "7S"],  # more copies than one deck holds
+        ["check", "7", "7", "7", "7", "7"],
+        ["check", "7", "X"],  # no jokers in the deck
+        ["check", "--rules", "no-such-preset", "7", "7"],
+        ["check", "--set", "noequals", "7", "7"],
+    ],
+)
 def test_bad_cards_and_rules_names(args: list[str]) -> None:
     bad(*args)
 
@@ -339,14 +390,17 @@ def test_unknown_rules_key_and_bad_values_name_the_key(tmp_path: Path) -> None:
     bad("check", "--rules", str(toml_file), "7", "7")
 
 
-@pytest.mark.parametrize("hands", [
-    [PAULHUS[0], PAULHUS[1][:-1]],  # a card short
-    [PAULHUS[0], PAULHUS[1] + "-"],  # a card too many
-    [PAULHUS[0], PAULHUS[1][:-1] + "K"],  # a fifth King
-    [PAULHUS[0], PAULHUS[1][:-1] + "7"],  # not the notation
-    [PAULHUS[0] + PAULHUS[1]],  # one hand
-    ["--json"],  # no hands at all
-])
+@pytest.mark.parametrize(
+    "hands",
+    [
+        [PAULHUS[0], PAULHUS[1][:-1]],  # a card short
+        [PAULHUS[0], PAULHUS[1] + "-"],  # a card too many
+        [PAULHUS[0], PAULHUS[1][:-1] + "K"],  # a fifth King
+        [PAULHUS[0], PAULHUS[1][:-1] + "7"],  # not the notation
+        [PAULHUS[0] + PAULHUS[1]],  # one hand
+        ["--json"],  # no hands at all
+    ],
+)
 def test_bmn_bad_hands(hands: list[str]) -> None:
     bad("bmn", *hands)
 
@@ -356,24 +410,27 @@ def test_bmn_bad_random() -> None:
     bad("bmn", "--random", "0")
 
 
-@pytest.mark.parametrize(("doc", "fragment"), [
-    ({**EXAMPLE_RECORD, "format": "ratscrew-record/2"}, "format"),
-    ({key: value for key, value in EXAMPLE_RECORD.items() if key != "format"}, "format"),
-    ({**EXAMPLE_RECORD, "actions": ["flip", "jump"]}, "action 1"),
-    ({**EXAMPLE_RECORD, "actions": ["flip", {"slap": -1}]}, "action 1"),
-    ({**EXAMPLE_RECORD, "actions": ["flip", "flip", {"act": "slap", "seat": "Cat"}]}, "action 2"),
-    ({**EXAMPLE_RECORD, "actions": [{"act": "dance"}]}, "action 0"),
-    ({**EXAMPLE_RECORD, "actions": ["flip", {"slap": 7}]}, "action 1"),  # no such seat
-    ({**EXAMPLE_RECORD, "hands": [["7S", "KD", "2C"], ["9H", "QS"], ["7C", "1X"]]}, "1X"),
-    ({**EXAMPLE_RECORD, "hands": [["7S", "KD", "2C"], ["9H", "QS"], ["7C", "7S"]]}, "7S"),
-    ({**EXAMPLE_RECORD, "rules": {"preset": "standard", "slaps": {"nope": True}}}, "nope"),
-    ({**EXAMPLE_RECORD, "rules": {"preset": "standard", "slaps": {"run": 5}}}, "slaps.run"),
-    ({**EXAMPLE_RECORD, "rules": "no-such-preset"}, "no-such-preset"),
-    ([1, 2, 3], "ratscrew-record/1"),
-    ({**EXAMPLE_RECORD, "actions": [{"act": "flip", "t": 500}, {"act": "flip", "t": 100}]}, "action 1"),
-    ({**EXAMPLE_RECORD, "actions": ["flip", {"act": "slap", "seat": 1, "card": 99}]}, "action 1"),
-    ({**EXAMPLE_RECORD, "actions": [{"slap": True}]}, "action 0"),
-])
+@pytest.mark.parametrize(
+    ("doc", "fragment"),
+    [
+        ({**EXAMPLE_RECORD, "format": "ratscrew-record/2"}, "format"),
+        ({key: value for key, value in EXAMPLE_RECORD.items() if key != "format"}, "format"),
+        ({**EXAMPLE_RECORD, "actions": ["flip", "jump"]}, "action 1"),
+        ({**EXAMPLE_RECORD, "actions": ["flip", {"slap": -1}]}, "action 1"),
+        ({**EXAMPLE_RECORD, "actions": ["flip", "flip", {"act": "slap", "seat": "Cat"}]}, "action 2"),
+        ({**EXAMPLE_RECORD, "actions": [{"act": "dance"}]}, "action 0"),
+        ({**EXAMPLE_RECORD, "actions": ["flip", {"slap": 7}]}, "action 1"),  # no such seat
+        ({**EXAMPLE_RECORD, "hands": [["7S", "KD", "2C"], ["9H", "QS"], ["7C", "1X"]]}, "1X"),
+        ({**EXAMPLE_RECORD, "hands": [["7S", "KD", "2C"], ["9H", "QS"], ["7C", "7S"]]}, "7S"),
+        ({**EXAMPLE_RECORD, "rules": {"preset": "standard", "slaps": {"nope": True}}}, "nope"),
+        ({**EXAMPLE_RECORD, "rules": {"preset": "standard", "slaps": {"run": 5}}}, "slaps.run"),
+        ({**EXAMPLE_RECORD, "rules": "no-such-preset"}, "no-such-preset"),
+        ([1, 2, 3], "ratscrew-record/1"),
+        ({**EXAMPLE_RECORD, "actions": [{"act": "flip", "t": 500}, {"act": "flip", "t": 100}]}, "action 1"),
+        ({**EXAMPLE_RECORD, "actions": ["flip", {"act": "slap", "seat": 1, "card": 99}]}, "action 1"),
+        ({**EXAMPLE_RECORD, "actions": [{"slap": True}]}, "action 0"),
+    ],
+)
 def test_replay_broken_records(tmp_path: Path, doc: object, fragment: str) -> None:
     assert fragment in bad("replay", write_record(tmp_path, doc))
 
@@ -390,21 +447,32 @@ def test_replay_not_json(tmp_path: Path) -> None:
 def test_replay_action_after_game_over(tmp_path: Path) -> None:
     # Ann turns KS, Bob pays his only card and runs out: Ann wins the pile, the wait collects it and she holds
     # every card. The game is over; the flip at index 3 is not allowed.
-    doc = {"format": "ratscrew-record/1", "rules": "standard", "players": ["Ann", "Bob"],
-           "hands": [["KS"], ["2C"]], "actions": ["flip", "flip", "wait"]}
+    doc = {
+        "format": "ratscrew-record/1",
+        "rules": "standard",
+        "players": ["Ann", "Bob"],
+        "hands": [["KS"], ["2C"]],
+        "actions": ["flip", "flip", "wait"],
+    }
     state = ok_json("replay", write_record(tmp_path, doc, "over.json"))
-    assert (state["status"], state["result"], state["winner"], state["hands"]) == ("over", "win", 0,
-                                                                                   [["KS", "2C"], []])
+    assert (state["status"], state["result"], state["winner"], state["hands"]) == ("over", "win", 0, [["KS", "2C"], []])
     assert "action 3" in bad("replay", write_record(tmp_path, {**doc, "actions": ["flip", "flip", "wait", "flip"]}))
-    assert "action 3" in bad("replay", write_record(tmp_path, {**doc, "actions": ["flip", "flip", "wait",
-                                                                                   {"slap": 1}]}))
+    assert "action 3" in bad(
+        "replay", write_record(tmp_path, {**doc, "actions": ["flip", "flip", "wait", {"slap": 1}]})
+    )
 
 
 def test_replay_slap_by_a_seat_that_is_out(tmp_path: Path) -> None:
     # out-is-out: Ann turns her only card, Bob and Cat play, and when play comes back Ann is out.
-    doc = {"format": "ratscrew-record/1", "rules": "out-is-out", "players": ["Ann", "Bob", "Cat"],
-           "hands": [["7S"], ["8S", "9S"], ["2C", "3C"]], "actions": ["flip", "flip", "flip"]}
+    doc = {
+        "format": "ratscrew-record/1",
+        "rules": "out-is-out",
+        "players": ["Ann", "Bob", "Cat"],
+        "hands": [["7S"], ["8S", "9S"], ["2C", "3C"]],
+        "actions": ["flip", "flip", "flip"],
+    }
     state = ok_json("replay", write_record(tmp_path, doc, "out.json"))
     assert state["out"] == [0] and state["turn"] == 1
-    assert "action 3" in bad("replay", write_record(tmp_path, {**doc, "actions": ["flip", "flip", "flip",
-                                                                                   {"slap": 0}]}))
+    assert "action 3" in bad(
+        "replay", write_record(tmp_path, {**doc, "actions": ["flip", "flip", "flip", {"slap": 0}]})
+    )

@@ -10,13 +10,26 @@ from typing import Any
 
 import pytest
 
-CONTRACT_KEYS = {"games", "players", "mean_cards", "median_cards", "p90_cards", "max_cards", "mean_minutes",
-                 "piles_by_slap", "piles_by_challenge", "wrong_slaps", "win_rate", "results"}
+CONTRACT_KEYS = {
+    "games",
+    "players",
+    "mean_cards",
+    "median_cards",
+    "p90_cards",
+    "max_cards",
+    "mean_minutes",
+    "piles_by_slap",
+    "piles_by_challenge",
+    "wrong_slaps",
+    "win_rate",
+    "results",
+}
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ratscrew", "simulate", *args], capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ratscrew", "simulate", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def simulate_json(*args: str) -> dict[str, Any]:
@@ -61,15 +74,18 @@ def test_readable_summary_and_a_histogram(tmp_path: Path) -> None:
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    (["--bots", "godlike"], "unknown bot level 'godlike'"),
-    (["--players", "0"], "--players must be from 2 to 12"),
-    (["--players", "13"], "a game needs 2 to 12 players"),
-    (["--bots", "easy,hard", "--players", "3"], "one level per seat"),
-    (["--games", "0"], "--games must be at least 1"),
-    (["--set", "slaps.run=7"], "slaps.run cannot be 7"),
-    (["--workers", "0"], "--workers must be at least 1"),
-])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--bots", "godlike"], "unknown bot level 'godlike'"),
+        (["--players", "0"], "--players must be from 2 to 12"),
+        (["--players", "13"], "a game needs 2 to 12 players"),
+        (["--bots", "easy,hard", "--players", "3"], "one level per seat"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--set", "slaps.run=7"], "slaps.run cannot be 7"),
+        (["--workers", "0"], "--workers must be at least 1"),
+    ],
+)
 def test_bad_input_is_one_clear_line(args: list[str], expected: str) -> None:
     done = run(*args)
     assert done.returncode == 2

@@ -22,16 +22,20 @@ def names(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-@pytest.mark.parametrize(("pile", "changes", "expected"), [
-    ("7 X 7", {}, ["sandwich"]),
-    ("K X Q", {"slaps.divorce": True}, ["divorce"]),
-    ("4 X 6", {"slaps.ten": "numbers", "slaps.ten_gap": "any"}, ["ten_gap"]),
-    ("4 X 6", {"slaps.ten": "numbers", "slaps.ten_gap": "court"}, []),
-    ("7 X", {}, ["joker"]),
-    ("X X", {}, ["joker"]),  # two jokers are no double: they have no rank
-])
-def test_a_joker_in_the_middle_does_not_break_a_pattern(pile: str, changes: dict[str, object],
-                                                       expected: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("pile", "changes", "expected"),
+    [
+        ("7 X 7", {}, ["sandwich"]),
+        ("K X Q", {"slaps.divorce": True}, ["divorce"]),
+        ("4 X 6", {"slaps.ten": "numbers", "slaps.ten_gap": "any"}, ["ten_gap"]),
+        ("4 X 6", {"slaps.ten": "numbers", "slaps.ten_gap": "court"}, []),
+        ("7 X", {}, ["joker"]),
+        ("X X", {}, ["joker"]),  # two jokers are no double: they have no rank
+    ],
+)
+def test_a_joker_in_the_middle_does_not_break_a_pattern(
+    pile: str, changes: dict[str, object], expected: list[str]
+) -> None:
     rules = Rules.build("standard", {"deck.jokers": 2, **changes})
     assert [m.pattern for m in find_matches(parse_cards(pile, bare_rank=True), rules)] == expected
 

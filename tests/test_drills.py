@@ -128,14 +128,17 @@ def test_drill_api(live_server: Any) -> None:
     assert [k["kind"] for k in kinds] == list(DRILL_KINDS) and kinds[0]["title"] == "Compter la dette"
 
 
-@pytest.mark.parametrize(("url", "status", "message"), [
-    ("/api/drills/juggle", 404, "unknown drill"),
-    ("/api/drills/slap?seed=abc", 400, "seed must be"),
-    ("/api/drills/slap?seed=-3", 400, "seed must be"),
-    ("/api/drills/slap?preset=beggar", 400, "no slap patterns"),
-    ("/api/drills/slap?lang=it", 400, "unknown language"),
-    ("/api/drills/stream?slaps.double=maybe", 400, "slaps.double cannot be"),
-])
+@pytest.mark.parametrize(
+    ("url", "status", "message"),
+    [
+        ("/api/drills/juggle", 404, "unknown drill"),
+        ("/api/drills/slap?seed=abc", 400, "seed must be"),
+        ("/api/drills/slap?seed=-3", 400, "seed must be"),
+        ("/api/drills/slap?preset=beggar", 400, "no slap patterns"),
+        ("/api/drills/slap?lang=it", 400, "unknown language"),
+        ("/api/drills/stream?slaps.double=maybe", 400, "slaps.double cannot be"),
+    ],
+)
 def test_drill_api_errors(live_server: Any, url: str, status: int, message: str) -> None:
     got, body = live_server.get(url)
     assert got == status
@@ -143,8 +146,6 @@ def test_drill_api_errors(live_server: Any, url: str, status: int, message: str)
 
 
 # ---------------------------------------------------------------------------------------------------- in a browser
-
-
 
 
 def test_question_drills_answer_from_the_keyboard(browser: Any, live_server: Any) -> None:
@@ -173,8 +174,10 @@ def test_stream_drill_times_a_slap(browser: Any, live_server: Any) -> None:
     first = next(i for i, c in enumerate(cards) if c["patterns"])
     page, errors = open_page(browser, live_server.url + "#/drills/stream")
     # Pin the round to a known seed, so the test knows when the pile is slappable.
-    page.route("**/api/drills/stream?*", lambda route: route.continue_(
-        url=re.sub(r"seed=\d+", f"seed={seed}", route.request.url)))
+    page.route(
+        "**/api/drills/stream?*",
+        lambda route: route.continue_(url=re.sub(r"seed=\d+", f"seed={seed}", route.request.url)),
+    )
     page.evaluate("localStorage.setItem('ratscrew.drills.speed', 'relaxed')")
     page.click(".start")
     page.wait_for_selector(f".stream-progress[aria-valuenow='{first + 1}']", timeout=60_000)

@@ -34,8 +34,9 @@ from ratscrew.shuffle import SeededRandom
 
 BEGGAR = Rules.build("beggar")
 NUMBER_CARDS = [Card.parse(f"{rank}{suit}") for rank in "23456789T" for suit in "SHDC"]
-COURT_CARDS = {demand: [Card.parse(f"{rank}{suit}") for suit in "SHDC"] for demand, rank in zip("1234", "JQKA",
-                                                                                                strict=True)}
+COURT_CARDS = {
+    demand: [Card.parse(f"{rank}{suit}") for suit in "SHDC"] for demand, rank in zip("1234", "JQKA", strict=True)
+}
 
 PAULHUS = ("------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--")
 MANN_WU = ("K-KK----K-A-----JAA--Q--J-", "---Q---Q-J-----J------AQ--")
@@ -191,7 +192,9 @@ def test_play_random_agrees_with_the_engine() -> None:
 
 def test_notation() -> None:
     assert parse_bmn_hands(["----------------------KQJA", "-" * 14 + "KQJAKQJAKQJA"]) == [
-        "0" * 22 + "3214", "0" * 14 + "321432143214"]
+        "0" * 22 + "3214",
+        "0" * 14 + "321432143214",
+    ]
     assert parse_bmn_hands(["kqja" + "-" * 22, "-" * 14 + "KQJAKQJAKQJA"])[0] == "3214" + "0" * 22
     assert to_notation("0123401234") == "-JQKA-JQKA"
     with pytest.raises(NotationError):

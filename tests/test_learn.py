@@ -29,15 +29,44 @@ from tests.conftest import open_page
 
 # House-rule mixes the presets never produce, so the rarely used sentences are generated and checked too.
 ODD_RULES: tuple[dict[str, object], ...] = (
-    {"challenge.ten_stops": True, "challenge.empty_payer": "next_pays", "deck.jokers": 1, "challenge.joker": 2,
-     "slaps.burned_count": True, "slaps.run": 3, "slaps.run_wrap": False, "slapping.tie": "split",
-     "slapping.tie_window_ms": 40, "slapping.collect_delay_ms": 0, "players.leader": "left",
-     "end.time_limit_s": 600, "end.max_cards": 5000, "slapping.penalty": "none", "slaps.divorce": True},
-    {"challenge.J": 3, "challenge.K": 1, "slapping.penalty_cards": 2, "players.out_when": "missed-slap",
-     "slaps.ten": "numbers", "slaps.ten_gap": "any", "slaps.run": 4, "slapping.tie_window_ms": 25,
-     "end.time_limit_s": 90, "deck.decks": 2},
-    {"slapping.penalty": "give-each", "slapping.penalty_cards": 2, "players.slap_in": False,
-     "slaps.ten": "ace-one", "slaps.ten_gap": "court", "deck.jokers": 2, "slaps.top_bottom": True},
+    {
+        "challenge.ten_stops": True,
+        "challenge.empty_payer": "next_pays",
+        "deck.jokers": 1,
+        "challenge.joker": 2,
+        "slaps.burned_count": True,
+        "slaps.run": 3,
+        "slaps.run_wrap": False,
+        "slapping.tie": "split",
+        "slapping.tie_window_ms": 40,
+        "slapping.collect_delay_ms": 0,
+        "players.leader": "left",
+        "end.time_limit_s": 600,
+        "end.max_cards": 5000,
+        "slapping.penalty": "none",
+        "slaps.divorce": True,
+    },
+    {
+        "challenge.J": 3,
+        "challenge.K": 1,
+        "slapping.penalty_cards": 2,
+        "players.out_when": "missed-slap",
+        "slaps.ten": "numbers",
+        "slaps.ten_gap": "any",
+        "slaps.run": 4,
+        "slapping.tie_window_ms": 25,
+        "end.time_limit_s": 90,
+        "deck.decks": 2,
+    },
+    {
+        "slapping.penalty": "give-each",
+        "slapping.penalty_cards": 2,
+        "players.slap_in": False,
+        "slaps.ten": "ace-one",
+        "slaps.ten_gap": "court",
+        "deck.jokers": 2,
+        "slaps.top_bottom": True,
+    },
 )
 
 ALL_RULES: list[Rules] = [Rules.build(p) for p in PRESETS] + [Rules.build("standard", c) for c in ODD_RULES]
@@ -243,8 +272,9 @@ def test_the_cheat_sheet_and_questions_are_generated_from_the_rules() -> None:
     sheet = doc["cheatsheet"]
     patterns = [p["key"] for b in sheet["blocks"] for p in b.get("patterns", [])]
     assert patterns == ["double", "sandwich", "top_bottom", "marriage", "run", "ten", "ten_gap"]
-    assert {c["key"] for c in sheet["changed"]} == {k for k, v in rules.values().items()
-                                                    if v != next(o.default for o in OPTIONS if o.key == k)}
+    assert {c["key"] for c in sheet["changed"]} == {
+        k for k, v in rules.values().items() if v != next(o.default for o in OPTIONS if o.key == k)
+    }
     faq = doc["faq"]
     assert len(faq["questions"]) >= 6 and all(q["keys"] for q in faq["questions"])
     assert {v["preset"] for v in faq["variants"]} - {None} <= set(PRESETS)
@@ -262,13 +292,16 @@ def test_api_serves_the_document(live_server: Any) -> None:
     assert changed["changes"] == {"slaps.run": 3}
 
 
-@pytest.mark.parametrize(("query", "message"), [
-    ("lang=xx", "unknown language"),
-    ("preset=nope", "unknown preset"),
-    ("slaps.run=5", "slaps.run cannot be 5"),
-    ("colour=red", "unknown parameter"),
-    ("slaps.ten_gap=court", "needs slaps.ten on"),
-])
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("lang=xx", "unknown language"),
+        ("preset=nope", "unknown preset"),
+        ("slaps.run=5", "slaps.run cannot be 5"),
+        ("colour=red", "unknown parameter"),
+        ("slaps.ten_gap=court", "needs slaps.ten on"),
+    ],
+)
 def test_api_rejects_bad_queries_with_a_message(live_server: Any, query: str, message: str) -> None:
     status, body = live_server.get(f"/api/learn?{query}")
     assert status == 400
@@ -278,14 +311,16 @@ def test_api_rejects_bad_queries_with_a_message(live_server: Any, query: str, me
 # ---------------------------------------------------------------------------------------------------- in a browser
 
 
-
-
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_learn_pages_render_in_the_browser(browser: Any, live_server: Any, lang: str) -> None:
     for width in (1280, 360):
         page, errors = open_page(browser, live_server.url + "#/learn", lang=lang, width=width)
-        for sub, selector in (("", ".learn-section"), ("/cheatsheet", ".cheatsheet"), ("/cards", ".card-tile"),
-                              ("/faq", ".faq-item")):
+        for sub, selector in (
+            ("", ".learn-section"),
+            ("/cheatsheet", ".cheatsheet"),
+            ("/cards", ".card-tile"),
+            ("/faq", ".faq-item"),
+        ):
             page.goto(f"{live_server.url}#/learn{sub}")
             page.wait_for_selector(selector)
             assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{sub} overflows at {width}px"

@@ -88,9 +88,15 @@ class Op:
 
 
 ops_strategy = st.lists(
-    st.builds(Op, st.sampled_from(OP_KINDS), st.integers(0, 11),
-              st.one_of(st.none(), st.integers(0, 400)), st.one_of(st.none(), st.integers(0, 10_000))),
-    min_size=1, max_size=60,
+    st.builds(
+        Op,
+        st.sampled_from(OP_KINDS),
+        st.integers(0, 11),
+        st.one_of(st.none(), st.integers(0, 400)),
+        st.one_of(st.none(), st.integers(0, 10_000)),
+    ),
+    min_size=1,
+    max_size=60,
 )
 
 # ---------------------------------------------------------------------------------------------- checks
@@ -174,9 +180,20 @@ class Snapshot:
 
     @staticmethod
     def of(game: Game) -> Snapshot:
-        return Snapshot(state_json(game), game.cards, game.tricks, list(game.pile), list(game.burned),
-                        [list(s) for s in game.stacks], list(game.out), game.slappable(), game.turn, game.owed,
-                        game.collect_pending, game.challenger)
+        return Snapshot(
+            state_json(game),
+            game.cards,
+            game.tricks,
+            list(game.pile),
+            list(game.burned),
+            [list(s) for s in game.stacks],
+            list(game.out),
+            game.slappable(),
+            game.turn,
+            game.owed,
+            game.collect_pending,
+            game.challenger,
+        )
 
 
 def seats_after(players: int, seat: int, until: int) -> list[int]:
@@ -195,7 +212,7 @@ def check_flip(game: Game, events: Sequence[Event], pre: Snapshot) -> None:
     if not turned or game.over:
         return
     flipper, card = turned[0].seat, turned[0].card
-    before_card = [e.kind for e in events[:events.index(turned[0])]]
+    before_card = [e.kind for e in events[: events.index(turned[0])]]
     if "challenge_stopped" in before_card:
         return  # the challenger went out (missed slap) before the card: the debt lapsed
     rules = game.rules
@@ -345,10 +362,11 @@ def check_step(game: Game, action: Action, events: Sequence[Event], pre: Snapsho
                 assert not wrong.burned
                 receivers = [seat for seat, _ in wrong.given]
                 assert action.seat not in receivers
-                assert len(wrong.given) == min(len(pre_stacks[action.seat]),
-                                               count * sum(1 for s in range(game.players)
-                                                           if s != action.seat and not pre_out[s]))
-                assert [c for _, c in wrong.given] == pre_stacks[action.seat][:len(wrong.given)]
+                assert len(wrong.given) == min(
+                    len(pre_stacks[action.seat]),
+                    count * sum(1 for s in range(game.players) if s != action.seat and not pre_out[s]),
+                )
+                assert [c for _, c in wrong.given] == pre_stacks[action.seat][: len(wrong.given)]
             else:
                 assert not wrong.burned and not wrong.given
                 if first_won is None:
@@ -418,8 +436,10 @@ class Driver:
 
 def check_round_trip(game: Game, seed: int, events: list[tuple[Event, ...]]) -> None:
     """record -> JSON text -> record -> replay gives the same game, event for event."""
-    for record in (Record(game.rules, game.players, hands=game.hands, first=game.first, actions=tuple(game.actions)),
-                   Record(game.rules, game.players, seed=seed, first=game.first, actions=tuple(game.actions))):
+    for record in (
+        Record(game.rules, game.players, hands=game.hands, first=game.first, actions=tuple(game.actions)),
+        Record(game.rules, game.players, seed=seed, first=game.first, actions=tuple(game.actions)),
+    ):
         doc = record.to_json()
         text = json.dumps(doc)
         loaded = Record.from_json(json.loads(text))
@@ -428,11 +448,21 @@ def check_round_trip(game: Game, seed: int, events: list[tuple[Event, ...]]) -> 
         replayed = loaded.replay()
         assert state_json(replayed) == state_json(game)
         assert replayed.outcome == game.outcome
-        assert Record(replayed.rules, replayed.players, hands=replayed.hands, first=replayed.first,
-                      actions=tuple(replayed.actions)).to_json() == Record(
-            game.rules, game.players, hands=game.hands, first=game.first, actions=tuple(game.actions)).to_json()
-    fresh = Record.from_json(json.loads(json.dumps(Record(game.rules, game.players, hands=game.hands,
-                                                          first=game.first).to_json()))).new_game()
+        assert (
+            Record(
+                replayed.rules,
+                replayed.players,
+                hands=replayed.hands,
+                first=replayed.first,
+                actions=tuple(replayed.actions),
+            ).to_json()
+            == Record(
+                game.rules, game.players, hands=game.hands, first=game.first, actions=tuple(game.actions)
+            ).to_json()
+        )
+    fresh = Record.from_json(
+        json.loads(json.dumps(Record(game.rules, game.players, hands=game.hands, first=game.first).to_json()))
+    ).new_game()
     again = [fresh.apply(a) for a in game.actions]
     assert again == events
 
@@ -447,8 +477,9 @@ SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[Healt
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @SETTINGS
 @given(data=st.data(), seats=seats_strategy, seed=seed_strategy, ops=ops_strategy)
-def test_random_games_keep_every_invariant(preset: str, data: st.DataObject, seats: int, seed: int,
-                                           ops: list[Op]) -> None:
+def test_random_games_keep_every_invariant(
+    preset: str, data: st.DataObject, seats: int, seed: int, ops: list[Op]
+) -> None:
     rules = data.draw(rules_for(preset), label="rules")
     steps = data.draw(st.integers(1, 400), label="steps")
     game = Game.from_seed(rules, seats, seed)
@@ -481,11 +512,17 @@ def test_flips_alone_always_end(preset: str, data: st.DataObject, seats: int, se
 
 
 @settings(max_examples=60, deadline=None)
-@given(seats=seats_strategy, seed=seed_strategy, decks=st.sampled_from([1, 2]), jokers=st.sampled_from([1, 2]),
-       ops=ops_strategy)
+@given(
+    seats=seats_strategy,
+    seed=seed_strategy,
+    decks=st.sampled_from([1, 2]),
+    jokers=st.sampled_from([1, 2]),
+    ops=ops_strategy,
+)
 def test_two_decks_and_jokers(seats: int, seed: int, decks: int, jokers: int, ops: list[Op]) -> None:
-    rules = Rules.build("bicycle", {"deck.decks": decks, "deck.jokers": jokers, "challenge.joker": seed % 5,
-                                    "end.max_cards": MAX_CARDS})
+    rules = Rules.build(
+        "bicycle", {"deck.decks": decks, "deck.jokers": jokers, "challenge.joker": seed % 5, "end.max_cards": MAX_CARDS}
+    )
     game = Game.from_seed(rules, seats, seed)
     assert sum(len(h) for h in game.hands) == decks * (52 + jokers)
     assert sum(c.is_joker for h in game.hands for c in h) == decks * jokers
@@ -498,16 +535,41 @@ def test_two_decks_and_jokers(seats: int, seed: int, decks: int, jokers: int, op
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), preset=st.sampled_from(PRESET_NAMES), seats=st.integers(3, 8), seed=seed_strategy,
-       leader=st.sampled_from(["winner", "left"]), penalty=st.sampled_from(["burn", "give-each"]),
-       penalty_cards=st.sampled_from([1, 2]), slappers=st.lists(st.integers(0, 11), min_size=1, max_size=4))
-def test_penalties_while_a_pile_waits(data: st.DataObject, preset: str, seats: int, seed: int, leader: str,
-                                      penalty: str, penalty_cards: int, slappers: list[int]) -> None:
+@given(
+    data=st.data(),
+    preset=st.sampled_from(PRESET_NAMES),
+    seats=st.integers(3, 8),
+    seed=seed_strategy,
+    leader=st.sampled_from(["winner", "left"]),
+    penalty=st.sampled_from(["burn", "give-each"]),
+    penalty_cards=st.sampled_from([1, 2]),
+    slappers=st.lists(st.integers(0, 11), min_size=1, max_size=4),
+)
+def test_penalties_while_a_pile_waits(
+    data: st.DataObject,
+    preset: str,
+    seats: int,
+    seed: int,
+    leader: str,
+    penalty: str,
+    penalty_cards: int,
+    slappers: list[int],
+) -> None:
     # Wrong slaps in the collect window change who can lead once the pile moves; the seat reported as due
     # must follow (RULES.md: while it waits, the seat due is the one that will lead after collecting).
-    rules = data.draw(rules_for(preset, timed=False, fixed={
-        "players.leader": leader, "slapping.penalty": penalty, "slapping.penalty_cards": penalty_cards,
-        "slapping.tie": "first"}), label="rules")
+    rules = data.draw(
+        rules_for(
+            preset,
+            timed=False,
+            fixed={
+                "players.leader": leader,
+                "slapping.penalty": penalty,
+                "slapping.penalty_cards": penalty_cards,
+                "slapping.tie": "first",
+            },
+        ),
+        label="rules",
+    )
     game = Game.from_seed(rules, seats, seed)
     driver = Driver(game)
     for _ in range(400):
@@ -566,8 +628,12 @@ class GameMachine(RuleBasedStateMachine):
         if not self.driver.game.over:
             self.driver.step(Op("wait", 0, dt, None))
 
-    @rule(seat=st.integers(0, 11), dt=st.one_of(st.none(), st.integers(0, 300)),
-          card=st.one_of(st.none(), st.integers(0, 10_000)), aim=st.booleans())
+    @rule(
+        seat=st.integers(0, 11),
+        dt=st.one_of(st.none(), st.integers(0, 300)),
+        card=st.one_of(st.none(), st.integers(0, 10_000)),
+        aim=st.booleans(),
+    )
     def slap(self, seat: int, dt: int | None, card: int | None, aim: bool) -> None:
         if not self.driver.game.over:
             self.driver.step(Op("slap_hit" if aim else "slap", seat, dt, card))
@@ -587,6 +653,7 @@ class GameMachine(RuleBasedStateMachine):
             check_round_trip(self.driver.game, self.seed, self.driver.events)
 
 
-GameMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=120, deadline=None,
-                                         suppress_health_check=[HealthCheck.too_slow])
+GameMachine.TestCase.settings = settings(
+    max_examples=40, stateful_step_count=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 TestGameMachine = GameMachine.TestCase

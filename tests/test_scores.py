@@ -135,41 +135,48 @@ def test_player_names_are_cleaned(client: TestClient) -> None:
     assert match["players"] == ["Ann", "Bob Lee", "👩\u200d👩\u200d👧"]
 
 
-@pytest.mark.parametrize(("body", "words"), [
-    ({}, ("players is missing",)),
-    ({"players": "Ann, Bob"}, ("players", "list")),
-    ({"players": ["Ann"]}, ("2 to 12",)),
-    ({"players": [f"P{i}" for i in range(13)]}, ("2 to 12", "13")),
-    ({"players": ["Ann", 7]}, ("player 2", "text")),
-    ({"players": ["Ann", "  "]}, ("player 2", "empty")),
-    ({"players": ["Ann", "ann"]}, ("different name",)),
-    ({"players": ["Ann", "B" * 25]}, ("too long", "24")),
-    ({"players": ["Ann", "Bob"], "name": 5}, ("name", "text")),
-    ({"players": ["Ann", "Bob"], "name": False}, ("name", "text")),
-    ({"players": ["Ann", "Bob"], "name": "n" * 61}, ("too long", "60")),
-    ({"players": ["Ann", "Bob"], "rules": "poker"}, ("unknown preset", "standard")),
-    ({"players": ["Ann", "Bob"], "rules": {"slaps": {"run": 5}}}, ("slaps.run", "allowed")),
-    ({"players": ["Ann", "Bob"], "rules": {"slaps.sandwitch": True}}, ("unknown rules key", "slaps.sandwitch")),
-    ({"players": ["Ann", "Bob"], "rules": 3}, ("rules", "preset")),
-    ({"players": ["Ann", "Bob"], "timer_s": -1}, ("timer_s", "0 to 86400")),
-    ({"players": ["Ann", "Bob"], "timer_s": True}, ("timer_s", "whole number")),
-    ({"players": ["Ann", "Bob"], "timer_s": "600"}, ("timer_s", "whole number")),
-    ({"players": ["Ann", "Bob"], "timer_s": 1.5}, ("timer_s", "whole number")),
-    ({"players": ["Ann", "Bob"], "timer": 600}, ("unknown field", "timer_s")),
-])
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({}, ("players is missing",)),
+        ({"players": "Ann, Bob"}, ("players", "list")),
+        ({"players": ["Ann"]}, ("2 to 12",)),
+        ({"players": [f"P{i}" for i in range(13)]}, ("2 to 12", "13")),
+        ({"players": ["Ann", 7]}, ("player 2", "text")),
+        ({"players": ["Ann", "  "]}, ("player 2", "empty")),
+        ({"players": ["Ann", "ann"]}, ("different name",)),
+        ({"players": ["Ann", "B" * 25]}, ("too long", "24")),
+        ({"players": ["Ann", "Bob"], "name": 5}, ("name", "text")),
+        ({"players": ["Ann", "Bob"], "name": False}, ("name", "text")),
+        ({"players": ["Ann", "Bob"], "name": "n" * 61}, ("too long", "60")),
+        ({"players": ["Ann", "Bob"], "rules": "poker"}, ("unknown preset", "standard")),
+        ({"players": ["Ann", "Bob"], "rules": {"slaps": {"run": 5}}}, ("slaps.run", "allowed")),
+        ({"players": ["Ann", "Bob"], "rules": {"slaps.sandwitch": True}}, ("unknown rules key", "slaps.sandwitch")),
+        ({"players": ["Ann", "Bob"], "rules": 3}, ("rules", "preset")),
+        ({"players": ["Ann", "Bob"], "timer_s": -1}, ("timer_s", "0 to 86400")),
+        ({"players": ["Ann", "Bob"], "timer_s": True}, ("timer_s", "whole number")),
+        ({"players": ["Ann", "Bob"], "timer_s": "600"}, ("timer_s", "whole number")),
+        ({"players": ["Ann", "Bob"], "timer_s": 1.5}, ("timer_s", "whole number")),
+        ({"players": ["Ann", "Bob"], "timer": 600}, ("unknown field", "timer_s")),
+    ],
+)
 def test_bad_new_matches_are_refused_and_nothing_is_saved(client: TestClient, body: JSONDoc, words: tuple[str]) -> None:
     refused(client.post("/api/matches", json=body), 400, *words)
     assert client.get("/api/matches").json()["matches"] == []
 
 
-@pytest.mark.parametrize(("raw", "words"), [
-    (b"{not json", ("not valid json",)),
-    (b"[1, 2]", ("json object", "a list")),
-    (b'"players"', ("json object", "text")),
-    (b"\xff\xfe", ("not valid json",)),
-    (b"[" * 5000 + b"]" * 5000, ("nested too deeply",)),
-    (b'{"players": ' + b"[" * 50 + b"]" * 50 + b"}", ("players", "got 1")),
-], ids=["broken", "list", "text", "binary", "deep", "nested-players"])
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        (b"{not json", ("not valid json",)),
+        (b"[1, 2]", ("json object", "a list")),
+        (b'"players"', ("json object", "text")),
+        (b"\xff\xfe", ("not valid json",)),
+        (b"[" * 5000 + b"]" * 5000, ("nested too deeply",)),
+        (b'{"players": ' + b"[" * 50 + b"]" * 50 + b"}", ("players", "got 1")),
+    ],
+    ids=["broken", "list", "text", "binary", "deep", "nested-players"],
+)
 def test_unreadable_bodies_are_refused(client: TestClient, raw: bytes, words: tuple[str]) -> None:
     response = client.post("/api/matches", content=raw, headers={"content-type": "application/json"})
     refused(response, 400, *words)
@@ -218,24 +225,27 @@ def test_rounds_by_card_count_pick_the_most_cards_or_a_draw(client: TestClient) 
     assert winner_by_cards([5, 5]) is None
 
 
-@pytest.mark.parametrize(("body", "words"), [
-    ({}, ("either winner", "neither")),
-    ({"winner": 0, "cards": [1, 2, 3]}, ("either winner", "both")),
-    ({"winner": 3}, ("winner", "0 to 2", "got 3")),
-    ({"winner": -1}, ("winner", "0 to 2")),
-    ({"winner": True}, ("winner", "whole number")),
-    ({"winner": "1"}, ("winner", "whole number")),
-    ({"winner": None}, ("winner", "whole number", "null")),
-    ({"winner": 0.5}, ("winner", "whole number")),
-    ({"cards": [10, 20]}, ("one count per player", "3 numbers")),
-    ({"cards": "10 20 22"}, ("cards", "list")),
-    ({"cards": [10, -1, 20]}, ("cards[1]", "0 to 52")),
-    ({"cards": [10, "x", 20]}, ("cards[1]", "whole number")),
-    ({"cards": [30, 20, 10]}, ("add up to 60", "52")),
-    ({"cards": [0, 0, 0]}, ("every card count is 0",)),
-    ({"winner": 0, "rounds": -2}, ("rounds", "0 to")),
-    ({"winer": 0}, ("unknown field", "winer", "winner")),
-])
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({}, ("either winner", "neither")),
+        ({"winner": 0, "cards": [1, 2, 3]}, ("either winner", "both")),
+        ({"winner": 3}, ("winner", "0 to 2", "got 3")),
+        ({"winner": -1}, ("winner", "0 to 2")),
+        ({"winner": True}, ("winner", "whole number")),
+        ({"winner": "1"}, ("winner", "whole number")),
+        ({"winner": None}, ("winner", "whole number", "null")),
+        ({"winner": 0.5}, ("winner", "whole number")),
+        ({"cards": [10, 20]}, ("one count per player", "3 numbers")),
+        ({"cards": "10 20 22"}, ("cards", "list")),
+        ({"cards": [10, -1, 20]}, ("cards[1]", "0 to 52")),
+        ({"cards": [10, "x", 20]}, ("cards[1]", "whole number")),
+        ({"cards": [30, 20, 10]}, ("add up to 60", "52")),
+        ({"cards": [0, 0, 0]}, ("every card count is 0",)),
+        ({"winner": 0, "rounds": -2}, ("rounds", "0 to")),
+        ({"winer": 0}, ("unknown field", "winer", "winner")),
+    ],
+)
 def test_bad_rounds_are_refused_and_nothing_changes(client: TestClient, body: JSONDoc, words: tuple[str]) -> None:
     match = new_match(client)
     client.post(f"/api/matches/{match['id']}/rounds", json={"winner": 0})
@@ -359,19 +369,25 @@ def test_delete_removes_the_match_and_its_rounds(client: TestClient, tmp_path: P
         assert db.execute("SELECT COUNT(*) FROM rounds WHERE match_id = ?", (gone["id"],)).fetchone() == (0,)
 
 
-@pytest.mark.parametrize("path", [
-    "/api/matches/0123456789ab",
-    "/api/matches/not-an-id",
-    "/api/matches/" + "f" * 200,
-    "/api/matches/..%2F..%2Fetc",
-    "/api/matches/0123456789ab/rounds",
-    "/api/matches/0123456789ab/undo",
-    "/api/matches/0123456789ab/timer",
-    "/api/matches/0123456789ab/finish",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/matches/0123456789ab",
+        "/api/matches/not-an-id",
+        "/api/matches/" + "f" * 200,
+        "/api/matches/..%2F..%2Fetc",
+        "/api/matches/0123456789ab/rounds",
+        "/api/matches/0123456789ab/undo",
+        "/api/matches/0123456789ab/timer",
+        "/api/matches/0123456789ab/finish",
+    ],
+)
 def test_unknown_matches_are_404(client: TestClient, path: str) -> None:
-    response = client.post(path, json={"winner": 0}) if path.endswith(("rounds", "undo", "timer", "finish")) \
+    response = (
+        client.post(path, json={"winner": 0})
+        if path.endswith(("rounds", "undo", "timer", "finish"))
         else client.get(path)
+    )
     refused(response, 404)
 
 
@@ -389,9 +405,19 @@ def test_no_bad_request_loses_saved_data(client: TestClient) -> None:
     for winner in (0, 2, 2):
         client.post(f"/api/matches/{match['id']}/rounds", json={"winner": winner})
     before = stable(saved(client, match["id"]))
-    hostile: list[bytes] = [b"null", b"[]", b"{", b'{"finished": false, "x": 1}', b'{"winner": 1e400}',
-                            b'{"cards": [1e9, 0, 0]}', b'{"winner": {"$gt": 0}}', b'{"rounds": "3", "winner": 0}',
-                            b"\x00" * 100, b'{"cards": [' + b"1," * 4000 + b"1]}", b'{"rounds": 99}']
+    hostile: list[bytes] = [
+        b"null",
+        b"[]",
+        b"{",
+        b'{"finished": false, "x": 1}',
+        b'{"winner": 1e400}',
+        b'{"cards": [1e9, 0, 0]}',
+        b'{"winner": {"$gt": 0}}',
+        b'{"rounds": "3", "winner": 0}',
+        b"\x00" * 100,
+        b'{"cards": [' + b"1," * 4000 + b"1]}",
+        b'{"rounds": 99}',
+    ]
     for raw in hostile:
         for action in ("rounds", "undo", "timer", "finish"):
             response = client.post(f"/api/matches/{match['id']}/{action}", content=raw)
@@ -417,8 +443,9 @@ def test_a_matchs_rules_go_straight_to_the_referee(client: TestClient) -> None:
     assert answer["slappable"] is True
     assert answer["patterns"] == ["marriage"]
     standard = new_match(client)
-    assert client.post("/api/check", json={"cards": ["KH", "Q"], "rules": standard["rules"]}).json()["slappable"] \
-        is False
+    assert (
+        client.post("/api/check", json={"cards": ["KH", "Q"], "rules": standard["rules"]}).json()["slappable"] is False
+    )
 
 
 def test_matches_survive_a_new_app_on_the_same_folder(tmp_path: Path) -> None:
@@ -457,7 +484,9 @@ def test_the_page_uses_only_keys_that_exist() -> None:
     script = resources.files("ratscrew.web").joinpath("static", "js", "pages", "scores.js").read_text(encoding="utf-8")
     english = _catalog("en")
     plural_bases = set(re.findall(r'plural\("(scores\.[\w.]+)"', script)) | {
-        "scores.rules.penalty_burn", "scores.rules.penalty_give"}
+        "scores.rules.penalty_burn",
+        "scores.rules.penalty_give",
+    }
     for key in set(re.findall(r'"(scores\.[\w.]+)"', script)):
         if key in plural_bases:
             assert {f"{key}.one", f"{key}.other"} <= set(english), key

@@ -36,7 +36,11 @@ class Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ratscrew", "play", "--no-browser", "--port", "0", "--data", str(data)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         assert self.process.stdout is not None
         first = self.process.stdout.readline()
         found = re.fullmatch(r"ratscrew: serving on (http://\S+?)/?\n", first)
@@ -60,8 +64,9 @@ class Server:
 
     def call(self, method: str, path: str, body: JSONDoc | None = None) -> JSONDoc:
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(request, timeout=10) as response:
             doc: JSONDoc = json.load(response)
         return doc
@@ -92,10 +97,16 @@ def serving(data: Path) -> Iterator[Server]:
 
 
 def play_some_rounds(server: Server) -> JSONDoc:
-    match = server.call("POST", "/api/matches", {
-        "name": "Friday night", "players": ["Léa", "Tom", "Sam"],
-        "rules": {"preset": "bicycle", "slapping": {"penalty_cards": 2}}, "timer_s": 900,
-    })
+    match = server.call(
+        "POST",
+        "/api/matches",
+        {
+            "name": "Friday night",
+            "players": ["Léa", "Tom", "Sam"],
+            "rules": {"preset": "bicycle", "slapping": {"penalty_cards": 2}},
+            "timer_s": 900,
+        },
+    )
     for winner in (0, 2, 0):
         server.call("POST", f"/api/matches/{match['id']}/rounds", {"winner": winner})
     server.call("POST", f"/api/matches/{match['id']}/rounds", {"cards": [20, 20, 12]})

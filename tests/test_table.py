@@ -39,8 +39,9 @@ def test_faster_level_wins_a_race_in_the_predicted_proportion() -> None:
     for seed in range(trials):
         game = Game(rules, hands("7S 2D", "7C 3D", "9H 4D"))
         clock = VirtualClock()
-        table = Table(game, [SeatSpec("fast", "hard"), SeatSpec("slow", "medium"), SeatSpec("person")], clock,
-                      seed=seed)
+        table = Table(
+            game, [SeatSpec("fast", "hard"), SeatSpec("slow", "medium"), SeatSpec("person")], clock, seed=seed
+        )
         while game.cards < 2 or (game.tricks == 0 and table.next_deadline() is not None):
             deadline = table.next_deadline()
             if deadline is None:
@@ -224,8 +225,9 @@ def test_a_live_recorded_game_replays_to_the_same_final_state() -> None:
     assert replayed.outcome == game.outcome
 
 
-@pytest.mark.parametrize("preset", ["standard", "bicycle", "one-chance", "everything", "bataille-corse",
-                                    "out-is-out", "beggar"])
+@pytest.mark.parametrize(
+    "preset", ["standard", "bicycle", "one-chance", "everything", "bataille-corse", "out-is-out", "beggar"]
+)
 def test_every_preset_plays_to_an_end_between_computers(preset: str) -> None:
     from ratscrew.lab.simulate import simulate
 
@@ -252,8 +254,9 @@ def test_simulation_is_the_same_for_the_same_seed_whatever_the_workers() -> None
 def test_a_persons_speed_carries_over_to_the_next_game_at_the_table() -> None:
     earlier = {0: [300, 320, 310, 305, 330, 315]}
     game = Game.from_seed(Rules.build("standard"), 2, 4)
-    table = Table(game, [SeatSpec("person"), SeatSpec("copy", "match", match_seat=0)], VirtualClock(), seed=2,
-                  reactions=earlier)
+    table = Table(
+        game, [SeatSpec("person"), SeatSpec("copy", "match", match_seat=0)], VirtualClock(), seed=2, reactions=earlier
+    )
     level = table.bots[1].level
     assert level.name == "match"
     assert 290 <= level.reaction.mean <= 340

@@ -23,7 +23,8 @@ from tests.conftest import Server
 def new_game(server: Server, **extra: object) -> dict[str, Any]:
     body: dict[str, object] = {
         "seats": [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}],
-        "rules": {"preset": "standard"}, "seed": 7,
+        "rules": {"preset": "standard"},
+        "seed": 7,
     }
     body.update(extra)
     status, doc = server.post("/api/games", body)
@@ -33,8 +34,9 @@ def new_game(server: Server, **extra: object) -> dict[str, Any]:
 
 def socket_for(server: Server, game: dict[str, Any], token: str | None = None) -> ClientConnection:
     ws_url = server.url.replace("http://", "ws://").rstrip("/")
-    return connect(f"{ws_url}/ws/games/{game['id']}?token={token if token is not None else game['token']}",
-                   open_timeout=10)
+    return connect(
+        f"{ws_url}/ws/games/{game['id']}?token={token if token is not None else game['token']}", open_timeout=10
+    )
 
 
 def receive(ws: ClientConnection, kind: str, timeout: float = 5.0) -> dict[str, Any]:
@@ -57,14 +59,17 @@ def test_welcome_tells_the_page_its_seats_and_the_rules(live_server: Server) -> 
     assert "hands" not in welcome["state"]  # a page never sees the cards in a stack
 
 
-@pytest.mark.parametrize("bad", [
-    "not json at all",
-    json.dumps({"type": "flip"}),
-    json.dumps({"type": "slap", "seat": "zero"}),
-    json.dumps({"type": "teleport", "seat": 0}),
-    json.dumps([1, 2, 3]),
-    json.dumps({"type": "flip", "seat": 0, "padding": "x" * 5000}),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "not json at all",
+        json.dumps({"type": "flip"}),
+        json.dumps({"type": "slap", "seat": "zero"}),
+        json.dumps({"type": "teleport", "seat": 0}),
+        json.dumps([1, 2, 3]),
+        json.dumps({"type": "flip", "seat": 0, "padding": "x" * 5000}),
+    ],
+)
 def test_malformed_and_oversized_messages_are_refused_and_the_game_goes_on(live_server: Server, bad: str) -> None:
     game = new_game(live_server)
     with socket_for(live_server, game) as ws:
@@ -79,8 +84,9 @@ def test_malformed_and_oversized_messages_are_refused_and_the_game_goes_on(live_
 
 
 def test_a_seat_that_is_not_yours_is_refused(live_server: Server) -> None:
-    game = new_game(live_server, seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "bot",
-                                                                            "level": "easy"}])
+    game = new_game(
+        live_server, seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "easy"}]
+    )
     with socket_for(live_server, game) as ws:
         receive(ws, "welcome")
         ws.send(json.dumps({"type": "slap", "seat": 1, "card": 0}))
@@ -134,14 +140,17 @@ def test_a_played_game_downloads_as_a_record_that_replays_to_the_same_state(live
     assert any(isinstance(a, dict) and a.get("act") == "slap" for a in doc["actions"])
 
 
-@pytest.mark.parametrize(("body", "expected"), [
-    ({"seats": [{"name": "Ann", "kind": "human"}]}, "seats must be a list of 2 to 12"),
-    ({"seats": [{"kind": "bot"}, {"kind": "bot"}]}, "needs 1 or 2 people"),
-    ({"seats": [{"kind": "human"}, {"kind": "bot", "level": "godlike"}]}, "unknown level"),
-    ({"seats": [{"kind": "human"}, {"kind": "bot"}], "rules": {"slaps": {"run": 5}}}, "slaps.run cannot be 5"),
-    ({"seats": [{"kind": "human"}, {"kind": "bot"}], "bot_pace": 100}, "bot_pace"),
-    ({"seats": "everyone"}, "seats must be a list"),
-])
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ({"seats": [{"name": "Ann", "kind": "human"}]}, "seats must be a list of 2 to 12"),
+        ({"seats": [{"kind": "bot"}, {"kind": "bot"}]}, "needs 1 or 2 people"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot", "level": "godlike"}]}, "unknown level"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot"}], "rules": {"slaps": {"run": 5}}}, "slaps.run cannot be 5"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot"}], "bot_pace": 100}, "bot_pace"),
+        ({"seats": "everyone"}, "seats must be a list"),
+    ],
+)
 def test_bad_new_game_requests_get_a_clear_error(live_server: Server, body: object, expected: str) -> None:
     status, doc = live_server.post("/api/games", body)
     assert status == 400

@@ -49,15 +49,19 @@ class BmnResult:
 def parse_bmn_hands(hands: Sequence[str]) -> list[str]:
     """Check hands in the published notation; return them as demand strings (``0``-``4``)."""
     if len(hands) < 2:
-        raise NotationError(f"Beggar-my-neighbour needs two or more hands, got {len(hands)}: "
-                            "give one string per hand, e.g. ------------KAQ----J------")
+        raise NotationError(
+            f"Beggar-my-neighbour needs two or more hands, got {len(hands)}: "
+            "give one string per hand, e.g. ------------KAQ----J------"
+        )
     out = []
     for number, hand in enumerate(hands, 1):
         text = hand.strip().upper()
         bad = sorted(set(text) - set("-JQKA"))
         if bad:
-            raise NotationError(f"hand {number} ({hand!r}) holds {bad[0]!r}: expected only '-' for a number card "
-                                "and J Q K A for court cards")
+            raise NotationError(
+                f"hand {number} ({hand!r}) holds {bad[0]!r}: expected only '-' for a number card "
+                "and J Q K A for court cards"
+            )
         out.append(text.translate(_TO_DEMANDS))
     counts = {ch: sum(h.count(ch) for h in out) for ch in "01234"}
     if counts != {"0": 36, "1": 4, "2": 4, "3": 4, "4": 4}:
@@ -221,15 +225,15 @@ def _play_tracked(hands: Sequence[str]) -> BmnResult:
             part = hand[:demand]
             numbers = len(part) - len(part.lstrip("0"))
             if numbers < len(part):
-                pile += part[:numbers + 1]
+                pile += part[: numbers + 1]
                 cards += numbers + 1
-                h[payer] = hand[numbers + 1:]
+                h[payer] = hand[numbers + 1 :]
                 challenger = payer
                 demand = ord(part[numbers]) - 48
                 continue
             pile += part
             cards += len(part)
-            h[payer] = hand[len(part):]
+            h[payer] = hand[len(part) :]
             if len(part) < demand:  # the payer ran out, and a player who must pay with no card is out
                 out[payer] = True
                 if last_in() is not None:

@@ -66,15 +66,33 @@ class Suit(Enum):
 
 
 _RANK_SYMBOLS = {
-    Rank.JOKER: "X", Rank.TWO: "2", Rank.THREE: "3", Rank.FOUR: "4", Rank.FIVE: "5", Rank.SIX: "6",
-    Rank.SEVEN: "7", Rank.EIGHT: "8", Rank.NINE: "9", Rank.TEN: "T", Rank.JACK: "J", Rank.QUEEN: "Q",
-    Rank.KING: "K", Rank.ACE: "A",
+    Rank.JOKER: "X",
+    Rank.TWO: "2",
+    Rank.THREE: "3",
+    Rank.FOUR: "4",
+    Rank.FIVE: "5",
+    Rank.SIX: "6",
+    Rank.SEVEN: "7",
+    Rank.EIGHT: "8",
+    Rank.NINE: "9",
+    Rank.TEN: "T",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+    Rank.ACE: "A",
 }
 _RANK_BY_TEXT = {symbol: rank for rank, symbol in _RANK_SYMBOLS.items()} | {"10": Rank.TEN}
 _SUIT_GLYPHS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
-_SUIT_BY_TEXT = {s.value: s for s in Suit} | {g: s for s, g in _SUIT_GLYPHS.items()} | {
-    "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS,
-}
+_SUIT_BY_TEXT = (
+    {s.value: s for s in Suit}
+    | {g: s for s, g in _SUIT_GLYPHS.items()}
+    | {
+        "♤": Suit.SPADES,
+        "♡": Suit.HEARTS,
+        "♢": Suit.DIAMONDS,
+        "♧": Suit.CLUBS,
+    }
+)
 EXPECTED_CARD = "a rank (2-9, 10 or T, J, Q, K, A) and a suit (S H D C or ♠ ♥ ♦ ♣), e.g. 7S, TD, QH; or X for a joker"
 
 

@@ -182,4 +182,3 @@ def find_matches(pile: Sequence[Card], rules: Rules, *, face_up: int | None = No
         if match is not None:
             found.append(match)
     return found
-

@@ -86,9 +86,9 @@ class Record:
     @staticmethod
     def from_json(doc: object) -> Record:
         if not isinstance(doc, Mapping):
-            raise RecordError(f"a record must be a JSON object with \"format\": \"{FORMAT}\"")
+            raise RecordError(f'a record must be a JSON object with "format": "{FORMAT}"')
         if doc.get("format") != FORMAT:
-            raise RecordError(f"format must be \"{FORMAT}\", got {json.dumps(doc.get('format'))}")
+            raise RecordError(f'format must be "{FORMAT}", got {json.dumps(doc.get("format"))}')
         try:
             rules = rules_from_mapping(doc.get("rules", "standard"), where="record rules")
         except RulesError as exc:
@@ -104,9 +104,9 @@ class Record:
         elif "seed" in doc:
             seed = _read_int(doc["seed"], "seed", minimum=0)
             if seats is None:
-                raise RecordError("a record with a seed needs \"players\" (names) or \"seats\" (a number)")
+                raise RecordError('a record with a seed needs "players" (names) or "seats" (a number)')
         else:
-            raise RecordError("a record needs \"hands\" (each stack, top card first) or a \"seed\"")
+            raise RecordError('a record needs "hands" (each stack, top card first) or a "seed"')
         if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
             raise RecordError(f"a record needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {seats}")
         first = _read_int(doc.get("first", 0), "first", minimum=0)
@@ -114,7 +114,7 @@ class Record:
             raise RecordError(f"first must be a seat from 0 to {seats - 1}, got {first}")
         raw_actions = doc.get("actions", [])
         if not isinstance(raw_actions, list):
-            raise RecordError("actions must be a list such as [\"flip\", {\"slap\": 1}, \"wait\"]")
+            raise RecordError('actions must be a list such as ["flip", {"slap": 1}, "wait"]')
         actions = tuple(action_from_json(a, i) for i, a in enumerate(raw_actions))
         known = {"format", "rules", "players", "seats", "hands", "seed", "first", "actions"}
         extra = {k: v for k, v in doc.items() if k not in known}
@@ -131,8 +131,9 @@ class Record:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise RecordError(f"cannot read record {path}: {exc.strerror if isinstance(exc, OSError) else exc}") \
-                from None
+            raise RecordError(
+                f"cannot read record {path}: {exc.strerror if isinstance(exc, OSError) else exc}"
+            ) from None
         return Record.loads(text, where=str(path))
 
     @staticmethod
@@ -140,8 +141,10 @@ class Record:
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"{where} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}): "
-                              f"expected a {FORMAT} object") from None
+            raise RecordError(
+                f"{where} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}): "
+                f"expected a {FORMAT} object"
+            ) from None
         return Record.from_json(doc)
 
 
@@ -149,7 +152,7 @@ def _read_players(doc: Mapping[str, object]) -> tuple[tuple[str, ...] | None, in
     if "players" in doc:
         names = doc["players"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise RecordError("players must be a list of names, e.g. [\"Ann\", \"Bob\"]")
+            raise RecordError('players must be a list of names, e.g. ["Ann", "Bob"]')
         return tuple(names), len(names)
     if "seats" in doc:
         return None, _read_int(doc["seats"], "seats", minimum=0)
@@ -158,13 +161,13 @@ def _read_players(doc: Mapping[str, object]) -> tuple[tuple[str, ...] | None, in
 
 def _read_hands(raw: object) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(raw, list) or not all(isinstance(h, list) for h in raw):
-        raise RecordError("hands must be a list of stacks, each a list of cards top first, e.g. [[\"7S\"], [\"KD\"]]")
+        raise RecordError('hands must be a list of stacks, each a list of cards top first, e.g. [["7S"], ["KD"]]')
     hands = []
     for seat, hand in enumerate(raw):
         cards = []
         for item in hand:
             if not isinstance(item, str):
-                raise RecordError(f"hands[{seat}] holds {json.dumps(item)}: expected a card such as \"7S\"")
+                raise RecordError(f'hands[{seat}] holds {json.dumps(item)}: expected a card such as "7S"')
             try:
                 cards.append(Card.parse(item))
             except NotationError as exc:

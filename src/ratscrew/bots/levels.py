@@ -38,14 +38,38 @@ class Level:
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("easy", ExGaussian(700, 90, 300, 180), miss=0.30, wrong=0.005,
-              flip=ExGaussian(650, 100, 300, 250), summary="a relaxed player: about 1 s to slap, misses often"),
-        Level("medium", ExGaussian(480, 70, 170, 160), miss=0.12, wrong=0.002,
-              flip=ExGaussian(500, 80, 200, 220), summary="a regular player: about 650 ms, misses now and then"),
-        Level("hard", ExGaussian(360, 45, 90, 150), miss=0.04, wrong=0.0,
-              flip=ExGaussian(400, 60, 130, 200), summary="a sharp player: about 450 ms, rarely misses"),
-        Level("expert", ExGaussian(250, 30, 50, 150), miss=0.01, wrong=0.0,
-              flip=ExGaussian(330, 40, 90, 180), summary="near the limit of human reflexes: about 300 ms"),
+        Level(
+            "easy",
+            ExGaussian(700, 90, 300, 180),
+            miss=0.30,
+            wrong=0.005,
+            flip=ExGaussian(650, 100, 300, 250),
+            summary="a relaxed player: about 1 s to slap, misses often",
+        ),
+        Level(
+            "medium",
+            ExGaussian(480, 70, 170, 160),
+            miss=0.12,
+            wrong=0.002,
+            flip=ExGaussian(500, 80, 200, 220),
+            summary="a regular player: about 650 ms, misses now and then",
+        ),
+        Level(
+            "hard",
+            ExGaussian(360, 45, 90, 150),
+            miss=0.04,
+            wrong=0.0,
+            flip=ExGaussian(400, 60, 130, 200),
+            summary="a sharp player: about 450 ms, rarely misses",
+        ),
+        Level(
+            "expert",
+            ExGaussian(250, 30, 50, 150),
+            miss=0.01,
+            wrong=0.0,
+            flip=ExGaussian(330, 40, 90, 180),
+            summary="near the limit of human reflexes: about 300 ms",
+        ),
     )
 }
 

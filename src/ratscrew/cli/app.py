@@ -15,8 +15,14 @@ from ratscrew.errors import RatscrewError
 class RatscrewGroup(click.Group):
     """Turns bad input (ours or Click's) into ``ratscrew: error: ...`` on stderr and exit 2, never a traceback."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         try:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except RatscrewError as exc:

@@ -59,11 +59,17 @@ def bmn(ctx: click.Context) -> None:
     result = play_bmn(parse_bmn_hands(hands))
     if result.loop is not None:
         loop = result.loop
-        doc: dict[str, Any] = {"result": "loop", "prefix_cards": loop.prefix_cards,
-                               "prefix_tricks": loop.prefix_tricks, "cycle_cards": loop.cycle_cards,
-                               "cycle_tricks": loop.cycle_tricks}
-        text = (f"endless: after {loop.prefix_cards} cards ({loop.prefix_tricks} tricks) the game repeats every "
-                f"{loop.cycle_cards} cards ({loop.cycle_tricks} tricks)")
+        doc: dict[str, Any] = {
+            "result": "loop",
+            "prefix_cards": loop.prefix_cards,
+            "prefix_tricks": loop.prefix_tricks,
+            "cycle_cards": loop.cycle_cards,
+            "cycle_tricks": loop.cycle_tricks,
+        }
+        text = (
+            f"endless: after {loop.prefix_cards} cards ({loop.prefix_tricks} tricks) the game repeats every "
+            f"{loop.cycle_cards} cards ({loop.cycle_tricks} tricks)"
+        )
     else:
         assert result.winner is not None
         doc = {"result": "win", "winner": result.winner + 1, "cards": result.cards, "tricks": result.tricks}
@@ -114,11 +120,18 @@ def _random(options: dict[str, object], as_json: bool) -> None:
     start = time.perf_counter()
     total, ended, longest, loops = play_random(games, seed, players)
     seconds = time.perf_counter() - start
-    doc = {"games": games, "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1),
-           "mean_cards": round(total / ended, 2) if ended else None, "max_cards": longest if ended else None,
-           "loops": loops}
+    doc = {
+        "games": games,
+        "seconds": round(seconds, 4),
+        "games_per_s": round(games / seconds, 1),
+        "mean_cards": round(total / ended, 2) if ended else None,
+        "max_cards": longest if ended else None,
+        "loops": loops,
+    }
     if as_json:
         print_json(doc)
         return
-    click.echo(f"{games} deals in {seconds:.3f} s ({games / seconds:,.0f} games/s); "
-               f"mean {doc['mean_cards']} cards, longest {doc['max_cards']}, {loops} endless")
+    click.echo(
+        f"{games} deals in {seconds:.3f} s ({games / seconds:,.0f} games/s); "
+        f"mean {doc['mean_cards']} cards, longest {doc['max_cards']}, {loops} endless"
+    )

@@ -15,10 +15,19 @@ F = TypeVar("F", bound=Callable[..., object])
 
 def rules_options(func: F) -> F:
     """``--rules NAME_OR_FILE`` and repeatable ``--set key=value``, as CONTRACT.md defines them."""
-    func = click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
-                        help="Change one rule, e.g. --set slaps.run=4 (repeatable).")(func)
-    func = click.option("--rules", "rules_name", metavar="NAME_OR_FILE",
-                        help="A preset (standard, bicycle, ...) or a TOML/JSON rules file.")(func)
+    func = click.option(
+        "--set",
+        "sets",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Change one rule, e.g. --set slaps.run=4 (repeatable).",
+    )(func)
+    func = click.option(
+        "--rules",
+        "rules_name",
+        metavar="NAME_OR_FILE",
+        help="A preset (standard, bicycle, ...) or a TOML/JSON rules file.",
+    )(func)
     return func
 
 

@@ -13,8 +13,9 @@ from ratscrew.record import Record, play_out, state_json
 
 @main.command()
 @click.argument("record_path", metavar="RECORD")
-@click.option("--play-out", "play_out_flag", is_flag=True,
-              help="Then keep flipping, with no more slaps, until the game ends.")
+@click.option(
+    "--play-out", "play_out_flag", is_flag=True, help="Then keep flipping, with no more slaps, until the game ends."
+)
 @json_option
 def replay(record_path: str, play_out_flag: bool, as_json: bool) -> None:
     """Replay a ratscrew-record/1 file (- for standard input) and print the state after its last action."""
@@ -28,14 +29,20 @@ def replay(record_path: str, play_out_flag: bool, as_json: bool) -> None:
         return
     names = list(record.players) if record.players else [f"seat {s}" for s in range(record.seats)]
     if game.outcome is None:
-        click.echo(f"playing: {state['cards']} cards turned, {state['tricks']} piles won; {names[game.turn]} is due"
-                   + (f" and owes {game.owed}" if game.owed else ""))
+        click.echo(
+            f"playing: {state['cards']} cards turned, {state['tricks']} piles won; {names[game.turn]} is due"
+            + (f" and owes {game.owed}" if game.owed else "")
+        )
     else:
         who = f", {names[game.outcome.winner]} wins" if game.outcome.winner is not None else ""
-        click.echo(f"over: {game.outcome.result.value}{who} ({game.outcome.reason}) after {state['cards']} cards "
-                   f"and {state['tricks']} piles")
+        click.echo(
+            f"over: {game.outcome.result.value}{who} ({game.outcome.reason}) after {state['cards']} cards "
+            f"and {state['tricks']} piles"
+        )
     for seat, name in enumerate(names):
         out = " (out)" if game.out[seat] else ""
         click.echo(f"  {name}{out}: {len(game.stacks[seat])} cards")
-    click.echo(f"  pile: {' '.join(c.pretty for c in game.pile) or '(empty)'}"
-               + (f"; {len(game.burned)} burned underneath" if game.burned else ""))
+    click.echo(
+        f"  pile: {' '.join(c.pretty for c in game.pile) or '(empty)'}"
+        + (f"; {len(game.burned)} burned underneath" if game.burned else "")
+    )

@@ -18,6 +18,7 @@ def rules(ctx: click.Context) -> None:
         for preset in PRESETS.values():
             click.echo(f"{preset.name:<{width}}  {preset.summary}")
 
+
 @rules.command()
 @click.argument("name_or_file", required=False)
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Change one rule (repeatable).")
@@ -30,6 +31,7 @@ def show(name_or_file: str | None, sets: tuple[str, ...], as_json: bool) -> None
     else:
         click.echo(rules_to_toml(chosen), nl=False)
 
+
 @rules.command()
 @click.argument("key")
 @json_option
@@ -38,14 +40,22 @@ def explain(key: str, as_json: bool) -> None:
     opt = option(key)
     by_preset = {name: Rules.build(name).get(opt.key) for name in PRESETS}
     if as_json:
-        print_json({"key": opt.key, "summary": opt.summary, "allowed": opt.allowed_text(), "default": opt.default,
-                    "presets": by_preset})
+        print_json(
+            {
+                "key": opt.key,
+                "summary": opt.summary,
+                "allowed": opt.allowed_text(),
+                "default": opt.default,
+                "presets": by_preset,
+            }
+        )
         return
     click.echo(f"{opt.key}: {opt.summary}")
     click.echo(f"  allowed: {opt.allowed_text()}")
     click.echo(f"  default: {_show(opt.default)}")
     for name, value in by_preset.items():
         click.echo(f"  {name}: {_show(value)}")
+
 
 def _show(value: object) -> str:
     if isinstance(value, bool):

@@ -20,16 +20,35 @@ from ratscrew.lab.simulate import Summary, check_levels, simulate
 @main.command("simulate")
 @rules_options
 @click.option("--players", type=int, default=None, help="Seats at the table (default: one per level in --bots).")
-@click.option("--bots", "bots_text", default=None, metavar="LEVEL,...",
-              help=f"One level per seat ({', '.join(LEVELS)}); one level fills every seat. Default: medium.")
+@click.option(
+    "--bots",
+    "bots_text",
+    default=None,
+    metavar="LEVEL,...",
+    help=f"One level per seat ({', '.join(LEVELS)}); one level fills every seat. Default: medium.",
+)
 @click.option("--games", type=int, default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same numbers.")
 @click.option("--workers", type=int, default=None, help="Processes to play in (default: every core).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
-              help="Save a histogram of game length to this PNG (needs matplotlib: pip install 'ratscrew[plot]').")
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Save a histogram of game length to this PNG (needs matplotlib: pip install 'ratscrew[plot]').",
+)
 @json_option
-def simulate_command(rules_name: str | None, sets: tuple[str, ...], players: int | None, bots_text: str | None,
-                     games: int, seed: int, workers: int | None, plot_path: str | None, as_json: bool) -> None:
+def simulate_command(
+    rules_name: str | None,
+    sets: tuple[str, ...],
+    players: int | None,
+    bots_text: str | None,
+    games: int,
+    seed: int,
+    workers: int | None,
+    plot_path: str | None,
+    as_json: bool,
+) -> None:
     """Play GAMES complete games between computer players and report how they went."""
     rules = rules_from_options(rules_name, sets)
     levels = _levels(bots_text, players)
@@ -45,8 +64,7 @@ def simulate_command(rules_name: str | None, sets: tuple[str, ...], players: int
         columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=err, transient=True) as bar:
             task = bar.add_task("games", total=games)
-            summary = simulate(rules, levels, games, seed, workers=workers,
-                               progress=lambda n: bar.advance(task, n))
+            summary = simulate(rules, levels, games, seed, workers=workers, progress=lambda n: bar.advance(task, n))
     else:
         summary = simulate(rules, levels, games, seed, workers=workers)
     doc = summary.as_dict()
@@ -69,8 +87,10 @@ def _levels(bots_text: str | None, players: int | None) -> list[str]:
     if len(named) == 1:
         return named * players
     if len(named) != players:
-        raise RulesError(f"--bots gives {len(named)} levels but --players is {players}: give one level per seat, "
-                         "or a single level for every seat")
+        raise RulesError(
+            f"--bots gives {len(named)} levels but --players is {players}: give one level per seat, "
+            "or a single level for every seat"
+        )
     return named
 
 
@@ -86,8 +106,10 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
     knockouts = doc["games_with_wrong_slap_knockout"]
     assert isinstance(knockouts, float | int)
     rows = [
-        ("cards per game: mean / median / 90% / max",
-         f"{doc['mean_cards']} / {doc['median_cards']} / {doc['p90_cards']} / {doc['max_cards']}"),
+        (
+            "cards per game: mean / median / 90% / max",
+            f"{doc['mean_cards']} / {doc['median_cards']} / {doc['p90_cards']} / {doc['max_cards']}",
+        ),
         ("minutes per game: mean / median", f"{doc['mean_minutes']} / {doc['median_minutes']}"),
         ("piles won by slap, per game", str(doc["piles_by_slap"])),
         ("piles won by challenge, per game", str(doc["piles_by_challenge"])),

@@ -33,10 +33,20 @@ def _plain(value: object) -> object:
         return {"pattern": value.pattern, "cards": [str(c) for c in value.cards], "why": value.why}
     if isinstance(value, Outcome):
         loop = value.loop
-        return {"result": value.result.value, "winner": value.winner, "reason": value.reason, "how": value.how,
-                "loop": None if loop is None else {
-                    "prefix_cards": loop.prefix_cards, "prefix_tricks": loop.prefix_tricks,
-                    "cycle_cards": loop.cycle_cards, "cycle_tricks": loop.cycle_tricks}}
+        return {
+            "result": value.result.value,
+            "winner": value.winner,
+            "reason": value.reason,
+            "how": value.how,
+            "loop": None
+            if loop is None
+            else {
+                "prefix_cards": loop.prefix_cards,
+                "prefix_tricks": loop.prefix_tricks,
+                "cycle_cards": loop.cycle_cards,
+                "cycle_tricks": loop.cycle_tricks,
+            },
+        }
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     return value

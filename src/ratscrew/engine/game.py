@@ -55,8 +55,9 @@ def seeded_deal(rules: Rules, seats: int, seed: int) -> list[list[Card]]:
 class Game:
     """One game in progress. ``apply`` is the only way it changes; ``actions`` is everything applied so far."""
 
-    def __init__(self, rules: Rules, hands: Sequence[Sequence[Card]], first: Seat = 0,
-                 *, detect_loops: bool | None = None) -> None:
+    def __init__(
+        self, rules: Rules, hands: Sequence[Sequence[Card]], first: Seat = 0, *, detect_loops: bool | None = None
+    ) -> None:
         players = len(hands)
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise NotationError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
@@ -96,8 +97,7 @@ class Game:
         self._patterns = enabled_patterns(rules)
         self._total = len(every_card)
         jokers = any(c.is_joker for c in every_card)
-        self.detect_loops = (not rules.any_slap_enabled(jokers_in_play=jokers)
-                             if detect_loops is None else detect_loops)
+        self.detect_loops = not rules.any_slap_enabled(jokers_in_play=jokers) if detect_loops is None else detect_loops
         self._seen: dict[BoundaryKey, tuple[int, int]] = {}
         self._demand = {c: rules.demand(c) for c in set(every_card)}
         ten_matters = rules.challenge.ten_stops
@@ -179,8 +179,9 @@ class Game:
         if self.out[slap.seat]:
             raise IllegalAction(f"seat {slap.seat} is out and cannot slap")
         if slap.card is not None and not 0 <= slap.card <= self.cards:
-            raise IllegalAction(f"a slap reacting to card {slap.card} came before that card was turned "
-                                f"(only {self.cards} have been)")
+            raise IllegalAction(
+                f"a slap reacting to card {slap.card} came before that card was turned (only {self.cards} have been)"
+            )
 
     # ------------------------------------------------------------------ turning cards
 
@@ -198,8 +199,11 @@ class Game:
         self._events.append(CardTurned(seat, card, self.cards))
         max_cards = self.rules.end.max_cards
         if max_cards and self.cards >= max_cards:
-            self._finish(Outcome(Result.LIMIT, None, reason=f"stopped after {self.cards} cards (end.max_cards)",
-                                 how="card_limit"))
+            self._finish(
+                Outcome(
+                    Result.LIMIT, None, reason=f"stopped after {self.cards} cards (end.max_cards)", how="card_limit"
+                )
+            )
             return
         demand = self._demand[card]
         if demand:
@@ -267,8 +271,9 @@ class Game:
             return
         if nxt is None:
             # Everyone still in is empty: whoever turned the last card wins the pile as if by challenge.
-            self._win_challenge(self._nearest_in(self.last_flipper if self.last_flipper is not None else seat),
-                                "last_card")
+            self._win_challenge(
+                self._nearest_in(self.last_flipper if self.last_flipper is not None else seat), "last_card"
+            )
         else:
             self.turn = nxt
 
@@ -470,7 +475,7 @@ class Game:
         start = 0
         for i, seat in enumerate(seats):
             size = share + (1 if i < extra else 0)
-            self.stacks[seat].extend(cards[start:start + size])
+            self.stacks[seat].extend(cards[start : start + size])
             shares.append((seat, size))
             start += size
         self._events.append(PileWon(seats[0], how, tuple(cards), tuple(shares)))
@@ -496,8 +501,7 @@ class Game:
         if len(leaders) == 1:
             self._finish(Outcome(Result.WIN, leaders[0], reason="most cards when time ran out", how="time"))
         else:
-            self._finish(Outcome(Result.DRAW, None, reason="tied for most cards when time ran out",
-                                 how="time"))
+            self._finish(Outcome(Result.DRAW, None, reason="tied for most cards when time ran out", how="time"))
 
     def _finish(self, outcome: Outcome) -> None:
         self.outcome = outcome
@@ -518,8 +522,7 @@ class Game:
             self._seen[key] = (self.cards, self.tricks)
             return
         loop = Loop(seen[0], seen[1], self.cards - seen[0], self.tricks - seen[1])
-        self._finish(Outcome(Result.LOOP, None, loop, reason="the game came back to an earlier position",
-                             how="loop"))
+        self._finish(Outcome(Result.LOOP, None, loop, reason="the game came back to an earlier position", how="loop"))
 
     def enable_loop_detection(self) -> None:
         """Start comparing positions at every pile boundary from the next one on (used by play-out)."""

@@ -39,19 +39,37 @@ class View:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "seat": self.seat, "pile": [str(c) for c in self.pile],
-            "burned_visible": [str(c) for c in self.burned_visible], "burned_count": self.burned_count,
-            "stack_sizes": list(self.stack_sizes), "out": list(self.out), "turn": self.turn, "owed": self.owed,
-            "challenger": self.challenger, "collect_pending": self.collect_pending, "cards": self.cards,
-            "tricks": self.tricks, "over": self.over,
+            "seat": self.seat,
+            "pile": [str(c) for c in self.pile],
+            "burned_visible": [str(c) for c in self.burned_visible],
+            "burned_count": self.burned_count,
+            "stack_sizes": list(self.stack_sizes),
+            "out": list(self.out),
+            "turn": self.turn,
+            "owed": self.owed,
+            "challenger": self.challenger,
+            "collect_pending": self.collect_pending,
+            "cards": self.cards,
+            "tricks": self.tricks,
+            "over": self.over,
         }
 
 
 def view_for(game: Game, seat: Seat | None = None) -> View:
     visible = tuple(game.burned) if game.rules.slaps.burned_count else ()
     return View(
-        seat=seat, rules=game.rules, pile=tuple(game.pile), burned_visible=visible, burned_count=len(game.burned),
-        stack_sizes=tuple(len(s) for s in game.stacks), out=tuple(game.out), turn=game.turn, owed=game.owed,
-        challenger=game.challenger, collect_pending=game.collect_pending, cards=game.cards, tricks=game.tricks,
+        seat=seat,
+        rules=game.rules,
+        pile=tuple(game.pile),
+        burned_visible=visible,
+        burned_count=len(game.burned),
+        stack_sizes=tuple(len(s) for s in game.stacks),
+        out=tuple(game.out),
+        turn=game.turn,
+        owed=game.owed,
+        challenger=game.challenger,
+        collect_pending=game.collect_pending,
+        cards=game.cards,
+        tricks=game.tricks,
         over=game.over,
     )

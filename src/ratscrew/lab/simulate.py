@@ -57,9 +57,13 @@ class Summary:
             if s.winner is not None:
                 wins[s.winner] += 1
         return {
-            "games": n, "players": self.players, "levels": list(self.levels),
-            "mean_cards": round(statistics.fmean(cards), 2), "median_cards": statistics.median(cards),
-            "p90_cards": _percentile(cards, 0.9), "max_cards": cards[-1],
+            "games": n,
+            "players": self.players,
+            "levels": list(self.levels),
+            "mean_cards": round(statistics.fmean(cards), 2),
+            "median_cards": statistics.median(cards),
+            "p90_cards": _percentile(cards, 0.9),
+            "max_cards": cards[-1],
             "mean_minutes": round(statistics.fmean(minutes), 2),
             "median_minutes": round(statistics.median(minutes), 2),
             "piles_by_slap": round(statistics.fmean(s.piles_by_slap for s in self.stats), 2),
@@ -97,18 +101,32 @@ def play_one(rules: Rules, levels: Sequence[str], seed: int) -> GameStats:
     """One complete game between bots at ``levels`` (seat order), on virtual time."""
     game = Game.from_seed(rules, len(levels), seed)
     clock = VirtualClock()
-    table = Table(game, [SeatSpec(f"bot {i + 1}", level) for i, level in enumerate(levels)], clock, seed=seed,
-                  config=TableConfig())
+    table = Table(
+        game,
+        [SeatSpec(f"bot {i + 1}", level) for i, level in enumerate(levels)],
+        clock,
+        seed=seed,
+        config=TableConfig(),
+    )
     run_virtual(table, clock)
     assert game.outcome is not None
     piles = table.piles_won()
     knocked = sum(1 for e in table.log if isinstance(e.event, PlayerOut) and e.event.reason == "wrong-slap")
-    return GameStats(game.cards, clock.now(), piles["slap"], piles["challenge"], table.wrong_slaps(), knocked,
-                     game.outcome.result.value, game.outcome.winner)
+    return GameStats(
+        game.cards,
+        clock.now(),
+        piles["slap"],
+        piles["challenge"],
+        table.wrong_slaps(),
+        knocked,
+        game.outcome.result.value,
+        game.outcome.winner,
+    )
 
 
-def _play_chunk(rules_doc: dict[str, object], levels: tuple[str, ...], seed: int, indices: range) -> list[
-        tuple[int, GameStats]]:
+def _play_chunk(
+    rules_doc: dict[str, object], levels: tuple[str, ...], seed: int, indices: range
+) -> list[tuple[int, GameStats]]:
     rules = rules_from_mapping(rules_doc)
     return [(i, play_one(rules, levels, game_seed(seed, i))) for i in indices]
 
@@ -118,8 +136,15 @@ def _chunks(games: int, size: int) -> Iterator[range]:
         yield range(start, min(games, start + size))
 
 
-def simulate(rules: Rules, levels: Sequence[str], games: int, seed: int = 1, *, workers: int | None = None,
-             progress: Callable[[int], None] | None = None) -> Summary:
+def simulate(
+    rules: Rules,
+    levels: Sequence[str],
+    games: int,
+    seed: int = 1,
+    *,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
     """Play ``games`` games; ``progress`` is called with how many more have finished."""
     check_levels(levels)
     if games < 1:

@@ -36,13 +36,30 @@ Doc = dict[str, object]
 
 COURT_RANKS: tuple[Rank, ...] = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 # Suits used to draw a rank on its own, so a page of cards does not look like one long suit.
-_SHOW_SUIT = {Rank.ACE: "S", Rank.KING: "H", Rank.QUEEN: "C", Rank.JACK: "D", Rank.TEN: "H", Rank.NINE: "S",
-              Rank.EIGHT: "D", Rank.SEVEN: "C", Rank.SIX: "H", Rank.FIVE: "S", Rank.FOUR: "D", Rank.THREE: "C",
-              Rank.TWO: "H"}
+_SHOW_SUIT = {
+    Rank.ACE: "S",
+    Rank.KING: "H",
+    Rank.QUEEN: "C",
+    Rank.JACK: "D",
+    Rank.TEN: "H",
+    Rank.NINE: "S",
+    Rank.EIGHT: "D",
+    Rank.SEVEN: "C",
+    Rank.SIX: "H",
+    Rank.FIVE: "S",
+    Rank.FOUR: "D",
+    Rank.THREE: "C",
+    Rank.TWO: "H",
+}
 _OTHER_SUIT = {"S": "H", "H": "C", "C": "D", "D": "S"}
 # Integer options whose 0 means "none" and reads better as words than as a number.
-ZERO_WORDS: tuple[str, ...] = ("challenge.joker", "slapping.collect_delay_ms", "slapping.tie_window_ms",
-                               "end.time_limit_s", "end.max_cards")
+ZERO_WORDS: tuple[str, ...] = (
+    "challenge.joker",
+    "slapping.collect_delay_ms",
+    "slapping.tie_window_ms",
+    "end.time_limit_s",
+    "end.max_cards",
+)
 
 
 # ---------------------------------------------------------------------------------------------------- words
@@ -109,8 +126,13 @@ def key_doc(tr: Texts, rules: Rules, key: str) -> Doc:
     """One rules key as shown beside an explanation: the key, its value and the value in words."""
     opt = OPTIONS_BY_KEY[key]
     value = rules.get(key)
-    return {"key": key, "value": value, "label": value_label(tr, opt, value), "default": opt.default,
-            "changed": value != opt.default}
+    return {
+        "key": key,
+        "value": value,
+        "label": value_label(tr, opt, value),
+        "default": opt.default,
+        "changed": value != opt.default,
+    }
 
 
 def keys_doc(tr: Texts, rules: Rules, keys: Sequence[str]) -> list[Doc]:
@@ -134,8 +156,12 @@ def _note(value: str) -> Doc:
 
 def match_doc(tr: Texts, match: Match) -> Doc:
     """A match with its name and a one-line reason in the page's language."""
-    return {"pattern": match.pattern, "name": tr(f"pattern.{match.pattern}"), "cards": [str(c) for c in match.cards],
-            "why": tr(f"pattern.{match.pattern}.why", cards=cards_text(match.cards))}
+    return {
+        "pattern": match.pattern,
+        "name": tr(f"pattern.{match.pattern}"),
+        "cards": [str(c) for c in match.cards],
+        "why": tr(f"pattern.{match.pattern}.why", cards=cards_text(match.cards)),
+    }
 
 
 def verdict(tr: Texts, matches: Sequence[Match]) -> str:
@@ -147,9 +173,16 @@ def verdict(tr: Texts, matches: Sequence[Match]) -> str:
 def example(tr: Texts, rules: Rules, pile: Sequence[Card], *, shows: str | None = None, caption: str = "") -> Doc:
     """A pile (bottom first) with the engine's verdict on it; ``shows`` names the pattern it is meant to show."""
     matches = find_matches(pile, rules)
-    return {"type": "example", "cards": [str(c) for c in pile], "shows": shows, "caption": caption,
-            "slappable": bool(matches), "patterns": [m.pattern for m in matches],
-            "matches": [match_doc(tr, m) for m in matches], "verdict": verdict(tr, matches)}
+    return {
+        "type": "example",
+        "cards": [str(c) for c in pile],
+        "shows": shows,
+        "caption": caption,
+        "slappable": bool(matches),
+        "patterns": [m.pattern for m in matches],
+        "matches": [match_doc(tr, m) for m in matches],
+        "verdict": verdict(tr, matches),
+    }
 
 
 def iter_examples(node: object) -> Iterator[Doc]:
@@ -296,8 +329,16 @@ def narrate(tr: Texts, names: Sequence[str], step: Step) -> str:
         stopped = any(isinstance(e, ChallengeStopped) and e.reason == "ten" for e in step.events)
         if opened is not None:
             key = "learn.step.passed" if opened.passed_on else "learn.step.court"
-            parts.append(tr.count(key, opened.owed, who=who, card=card, rank=rank_name(tr, turned.card.rank),
-                                  payer=names[opened.payer]))
+            parts.append(
+                tr.count(
+                    key,
+                    opened.owed,
+                    who=who,
+                    card=card,
+                    rank=rank_name(tr, turned.card.rank),
+                    payer=names[opened.payer],
+                )
+            )
         elif stopped:
             parts.append(tr("learn.step.ten", who=who, card=card))
         elif won is not None and won.how == "paid":
@@ -310,8 +351,9 @@ def narrate(tr: Texts, names: Sequence[str], step: Step) -> str:
             parts.append(tr("learn.step.number", who=who, card=card))
     for event in step.events:
         if isinstance(event, DebtPassed):
-            parts.append(tr.count("learn.step.debt_passed", event.owed, who=names[event.from_seat],
-                                  next=names[event.to_seat]))
+            parts.append(
+                tr.count("learn.step.debt_passed", event.owed, who=names[event.from_seat], next=names[event.to_seat])
+            )
         elif isinstance(event, PlayerOut):
             parts.append(tr("learn.step.out", who=names[event.seat]))
         elif isinstance(event, ChallengeWon) and event.how != "paid":
@@ -332,17 +374,30 @@ def walkthrough(tr: Texts, rules: Rules, name: str) -> Doc:
     """A short deal played by the engine until its challenge is decided, told card by card."""
     hands = [parse_cards(h) for h in _WALKTHROUGHS[name]]
     game, steps = play_challenge(rules, hands)
-    names = tr.names()[:len(hands)]
+    names = tr.names()[: len(hands)]
     shown: list[Doc] = []
     for step in steps:
         turned = next((e for e in step.events if isinstance(e, CardTurned)), None)
         if turned is None:
             continue
-        shown.append({"seat": turned.seat, "name": names[turned.seat], "card": str(turned.card),
-                      "owed": step.owed_after, "text": narrate(tr, names, step)})
-    return {"type": "walkthrough", "id": name, "title": tr(f"learn.walk.{name}"), "players": names,
-            "deal": [[str(c) for c in h] for h in hands], "steps": shown,
-            "winner": game.collect_pending}
+        shown.append(
+            {
+                "seat": turned.seat,
+                "name": names[turned.seat],
+                "card": str(turned.card),
+                "owed": step.owed_after,
+                "text": narrate(tr, names, step),
+            }
+        )
+    return {
+        "type": "walkthrough",
+        "id": name,
+        "title": tr(f"learn.walk.{name}"),
+        "players": names,
+        "deal": [[str(c) for c in h] for h in hands],
+        "steps": shown,
+        "winner": game.collect_pending,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------- rules page
@@ -362,8 +417,12 @@ def _stack_sizes(rules: Rules, players: int) -> list[int]:
 
 def section_goal(tr: Texts, rules: Rules) -> Doc:
     size = rules.deck_for(MIN_PLAYERS).size
-    return {"id": "goal", "title": tr("learn.goal.title"), "keys": [],
-            "blocks": [_p(tr("learn.goal.p1", n=size)), _p(tr("learn.goal.p2"))]}
+    return {
+        "id": "goal",
+        "title": tr("learn.goal.title"),
+        "keys": [],
+        "blocks": [_p(tr("learn.goal.p1", n=size)), _p(tr("learn.goal.p2"))],
+    }
 
 
 def section_deal(tr: Texts, rules: Rules) -> Doc:
@@ -373,8 +432,12 @@ def section_deal(tr: Texts, rules: Rules) -> Doc:
         _p(tr("learn.deal.p2", sizes=", ".join(str(s) for s in sizes))),
         _p(tr("learn.deal.p3")),
     ]
-    return {"id": "deal", "title": tr("learn.deal.title"), "blocks": blocks,
-            "keys": keys_doc(tr, rules, ("deck.decks", "deck.jokers"))}
+    return {
+        "id": "deal",
+        "title": tr("learn.deal.title"),
+        "blocks": blocks,
+        "keys": keys_doc(tr, rules, ("deck.decks", "deck.jokers")),
+    }
 
 
 def section_turn(tr: Texts, rules: Rules) -> Doc:
@@ -388,28 +451,48 @@ def demand_rows(tr: Texts, rules: Rules) -> list[Doc]:
     for rank in COURT_RANKS:
         card = Card.parse(rank.symbol + _SHOW_SUIT[rank])
         n = rules.demand(card)
-        rows.append({"card": str(card), "rank": rank.symbol, "name": rank_name(tr, rank), "demand": n,
-                     "text": tr.count("learn.value.cards", n)})
+        rows.append(
+            {
+                "card": str(card),
+                "rank": rank.symbol,
+                "name": rank_name(tr, rank),
+                "demand": n,
+                "text": tr.count("learn.value.cards", n),
+            }
+        )
     if rules.challenge.joker:
         joker = Card.parse("X")
         n = rules.demand(joker)
-        rows.append({"card": "X", "rank": "X", "name": tr("learn.rank.X"), "demand": n,
-                     "text": tr.count("learn.value.cards", n)})
+        rows.append(
+            {
+                "card": "X",
+                "rank": "X",
+                "name": tr("learn.rank.X"),
+                "demand": n,
+                "text": tr.count("learn.value.cards", n),
+            }
+        )
     return rows
 
 
 def section_challenge(tr: Texts, rules: Rules) -> Doc:
     c = rules.challenge
-    blocks: list[Doc] = [_p(tr("learn.challenge.p1")),
-                         {"type": "demands", "rows": demand_rows(tr, rules), "caption": tr("learn.challenge.caption")}]
+    blocks: list[Doc] = [
+        _p(tr("learn.challenge.p1")),
+        {"type": "demands", "rows": demand_rows(tr, rules), "caption": tr("learn.challenge.caption")},
+    ]
     if len({c.J, c.Q, c.K, c.A}) == 1:
         blocks.append(_note(tr.count("learn.challenge.same", c.J)))
     elif (c.J, c.K) == (3, 1):
         blocks.append(_note(tr("learn.challenge.swapped")))
     if c.joker and not rules.deck.jokers:
         blocks.append(_note(tr("learn.challenge.joker_absent")))
-    blocks += [_p(tr("learn.challenge.p2")), _p(tr("learn.challenge.p3")),
-               _p(tr(f"learn.challenge.empty.{c.empty_payer}")), _p(tr("learn.challenge.alone"))]
+    blocks += [
+        _p(tr("learn.challenge.p2")),
+        _p(tr("learn.challenge.p3")),
+        _p(tr(f"learn.challenge.empty.{c.empty_payer}")),
+        _p(tr("learn.challenge.alone")),
+    ]
     if c.ten_stops:
         blocks.append(_note(tr("learn.challenge.ten_stops")))
     blocks.append(walkthrough(tr, rules, "paid"))
@@ -417,10 +500,21 @@ def section_challenge(tr: Texts, rules: Rules) -> Doc:
     blocks.append(walkthrough(tr, rules, "ran_out"))
     if c.ten_stops:
         blocks.append(walkthrough(tr, rules, "ten"))
-    keys = ("challenge.J", "challenge.Q", "challenge.K", "challenge.A", "challenge.joker", "challenge.empty_payer",
-            "challenge.ten_stops")
-    return {"id": "challenge", "title": tr("learn.challenge.title"), "blocks": blocks,
-            "keys": keys_doc(tr, rules, keys)}
+    keys = (
+        "challenge.J",
+        "challenge.Q",
+        "challenge.K",
+        "challenge.A",
+        "challenge.joker",
+        "challenge.empty_payer",
+        "challenge.ten_stops",
+    )
+    return {
+        "id": "challenge",
+        "title": tr("learn.challenge.title"),
+        "blocks": blocks,
+        "keys": keys_doc(tr, rules, keys),
+    }
 
 
 def collect_sentence(tr: Texts, rules: Rules) -> str:
@@ -436,8 +530,12 @@ def leader_sentence(tr: Texts, rules: Rules) -> str:
 
 def section_collect(tr: Texts, rules: Rules) -> Doc:
     blocks = [_p(collect_sentence(tr, rules)), _p(tr("learn.collect.order")), _p(leader_sentence(tr, rules))]
-    return {"id": "collect", "title": tr("learn.collect.title"), "blocks": blocks,
-            "keys": keys_doc(tr, rules, ("slapping.collect_delay_ms", "players.leader"))}
+    return {
+        "id": "collect",
+        "title": tr("learn.collect.title"),
+        "blocks": blocks,
+        "keys": keys_doc(tr, rules, ("slapping.collect_delay_ms", "players.leader")),
+    }
 
 
 def pattern_rule(tr: Texts, rules: Rules, pattern: str) -> str:
@@ -459,22 +557,31 @@ def pattern_rule(tr: Texts, rules: Rules, pattern: str) -> str:
 
 
 def pattern_block(tr: Texts, rules: Rules, pattern: str) -> Doc:
-    return {"type": "pattern", "key": pattern, "name": tr(f"pattern.{pattern}"),
-            "rule": pattern_rule(tr, rules, pattern), "examples": pattern_examples(tr, rules, pattern),
-            "keys": keys_doc(tr, rules, pattern_keys(pattern))}
+    return {
+        "type": "pattern",
+        "key": pattern,
+        "name": tr(f"pattern.{pattern}"),
+        "rule": pattern_rule(tr, rules, pattern),
+        "examples": pattern_examples(tr, rules, pattern),
+        "keys": keys_doc(tr, rules, pattern_keys(pattern)),
+    }
 
 
 def pattern_keys(pattern: str) -> tuple[str, ...]:
     """The rules keys a pattern depends on (shown beside it)."""
     return {"run": ("slaps.run", "slaps.run_wrap"), "ten_gap": ("slaps.ten", "slaps.ten_gap")}.get(
-        pattern, (f"slaps.{pattern}",))
+        pattern, (f"slaps.{pattern}",)
+    )
 
 
 def section_slaps(tr: Texts, rules: Rules) -> Doc:
     on = [p.key for p in enabled_patterns(rules)]
     off = [k for k in PATTERN_KEYS if k not in on]
-    blocks: list[Doc] = [_p(tr("learn.slaps.p1")), _p(tr("learn.slaps.p2")),
-                         _p(tr("learn.slaps.burned_on" if rules.slaps.burned_count else "learn.slaps.burned_off"))]
+    blocks: list[Doc] = [
+        _p(tr("learn.slaps.p1")),
+        _p(tr("learn.slaps.p2")),
+        _p(tr("learn.slaps.burned_on" if rules.slaps.burned_count else "learn.slaps.burned_off")),
+    ]
     if on:
         blocks.append(_p(tr.count("learn.slaps.count", len(on))))
         blocks.extend(pattern_block(tr, rules, p) for p in on)
@@ -482,9 +589,15 @@ def section_slaps(tr: Texts, rules: Rules) -> Doc:
         blocks.append(_note(tr("learn.slaps.none")))
         blocks.append(example(tr, rules, parse_cards("4C 9H 9S"), caption=tr("learn.slaps.none_example")))
     if off:
-        blocks.append({"type": "off", "text": tr("learn.slaps.off"),
-                       "items": [{"key": k, "name": tr(f"pattern.{k}"), "summary": tr(f"learn.pattern.{k}.short")}
-                                 for k in off]})
+        blocks.append(
+            {
+                "type": "off",
+                "text": tr("learn.slaps.off"),
+                "items": [
+                    {"key": k, "name": tr(f"pattern.{k}"), "summary": tr(f"learn.pattern.{k}.short")} for k in off
+                ],
+            }
+        )
     blocks.append(_p(tr("learn.slaps.jokers")))
     keys = [o.key for o in OPTIONS if o.section == "slaps"]
     return {"id": "slaps", "title": tr("learn.slaps.title"), "blocks": blocks, "keys": keys_doc(tr, rules, keys)}
@@ -504,8 +617,12 @@ def section_wrong(tr: Texts, rules: Rules) -> Doc:
     if rules.slapping.penalty == "burn":
         blocks.append(_p(tr("learn.wrong.burned_count" if rules.slaps.burned_count else "learn.wrong.burned")))
     blocks += [_p(tr("learn.wrong.several")), _p(tr("learn.wrong.late"))]
-    return {"id": "wrong", "title": tr("learn.wrong.title"), "blocks": blocks,
-            "keys": keys_doc(tr, rules, ("slapping.penalty", "slapping.penalty_cards"))}
+    return {
+        "id": "wrong",
+        "title": tr("learn.wrong.title"),
+        "blocks": blocks,
+        "keys": keys_doc(tr, rules, ("slapping.penalty", "slapping.penalty_cards")),
+    }
 
 
 def tie_sentence(tr: Texts, rules: Rules) -> str:
@@ -517,8 +634,12 @@ def tie_sentence(tr: Texts, rules: Rules) -> str:
 
 def section_ties(tr: Texts, rules: Rules) -> Doc:
     blocks = [_p(tr("learn.ties.p1")), _p(tie_sentence(tr, rules))]
-    return {"id": "ties", "title": tr("learn.ties.title"), "blocks": blocks,
-            "keys": keys_doc(tr, rules, ("slapping.tie", "slapping.tie_window_ms"))}
+    return {
+        "id": "ties",
+        "title": tr("learn.ties.title"),
+        "blocks": blocks,
+        "keys": keys_doc(tr, rules, ("slapping.tie", "slapping.tie_window_ms")),
+    }
 
 
 def empty_sentences(tr: Texts, rules: Rules) -> list[str]:
@@ -531,8 +652,12 @@ def empty_sentences(tr: Texts, rules: Rules) -> list[str]:
 def section_empty(tr: Texts, rules: Rules) -> Doc:
     blocks = [_p(s) for s in empty_sentences(tr, rules)]
     blocks.append(_p(tr(f"learn.challenge.empty.{rules.challenge.empty_payer}")))
-    return {"id": "empty", "title": tr("learn.empty.title"), "blocks": blocks,
-            "keys": keys_doc(tr, rules, ("players.slap_in", "players.out_when", "challenge.empty_payer"))}
+    return {
+        "id": "empty",
+        "title": tr("learn.empty.title"),
+        "blocks": blocks,
+        "keys": keys_doc(tr, rules, ("players.slap_in", "players.out_when", "challenge.empty_payer")),
+    }
 
 
 def end_sentences(tr: Texts, rules: Rules) -> list[str]:
@@ -557,8 +682,12 @@ def _duration(tr: Texts, seconds: int) -> str:
 
 
 def section_end(tr: Texts, rules: Rules) -> Doc:
-    return {"id": "end", "title": tr("learn.end.title"), "blocks": [_p(s) for s in end_sentences(tr, rules)],
-            "keys": keys_doc(tr, rules, ("end.time_limit_s", "end.max_cards"))}
+    return {
+        "id": "end",
+        "title": tr("learn.end.title"),
+        "blocks": [_p(s) for s in end_sentences(tr, rules)],
+        "keys": keys_doc(tr, rules, ("end.time_limit_s", "end.max_cards")),
+    }
 
 
 def house_rules(tr: Texts, rules: Rules) -> Doc:
@@ -580,11 +709,24 @@ def house_rules(tr: Texts, rules: Rules) -> Doc:
 
 
 def rules_page(tr: Texts, rules: Rules) -> Doc:
-    sections = [section_goal(tr, rules), section_deal(tr, rules), section_turn(tr, rules),
-                section_challenge(tr, rules), section_collect(tr, rules), section_slaps(tr, rules),
-                section_wrong(tr, rules), section_ties(tr, rules), section_empty(tr, rules), section_end(tr, rules)]
-    return {"title": tr("learn.rules.title"), "lede": tr("learn.rules.lede"), "sections": sections,
-            "house": house_rules(tr, rules)}
+    sections = [
+        section_goal(tr, rules),
+        section_deal(tr, rules),
+        section_turn(tr, rules),
+        section_challenge(tr, rules),
+        section_collect(tr, rules),
+        section_slaps(tr, rules),
+        section_wrong(tr, rules),
+        section_ties(tr, rules),
+        section_empty(tr, rules),
+        section_end(tr, rules),
+    ]
+    return {
+        "title": tr("learn.rules.title"),
+        "lede": tr("learn.rules.lede"),
+        "sections": sections,
+        "house": house_rules(tr, rules),
+    }
 
 
 # ---------------------------------------------------------------------------------------------------- cheat sheet
@@ -592,24 +734,49 @@ def rules_page(tr: Texts, rules: Rules) -> Doc:
 
 def cheatsheet(tr: Texts, rules: Rules) -> Doc:
     """The whole game on one printable page: the same sentences as the rules page, shortened."""
-    slaps = [{"key": p.key, "name": tr(f"pattern.{p.key}"), "short": tr(f"learn.pattern.{p.key}.short"),
-              "example": next((e for e in pattern_examples(tr, rules, p.key) if e["slappable"]), None)}
-             for p in enabled_patterns(rules) if p.key != "joker" or rules.deck.jokers]
-    changed = [key_doc(tr, rules, o.key) | {"summary": tr(f"option.{o.key}")}
-               for o in OPTIONS if rules.get(o.key) != o.default]
+    slaps = [
+        {
+            "key": p.key,
+            "name": tr(f"pattern.{p.key}"),
+            "short": tr(f"learn.pattern.{p.key}.short"),
+            "example": next((e for e in pattern_examples(tr, rules, p.key) if e["slappable"]), None),
+        }
+        for p in enabled_patterns(rules)
+        if p.key != "joker" or rules.deck.jokers
+    ]
+    changed = [
+        key_doc(tr, rules, o.key) | {"summary": tr(f"option.{o.key}")} for o in OPTIONS if rules.get(o.key) != o.default
+    ]
     sizes = _stack_sizes(rules, 3)
     blocks: list[Doc] = [
-        {"id": "setup", "title": tr("learn.cs.setup"),
-         "items": [tr("learn.cs.setup.deal", sizes=", ".join(str(s) for s in sizes)), _deck_sentence(tr, rules),
-                   tr("learn.cs.setup.look")]},
+        {
+            "id": "setup",
+            "title": tr("learn.cs.setup"),
+            "items": [
+                tr("learn.cs.setup.deal", sizes=", ".join(str(s) for s in sizes)),
+                _deck_sentence(tr, rules),
+                tr("learn.cs.setup.look"),
+            ],
+        },
         {"id": "turn", "title": tr("learn.cs.turn"), "items": [tr("learn.cs.turn.flip"), tr("learn.cs.turn.number")]},
-        {"id": "challenge", "title": tr("learn.cs.challenge"), "demands": demand_rows(tr, rules),
-         "items": [tr("learn.cs.challenge.pass"), tr("learn.cs.challenge.win"),
-                   tr(f"learn.challenge.empty.{rules.challenge.empty_payer}"),
-                   tr("learn.challenge.ten_stops") if rules.challenge.ten_stops else "",
-                   collect_sentence(tr, rules)]},
-        {"id": "slaps", "title": tr("learn.cs.slaps"), "patterns": slaps,
-         "items": [tr("learn.cs.slaps.any") if slaps else tr("learn.slaps.none"), leader_sentence(tr, rules)]},
+        {
+            "id": "challenge",
+            "title": tr("learn.cs.challenge"),
+            "demands": demand_rows(tr, rules),
+            "items": [
+                tr("learn.cs.challenge.pass"),
+                tr("learn.cs.challenge.win"),
+                tr(f"learn.challenge.empty.{rules.challenge.empty_payer}"),
+                tr("learn.challenge.ten_stops") if rules.challenge.ten_stops else "",
+                collect_sentence(tr, rules),
+            ],
+        },
+        {
+            "id": "slaps",
+            "title": tr("learn.cs.slaps"),
+            "patterns": slaps,
+            "items": [tr("learn.cs.slaps.any") if slaps else tr("learn.slaps.none"), leader_sentence(tr, rules)],
+        },
         {"id": "wrong", "title": tr("learn.cs.wrong"), "items": [wrong_sentence(tr, rules), tie_sentence(tr, rules)]},
         {"id": "empty", "title": tr("learn.cs.empty"), "items": empty_sentences(tr, rules)},
         {"id": "end", "title": tr("learn.cs.end"), "items": end_sentences(tr, rules)[:3]},
@@ -618,16 +785,35 @@ def cheatsheet(tr: Texts, rules: Rules) -> Doc:
         items = block["items"]
         assert isinstance(items, list)
         block["items"] = [i for i in items if i]
-    return {"title": tr("learn.cs.title"), "subtitle": tr("learn.cs.subtitle", preset=tr(f"preset.{rules.preset}.name"),
-                                                             low=MIN_PLAYERS, high=MAX_PLAYERS),
-            "blocks": blocks, "changed": changed}
+    return {
+        "title": tr("learn.cs.title"),
+        "subtitle": tr(
+            "learn.cs.subtitle", preset=tr(f"preset.{rules.preset}.name"), low=MIN_PLAYERS, high=MAX_PLAYERS
+        ),
+        "blocks": blocks,
+        "changed": changed,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------- cards
 
 
-REFERENCE_RANKS: tuple[Rank, ...] = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE, Rank.EIGHT,
-                                     Rank.SEVEN, Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO, Rank.JOKER)
+REFERENCE_RANKS: tuple[Rank, ...] = (
+    Rank.ACE,
+    Rank.KING,
+    Rank.QUEEN,
+    Rank.JACK,
+    Rank.TEN,
+    Rank.NINE,
+    Rank.EIGHT,
+    Rank.SEVEN,
+    Rank.SIX,
+    Rank.FIVE,
+    Rank.FOUR,
+    Rank.THREE,
+    Rank.TWO,
+    Rank.JOKER,
+)
 NUMBER_RANKS: tuple[Rank, ...] = tuple(r for r in Rank if Rank.TWO <= r <= Rank.TEN)
 
 
@@ -653,8 +839,9 @@ def _filler(avoid: Sequence[Rank]) -> Card:
     return show_card(Rank.THREE, "C")
 
 
-def _fact(tr: Texts, rules: Rules, key: str, pile: Sequence[Card] | None, pattern: str | None = None,
-          **values: object) -> Doc:
+def _fact(
+    tr: Texts, rules: Rules, key: str, pile: Sequence[Card] | None, pattern: str | None = None, **values: object
+) -> Doc:
     fact: Doc = {"text": tr(key, **values)}
     if pile is not None:
         fact["example"] = example(tr, rules, pile, shows=pattern)
@@ -695,8 +882,9 @@ def card_facts(tr: Texts, rules: Rules, rank: Rank) -> list[Doc]:
     s = rules.slaps
     facts: list[Doc] = []
     if rank is Rank.JOKER:
-        facts.append(_fact(tr, rules, "learn.cards.joker.deck" if rules.deck.jokers else "learn.cards.joker.absent",
-                           None))
+        facts.append(
+            _fact(tr, rules, "learn.cards.joker.deck" if rules.deck.jokers else "learn.cards.joker.absent", None)
+        )
     if demand:
         facts.append({"text": tr.count("learn.cards.demand", demand, rank=name)})
     elif rank is Rank.JOKER:
@@ -725,8 +913,16 @@ def card_facts(tr: Texts, rules: Rules, rank: Rank) -> list[Doc]:
         partners = _ten_partners(rules, rank)
         if partners:
             first = partners[0]
-            facts.append(_fact(tr, rules, "learn.cards.ten", [_partner(first, card), card], "ten",
-                               partners=", ".join(r.symbol if r is not Rank.TEN else "10" for r in partners)))
+            facts.append(
+                _fact(
+                    tr,
+                    rules,
+                    "learn.cards.ten",
+                    [_partner(first, card), card],
+                    "ten",
+                    partners=", ".join(r.symbol if r is not Rank.TEN else "10" for r in partners),
+                )
+            )
         else:
             facts.append({"text": tr("learn.cards.no_ten")})
     if s.run:
@@ -744,15 +940,36 @@ def card_reference(tr: Texts, rules: Rules) -> Doc:
         card = show_card(rank)
         names = {lang: text(lang, f"learn.rank.{rank.symbol}") for lang in LANGUAGES}
         # Read straight from the catalogs: most ranks have no alias, and text() would answer with the key.
-        aliases = sorted({a.strip() for lang in LANGUAGES
-                          for a in catalog(lang).get(f"learn.rank.{rank.symbol}.alias", "").split(",") if a.strip()})
+        aliases = sorted(
+            {
+                a.strip()
+                for lang in LANGUAGES
+                for a in catalog(lang).get(f"learn.rank.{rank.symbol}.alias", "").split(",")
+                if a.strip()
+            }
+        )
         symbol = "10" if rank is Rank.TEN else rank.symbol
         kind = "joker" if rank is Rank.JOKER else ("court" if rank.is_court else "number")
-        entries.append({"rank": rank.symbol, "symbol": symbol, "card": str(card), "name": names[tr.lang],
-                        "kind": kind, "kind_label": tr(f"learn.cards.kind.{kind}"), "demand": rules.demand(card),
-                        "search": sorted({symbol.lower(), rank.symbol.lower(), *(n.lower() for n in names.values()),
-                                          *(a.lower() for a in aliases)}),
-                        "facts": card_facts(tr, rules, rank)})
+        entries.append(
+            {
+                "rank": rank.symbol,
+                "symbol": symbol,
+                "card": str(card),
+                "name": names[tr.lang],
+                "kind": kind,
+                "kind_label": tr(f"learn.cards.kind.{kind}"),
+                "demand": rules.demand(card),
+                "search": sorted(
+                    {
+                        symbol.lower(),
+                        rank.symbol.lower(),
+                        *(n.lower() for n in names.values()),
+                        *(a.lower() for a in aliases),
+                    }
+                ),
+                "facts": card_facts(tr, rules, rank),
+            }
+        )
     return {"title": tr("learn.cards.title"), "intro": tr("learn.cards.intro"), "cards": entries}
 
 
@@ -775,8 +992,11 @@ FAQ: tuple[tuple[str, tuple[str, ...]], ...] = (
 VARIANTS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("one_chance", "one-chance", ("challenge.J", "challenge.Q", "challenge.K", "challenge.A")),
     ("swap", None, ("challenge.J", "challenge.K")),
-    ("more_slaps", "bicycle", ("slaps.top_bottom", "slaps.marriage", "slaps.divorce", "slaps.run", "slaps.ten",
-                               "slaps.ten_gap")),
+    (
+        "more_slaps",
+        "bicycle",
+        ("slaps.top_bottom", "slaps.marriage", "slaps.divorce", "slaps.run", "slaps.ten", "slaps.ten_gap"),
+    ),
     ("burn_two", None, ("slapping.penalty_cards",)),
     ("give", "bataille-corse", ("slapping.penalty", "players.out_when")),
     ("jokers", None, ("deck.jokers", "slaps.joker", "challenge.joker")),
@@ -800,8 +1020,9 @@ def _faq_now(tr: Texts, rules: Rules, topic: str) -> str:
     if topic == "length":
         return " ".join(end_sentences(tr, rules)[1:])
     if topic == "order":
-        return tr("learn.faq.order.now", demands=", ".join(f"{r['rank']} {r['demand']}"
-                                                              for r in demand_rows(tr, rules)))
+        return tr(
+            "learn.faq.order.now", demands=", ".join(f"{r['rank']} {r['demand']}" for r in demand_rows(tr, rules))
+        )
     if topic == "ten":
         return tr(f"learn.faq.ten.{'on' if rules.challenge.ten_stops else 'off'}")
     if topic == "beggar":
@@ -813,14 +1034,35 @@ def _faq_now(tr: Texts, rules: Rules, topic: str) -> str:
 
 
 def faq(tr: Texts, rules: Rules) -> Doc:
-    questions = [{"id": topic, "q": tr(f"learn.faq.{topic}.q"), "a": [tr(f"learn.faq.{topic}.a")],
-                  "now": _faq_now(tr, rules, topic), "keys": keys_doc(tr, rules, keys)} for topic, keys in FAQ]
-    variants = [{"id": name, "title": tr(f"learn.variant.{name}.title"), "text": tr(f"learn.variant.{name}.text"),
-                 "preset": preset, "preset_label": tr(f"preset.{preset}.name") if preset else None,
-                 "keys": keys_doc(tr, rules, keys)} for name, preset, keys in VARIANTS]
-    return {"title": tr("learn.faq.title"), "intro": tr("learn.faq.intro"), "questions": questions,
-            "variants_title": tr("learn.variant.title"), "variants_intro": tr("learn.variant.intro"),
-            "variants": variants}
+    questions = [
+        {
+            "id": topic,
+            "q": tr(f"learn.faq.{topic}.q"),
+            "a": [tr(f"learn.faq.{topic}.a")],
+            "now": _faq_now(tr, rules, topic),
+            "keys": keys_doc(tr, rules, keys),
+        }
+        for topic, keys in FAQ
+    ]
+    variants = [
+        {
+            "id": name,
+            "title": tr(f"learn.variant.{name}.title"),
+            "text": tr(f"learn.variant.{name}.text"),
+            "preset": preset,
+            "preset_label": tr(f"preset.{preset}.name") if preset else None,
+            "keys": keys_doc(tr, rules, keys),
+        }
+        for name, preset, keys in VARIANTS
+    ]
+    return {
+        "title": tr("learn.faq.title"),
+        "intro": tr("learn.faq.intro"),
+        "questions": questions,
+        "variants_title": tr("learn.variant.title"),
+        "variants_intro": tr("learn.variant.intro"),
+        "variants": variants,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------- document

@@ -91,8 +91,9 @@ class _Moment:
     sizes: tuple[int, ...]
 
 
-def _play(rules: Rules, hands: Sequence[Sequence[Card]], max_flips: int = 14) -> tuple[list[Step], list[_Moment],
-                                                                                        Game] | None:
+def _play(
+    rules: Rules, hands: Sequence[Sequence[Card]], max_flips: int = 14
+) -> tuple[list[Step], list[_Moment], Game] | None:
     """Flip until the first challenge is decided; None if a slappable pile showed on the way (a debt drill is
     about the challenge alone, and nobody slapping a double would only confuse it)."""
     game = Game(rules, hands)
@@ -112,7 +113,7 @@ def _deal_small(rules: Rules, rng: SeededRandom) -> list[list[Card]]:
     jokers = bool(rules.deck.jokers and rules.challenge.joker)
     deck = _deck(rules, rng, jokers=jokers)
     per = 3 + rng.below(3)
-    return [deck[i * per:(i + 1) * per] for i in range(players)]
+    return [deck[i * per : (i + 1) * per] for i in range(players)]
 
 
 def debt_drill(tr: Texts, rules: Rules, rng: SeededRandom) -> Doc:
@@ -127,7 +128,7 @@ def debt_drill(tr: Texts, rules: Rules, rng: SeededRandom) -> Doc:
             continue
         if ask == "owed" and moments:
             moment = moments[rng.below(len(moments))]
-            return _owed_question(tr, rules, hands, steps[:moment.flips], moment)
+            return _owed_question(tr, rules, hands, steps[: moment.flips], moment)
         if ask == "winner" and steps and _decided(steps[-1]):
             return _winner_question(tr, rules, hands, steps, game)
     raise DrillError("could not deal a challenge for this seed: try another seed")
@@ -136,8 +137,10 @@ def debt_drill(tr: Texts, rules: Rules, rng: SeededRandom) -> Doc:
 def _first_court(steps: Sequence[Step]) -> int:
     """How many cards were flipped before the first court card (long lead-ins make dull questions)."""
     for i, step in enumerate(steps):
-        if any(isinstance(e, ChallengeOpened) or (isinstance(e, ChallengeWon) and e.how == "unopposed")
-               for e in step.events):
+        if any(
+            isinstance(e, ChallengeOpened) or (isinstance(e, ChallengeWon) and e.how == "unopposed")
+            for e in step.events
+        ):
             return i
     return len(steps)
 
@@ -158,8 +161,15 @@ def _plays(tr: Texts, rules: Rules, names: Sequence[str], steps: Sequence[Step])
     for step in steps:
         for event in step.events:
             if isinstance(event, CardTurned):
-                out.append({"seat": event.seat, "name": names[event.seat], "card": str(event.card),
-                            "demand": rules.demand(event.card), "text": narrate(tr, names, step)})
+                out.append(
+                    {
+                        "seat": event.seat,
+                        "name": names[event.seat],
+                        "card": str(event.card),
+                        "demand": rules.demand(event.card),
+                        "text": narrate(tr, names, step),
+                    }
+                )
     return out
 
 
@@ -177,47 +187,67 @@ def _last_opening(steps: Sequence[Step]) -> tuple[int, ChallengeOpened | None, C
 
 
 def _paid_cards(steps: Sequence[Step], after: int) -> list[Card]:
-    return [e.card for s in steps[after + 1:] for e in s.events if isinstance(e, CardTurned)]
+    return [e.card for s in steps[after + 1 :] for e in s.events if isinstance(e, CardTurned)]
 
 
-def _common(tr: Texts, rules: Rules, hands: Sequence[Sequence[Card]], steps: Sequence[Step],
-            sizes: Sequence[int]) -> Doc:
-    names = tr.names()[:len(hands)]
-    return {"players": [{"seat": i, "name": n, "cards_left": sizes[i]} for i, n in enumerate(names)],
-            "plays": _plays(tr, rules, names, steps), "deal": [[str(c) for c in h] for h in hands],
-            "steps": [narrate(tr, names, s) for s in steps]}
+def _common(
+    tr: Texts, rules: Rules, hands: Sequence[Sequence[Card]], steps: Sequence[Step], sizes: Sequence[int]
+) -> Doc:
+    names = tr.names()[: len(hands)]
+    return {
+        "players": [{"seat": i, "name": n, "cards_left": sizes[i]} for i, n in enumerate(names)],
+        "plays": _plays(tr, rules, names, steps),
+        "deal": [[str(c) for c in h] for h in hands],
+        "steps": [narrate(tr, names, s) for s in steps],
+    }
 
 
-def _owed_question(tr: Texts, rules: Rules, hands: Sequence[Sequence[Card]], steps: Sequence[Step],
-                   moment: _Moment) -> Doc:
-    names = tr.names()[:len(hands)]
+def _owed_question(
+    tr: Texts, rules: Rules, hands: Sequence[Sequence[Card]], steps: Sequence[Step], moment: _Moment
+) -> Doc:
+    names = tr.names()[: len(hands)]
     at, opened, turned = _last_opening(steps)
     assert opened is not None and turned is not None
     paid = _paid_cards(steps, at)
     top = max(4, rules.challenge.J, rules.challenge.Q, rules.challenge.K, rules.challenge.A, rules.challenge.joker)
     choices = [{"value": str(n), "label": tr.count("drill.debt.cards", n), "key": str(n)} for n in range(1, top + 1)]
-    values = {"opener": names[opened.seat], "card": card_text(turned.card), "rank": rank_name(tr, turned.card.rank),
-              "demand": opened.owed, "payer": names[moment.payer], "paid": cards_text(paid)}
+    values = {
+        "opener": names[opened.seat],
+        "card": card_text(turned.card),
+        "rank": rank_name(tr, turned.card.rank),
+        "demand": opened.owed,
+        "payer": names[moment.payer],
+        "paid": cards_text(paid),
+    }
     if paid:
         why = tr.count("drill.debt.why.owed", moment.owed, **values)
     else:
         why = tr.count("drill.debt.why.fresh", moment.owed, **values)
     return _common(tr, rules, hands, steps, moment.sizes) | {
-        "ask": "owed", "question": tr("drill.debt.q.owed", payer=names[moment.payer]), "choices": choices,
-        "answer": str(moment.owed), "why": why}
+        "ask": "owed",
+        "question": tr("drill.debt.q.owed", payer=names[moment.payer]),
+        "choices": choices,
+        "answer": str(moment.owed),
+        "why": why,
+    }
 
 
-def _winner_question(tr: Texts, rules: Rules, hands: Sequence[Sequence[Card]], steps: Sequence[Step],
-                     game: Game) -> Doc:
-    names = tr.names()[:len(hands)]
+def _winner_question(
+    tr: Texts, rules: Rules, hands: Sequence[Sequence[Card]], steps: Sequence[Step], game: Game
+) -> Doc:
+    names = tr.names()[: len(hands)]
     choices = [{"value": str(i), "label": n, "key": str(i + 1)} for i, n in enumerate(names)]
     if rules.challenge.ten_stops:
         choices.append({"value": "nobody", "label": tr("drill.debt.nobody"), "key": str(len(names) + 1)})
     won = next((e for e in steps[-1].events if isinstance(e, ChallengeWon)), None)
     at, opened, turned = _last_opening(steps)
-    values: dict[str, object] = {"card": card_text(turned.card) if turned else "",
-                                 "rank": rank_name(tr, turned.card.rank) if turned else "",
-                                 "cards": cards_text(_paid_cards(steps, at)), "payer": "", "winner": ""}
+    values: dict[str, object] = {
+        "card": card_text(turned.card) if turned else "",
+        "rank": rank_name(tr, turned.card.rank) if turned else "",
+        "cards": cards_text(_paid_cards(steps, at)),
+        "payer": "",
+        "winner": "",
+    }
     if won is None:
         answer, why = "nobody", narrate(tr, names, steps[-1])
     else:
@@ -232,7 +262,12 @@ def _winner_question(tr: Texts, rules: Rules, hands: Sequence[Sequence[Card]], s
             why = tr(f"drill.debt.why.{won.how}", **values)
     sizes = tuple(len(s) for s in game.stacks)
     return _common(tr, rules, hands, steps, sizes) | {
-        "ask": "winner", "question": tr("drill.debt.q.winner"), "choices": choices, "answer": answer, "why": why}
+        "ask": "winner",
+        "question": tr("drill.debt.q.winner"),
+        "choices": choices,
+        "answer": answer,
+        "why": why,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------- slap
@@ -339,9 +374,16 @@ def slap_drill(tr: Texts, rules: Rules, rng: SeededRandom, patterns: Sequence[st
         why = [tr("drill.slap.why.none")]
         if target is not None and nudged:
             why.append(tr("drill.slap.why.near", pattern=tr(f"pattern.{target}")))
-    return {"pile": [str(c) for c in pile], "question": tr("drill.slap.q"), "choices": choices,
-            "answer": [m.pattern for m in matches] or ["none"], "matches": [match_doc(tr, m) for m in matches],
-            "why": why, "built_on": target, "near": nudged and not matches}
+    return {
+        "pile": [str(c) for c in pile],
+        "question": tr("drill.slap.q"),
+        "choices": choices,
+        "answer": [m.pattern for m in matches] or ["none"],
+        "matches": [match_doc(tr, m) for m in matches],
+        "why": why,
+        "built_on": target,
+        "near": nudged and not matches,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------- stream
@@ -372,8 +414,9 @@ def _segment(rng: SeededRandom, rules: Rules, target: str, used: set[Card]) -> l
     return [_Shoe(rules, rng).any()]
 
 
-def stream_drill(tr: Texts, rules: Rules, rng: SeededRandom, patterns: Sequence[str],
-                 length: int = STREAM_LENGTH) -> Doc:
+def stream_drill(
+    tr: Texts, rules: Rules, rng: SeededRandom, patterns: Sequence[str], length: int = STREAM_LENGTH
+) -> Doc:
     """Cards to show one at a time, pile after pile, each pile ending on one pattern (chosen evenly among the
     patterns in play). A slappable card ends its pile (someone takes it), so the next starts afresh."""
     used: set[Card] = set()
@@ -381,12 +424,22 @@ def stream_drill(tr: Texts, rules: Rules, rng: SeededRandom, patterns: Sequence[
     items: list[Doc] = []
     while len(items) < length:
         target = patterns[rng.below(len(patterns))]
-        for card in _segment(rng, rules, target, used)[:length - len(items)]:
+        for card in _segment(rng, rules, target, used)[: length - len(items)]:
             pile.append(card)
             matches = find_matches(pile, rules)
-            items.append({"card": str(card), "patterns": [m.pattern for m in matches],
-                          "matches": [match_doc(tr, m) for m in matches], "reset": bool(matches)})
+            items.append(
+                {
+                    "card": str(card),
+                    "patterns": [m.pattern for m in matches],
+                    "matches": [match_doc(tr, m) for m in matches],
+                    "reset": bool(matches),
+                }
+            )
             if matches:
                 pile = []
-    return {"cards": items, "interval_ms": 1200, "patterns": [{"key": k, "name": tr(f"pattern.{k}")} for k in patterns],
-            "question": tr("drill.stream.q")}
+    return {
+        "cards": items,
+        "interval_ms": 1200,
+        "patterns": [{"key": k, "name": tr(f"pattern.{k}")} for k in patterns],
+        "question": tr("drill.stream.q"),
+    }

@@ -13,7 +13,20 @@ from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, SECTIONS, Option, op
 from ratscrew.rules.presets import PRESETS, Preset
 
 __all__ = [
-    "MAX_PLAYERS", "MIN_PLAYERS", "OPTIONS", "OPTIONS_BY_KEY", "PRESETS", "SECTIONS", "Option", "Preset", "Rules",
-    "load_rules", "option", "parse_set", "rules_from_mapping", "rules_from_toml", "rules_to_mapping",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "OPTIONS",
+    "OPTIONS_BY_KEY",
+    "PRESETS",
+    "SECTIONS",
+    "Option",
+    "Preset",
+    "Rules",
+    "load_rules",
+    "option",
+    "parse_set",
+    "rules_from_mapping",
+    "rules_from_toml",
+    "rules_to_mapping",
     "rules_to_toml",
 ]

@@ -42,8 +42,10 @@ def rules_from_mapping(doc: object, *, where: str = "rules") -> Rules:
             for name, item in value.items():
                 changes[f"{key}.{name}"] = item
         elif key in SECTIONS:
-            raise RulesError(f"{where}: [{key}] must be a table of keys such as "
-                             f"{', '.join(o.key for o in OPTIONS if o.section == key)}")
+            raise RulesError(
+                f"{where}: [{key}] must be a table of keys such as "
+                f"{', '.join(o.key for o in OPTIONS if o.section == key)}"
+            )
         else:
             changes[key] = value
     for key in changes:
@@ -77,8 +79,9 @@ def rules_from_toml(text: str, *, where: str = "rules file") -> Rules:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{where} is not valid TOML ({exc}): expected a file like the one `ratscrew rules show` "
-                         "prints") from None
+        raise RulesError(
+            f"{where} is not valid TOML ({exc}): expected a file like the one `ratscrew rules show` prints"
+        ) from None
     return rules_from_mapping(doc, where=where)
 
 
@@ -106,8 +109,9 @@ def _load_base(name_or_file: str) -> Rules:
         return Rules.build(name_or_file)
     path = Path(name_or_file)
     if not path.is_file():
-        raise RulesError(f"--rules {name_or_file!r} is neither a preset ({', '.join(PRESETS)}) "
-                         "nor a readable TOML or JSON file")
+        raise RulesError(
+            f"--rules {name_or_file!r} is neither a preset ({', '.join(PRESETS)}) nor a readable TOML or JSON file"
+        )
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -116,8 +120,10 @@ def _load_base(name_or_file: str) -> Rules:
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RulesError(f"rules file {name_or_file} is not valid JSON ({exc.msg} at line {exc.lineno}): "
-                             'expected e.g. {"preset": "standard", "slaps": {"run": 4}}') from None
+            raise RulesError(
+                f"rules file {name_or_file} is not valid JSON ({exc.msg} at line {exc.lineno}): "
+                'expected e.g. {"preset": "standard", "slaps": {"run": 4}}'
+            ) from None
         return rules_from_mapping(doc, where=f"rules file {name_or_file}")
     return rules_from_toml(text, where=f"rules file {name_or_file}")
 

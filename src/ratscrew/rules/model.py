@@ -143,8 +143,16 @@ class Rules:
     def any_slap_enabled(self, *, jokers_in_play: bool) -> bool:
         """Whether any pattern could ever be slapped (without one, a game can loop forever)."""
         s = self.slaps
-        return bool(s.double or s.sandwich or s.top_bottom or s.marriage or s.divorce or s.run or s.ten != "off"
-                    or (s.joker and jokers_in_play))
+        return bool(
+            s.double
+            or s.sandwich
+            or s.top_bottom
+            or s.marriage
+            or s.divorce
+            or s.run
+            or s.ten != "off"
+            or (s.joker and jokers_in_play)
+        )
 
 
 @cache
@@ -154,15 +162,20 @@ def _demands(challenge: ChallengeRules) -> dict[Rank, int]:
 
 
 _SECTION_TYPES: dict[str, type[Section]] = {
-    "challenge": ChallengeRules, "slapping": SlappingRules, "players": PlayerRules, "slaps": SlapRules,
-    "end": EndRules, "deck": DeckRules,
+    "challenge": ChallengeRules,
+    "slapping": SlappingRules,
+    "players": PlayerRules,
+    "slaps": SlapRules,
+    "end": EndRules,
+    "deck": DeckRules,
 }
 
 
 def _from_values(preset: str, values: Mapping[str, Value]) -> Rules:
     if values["slaps.ten_gap"] != "off" and values["slaps.ten"] == "off":
-        raise RulesError("slaps.ten_gap needs slaps.ten on: set slaps.ten to numbers or ace-one, "
-                         "or slaps.ten_gap to off")
+        raise RulesError(
+            "slaps.ten_gap needs slaps.ten on: set slaps.ten to numbers or ace-one, or slaps.ten_gap to off"
+        )
     sections: dict[str, Any] = {}
     for name, cls in _SECTION_TYPES.items():
         updates: dict[str, Any] = {k.split(".", 1)[1]: v for k, v in values.items() if k.split(".", 1)[0] == name}

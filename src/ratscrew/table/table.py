@@ -90,8 +90,16 @@ class _Timer:
 
 
 class Table:
-    def __init__(self, game: Game, seats: Sequence[SeatSpec], clock: Clock, *, seed: int = 0,
-                 config: TableConfig | None = None, reactions: dict[Seat, list[Millis]] | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[SeatSpec],
+        clock: Clock,
+        *,
+        seed: int = 0,
+        config: TableConfig | None = None,
+        reactions: dict[Seat, list[Millis]] | None = None,
+    ) -> None:
         if len(seats) != game.players:
             raise ValueError(f"the table has {len(seats)} seats but the game has {game.players} players")
         self.game = game
@@ -197,8 +205,9 @@ class Table:
             # A timer for a pile that has since been taken some other way is stale and does nothing.
             self._apply(Wait(), timer.at)
 
-    def _schedule(self, at: Millis, kind: str, *, seat: Seat = -1, card: int = 0,
-                  action: Action | None = None) -> _Timer:
+    def _schedule(
+        self, at: Millis, kind: str, *, seat: Seat = -1, card: int = 0, action: Action | None = None
+    ) -> _Timer:
         pile = (self.game.cards, self.game.tricks)
         timer = _Timer(at, next(self._order), kind, seat, card, action, pile)
         heapq.heappush(self._timers, timer)
@@ -228,8 +237,11 @@ class Table:
                     self.reactions[event.seat].append(t - seen)
             elif isinstance(event, ChallengeWon):
                 self._schedule(t + game.rules.slapping.collect_delay_ms, "collect")
-            if isinstance(event, SlapCorrect) and game.rules.slapping.tie == "split" \
-                    and game.collect_pending == event.seat:
+            if (
+                isinstance(event, SlapCorrect)
+                and game.rules.slapping.tie == "split"
+                and game.collect_pending == event.seat
+            ):
                 self._schedule(t + game.rules.slapping.tie_window_ms, "split_close")
         if game.over:
             return

@@ -49,8 +49,9 @@ def parse_setup(doc: Any) -> GameSetup:
         elif kind == "bot":
             level = item.get("level", "medium")
             if level != MATCH and level not in LEVELS:
-                raise BadRequest(f"seat {i}: unknown level {str(level)[:20]!r}: expected one of "
-                                 f"{', '.join(LEVELS)} or match")
+                raise BadRequest(
+                    f"seat {i}: unknown level {str(level)[:20]!r}: expected one of {', '.join(LEVELS)} or match"
+                )
             seats.append(SeatSpec(name, str(level)))
         else:
             raise BadRequest(f"seat {i}: kind must be human or bot")

@@ -51,8 +51,9 @@ def _rules(query: QueryParams, allowed: tuple[str, ...]) -> Rules:
         if key in allowed:
             continue
         if key not in OPTIONS_BY_KEY:
-            raise BadQuery(f"unknown parameter {key[:40]!r}: expected {', '.join(allowed)} "
-                           "or a rules key such as slaps.run")
+            raise BadQuery(
+                f"unknown parameter {key[:40]!r}: expected {', '.join(allowed)} or a rules key such as slaps.run"
+            )
         changes[key] = value
     return Rules.build(query.get("preset") or "standard", changes)
 
@@ -81,8 +82,14 @@ async def drills(request: Request) -> Response:
         lang = _lang(request)
     except BadQuery as exc:
         return _error(str(exc))
-    return JSONResponse({"kinds": [{"kind": k, "title": text(lang, f"drill.{k}.title"),
-                                    "summary": text(lang, f"drill.{k}.summary")} for k in DRILL_KINDS]})
+    return JSONResponse(
+        {
+            "kinds": [
+                {"kind": k, "title": text(lang, f"drill.{k}.title"), "summary": text(lang, f"drill.{k}.summary")}
+                for k in DRILL_KINDS
+            ]
+        }
+    )
 
 
 async def drill(request: Request) -> Response:

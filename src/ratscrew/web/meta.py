@@ -23,8 +23,13 @@ def _lang(request: Request) -> str:
 
 def option_doc(opt: Option, lang: str) -> dict[str, object]:
     doc: dict[str, object] = {
-        "key": opt.key, "section": opt.section, "name": opt.name, "kind": opt.kind, "default": opt.default,
-        "summary": text(lang, f"option.{opt.key}"), "allowed": opt.allowed_text(),
+        "key": opt.key,
+        "section": opt.section,
+        "name": opt.name,
+        "kind": opt.kind,
+        "default": opt.default,
+        "summary": text(lang, f"option.{opt.key}"),
+        "allowed": opt.allowed_text(),
     }
     if opt.kind == "choice":
         doc["choices"] = [{"value": c, "label": text(lang, f"choice.{opt.key}.{c}")} for c in opt.choices]
@@ -35,24 +40,35 @@ def option_doc(opt: Option, lang: str) -> dict[str, object]:
 
 async def meta(request: Request) -> Response:
     lang = _lang(request)
-    return JSONResponse({
-        "lang": lang,
-        "languages": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES],
-        "options": [option_doc(o, lang) for o in OPTIONS],
-        "presets": [{"name": p.name, "label": text(lang, f"preset.{p.name}.name"),
-                     "summary": text(lang, f"preset.{p.name}"),
-                     "rules": rules_to_mapping(Rules.build(p.name), full=True)} for p in PRESETS.values()],
-        "levels": [{"name": name, "label": text(lang, f"level.{name}"), "summary": text(lang, f"level.{name}.summary")}
-                   for name in LEVELS],
-        "patterns": [{"key": k, "label": text(lang, f"pattern.{k}")} for k in PATTERN_KEYS],
-    })
+    return JSONResponse(
+        {
+            "lang": lang,
+            "languages": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES],
+            "options": [option_doc(o, lang) for o in OPTIONS],
+            "presets": [
+                {
+                    "name": p.name,
+                    "label": text(lang, f"preset.{p.name}.name"),
+                    "summary": text(lang, f"preset.{p.name}"),
+                    "rules": rules_to_mapping(Rules.build(p.name), full=True),
+                }
+                for p in PRESETS.values()
+            ],
+            "levels": [
+                {"name": name, "label": text(lang, f"level.{name}"), "summary": text(lang, f"level.{name}.summary")}
+                for name in LEVELS
+            ],
+            "patterns": [{"key": k, "label": text(lang, f"pattern.{k}")} for k in PATTERN_KEYS],
+        }
+    )
 
 
 async def messages(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
-        return JSONResponse({"error": f"unknown language {lang[:10]!r}: expected one of {', '.join(LANGUAGES)}"},
-                            status_code=404)
+        return JSONResponse(
+            {"error": f"unknown language {lang[:10]!r}: expected one of {', '.join(LANGUAGES)}"}, status_code=404
+        )
     return JSONResponse(catalog(lang), headers={"Cache-Control": "no-cache"})
 
 
@@ -77,8 +93,13 @@ async def referee(request: Request) -> Response:
     except (RatscrewError, ValueError) as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
     matches = find_matches(pile, rules)
-    return JSONResponse({"slappable": bool(matches), "patterns": [m.pattern for m in matches],
-                         "matches": [{"pattern": m.pattern, "cards": [str(c) for c in m.cards]} for m in matches]})
+    return JSONResponse(
+        {
+            "slappable": bool(matches),
+            "patterns": [m.pattern for m in matches],
+            "matches": [{"pattern": m.pattern, "cards": [str(c) for c in m.cards]} for m in matches],
+        }
+    )
 
 
 routes: list[BaseRoute] = [

@@ -54,10 +54,9 @@ def parse_message(raw: str | bytes) -> ClientMessage:
     try:
         doc = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise BadMessage("message is not JSON: expected an object such as {\"type\": \"flip\", \"seat\": 0}") \
-            from None
+        raise BadMessage('message is not JSON: expected an object such as {"type": "flip", "seat": 0}') from None
     if not isinstance(doc, dict):
-        raise BadMessage("message must be a JSON object with a \"type\"")
+        raise BadMessage('message must be a JSON object with a "type"')
     kind = doc.get("type")
     if kind == "flip":
         return FlipMsg(_int(doc, "seat"))

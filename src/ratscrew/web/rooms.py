@@ -61,8 +61,14 @@ class Room:
         self.store = store
         self.game = Game.from_seed(setup.rules, len(setup.seats), setup.seed)
         self.clock = LoopClock()
-        self.table = Table(self.game, setup.seats, self.clock, seed=setup.seed,
-                           config=TableConfig(bot_pace=setup.bot_pace), reactions=setup.reactions)
+        self.table = Table(
+            self.game,
+            setup.seats,
+            self.clock,
+            seed=setup.seed,
+            config=TableConfig(bot_pace=setup.bot_pace),
+            reactions=setup.reactions,
+        )
         self.history: deque[tuple[int, dict[str, object]]] = deque(maxlen=HISTORY)
         self.pending: list[TableEvent] = []
         self.table.listeners.append(self.pending.append)
@@ -120,8 +126,9 @@ class Room:
         elif isinstance(msg, PingMsg):
             conn.outbox.put_nowait({"type": "pong", "t": self.clock.now()})
         if result is not None:
-            conn.outbox.put_nowait({"type": "rejected", "code": result.code, "reason": result.reason,
-                                    "seat": result.seat})
+            conn.outbox.put_nowait(
+                {"type": "rejected", "code": result.code, "reason": result.reason, "seat": result.seat}
+            )
 
     def _flush(self) -> None:
         if not self.pending:
@@ -149,17 +156,22 @@ class Room:
 
     def welcome(self, conn: Connection) -> dict[str, object]:
         return {
-            "type": "welcome", "game": self.id, "seats": [
-                {"name": s.name, "bot": s.bot} for s in self.setup.seats],
-            "yours": sorted(conn.seats), "rules": rules_to_mapping(self.setup.rules, full=True),
-            "preset": self.setup.rules.preset, "state": self.state(), "seq": len(self.table.log) - 1,
+            "type": "welcome",
+            "game": self.id,
+            "seats": [{"name": s.name, "bot": s.bot} for s in self.setup.seats],
+            "yours": sorted(conn.seats),
+            "rules": rules_to_mapping(self.setup.rules, full=True),
+            "preset": self.setup.rules.preset,
+            "state": self.state(),
+            "seq": len(self.table.log) - 1,
             "summary": self.summary,
         }
 
     def record(self) -> Record:
         names = tuple(s.name for s in self.setup.seats)
-        return Record(self.setup.rules, len(names), seed=self.setup.seed, players=names,
-                      actions=tuple(self.game.actions))
+        return Record(
+            self.setup.rules, len(names), seed=self.setup.seed, players=names, actions=tuple(self.game.actions)
+        )
 
     def build_summary(self) -> dict[str, object]:
         game, table = self.game, self.table
@@ -183,15 +195,30 @@ class Room:
         players = []
         for seat in range(n):
             times = table.reactions[seat]
-            players.append({
-                "seat": seat, "name": self.setup.seats[seat].name, "bot": self.setup.seats[seat].bot,
-                "cards": len(game.stacks[seat]), "piles_by_slap": by_slap[seat],
-                "piles_by_challenge": by_challenge[seat], "wrong_slaps": wrong[seat],
-                "reaction_ms": times, "median_reaction_ms": statistics.median(times) if times else None,
-            })
-        return {"result": outcome.result.value, "winner": outcome.winner, "reason": outcome.reason, "how": outcome.how,
-                "cards": game.cards, "tricks": game.tricks, "ms": end_t, "players": players,
-                "out_order": out_order}
+            players.append(
+                {
+                    "seat": seat,
+                    "name": self.setup.seats[seat].name,
+                    "bot": self.setup.seats[seat].bot,
+                    "cards": len(game.stacks[seat]),
+                    "piles_by_slap": by_slap[seat],
+                    "piles_by_challenge": by_challenge[seat],
+                    "wrong_slaps": wrong[seat],
+                    "reaction_ms": times,
+                    "median_reaction_ms": statistics.median(times) if times else None,
+                }
+            )
+        return {
+            "result": outcome.result.value,
+            "winner": outcome.winner,
+            "reason": outcome.reason,
+            "how": outcome.how,
+            "cards": game.cards,
+            "tricks": game.tricks,
+            "ms": end_t,
+            "players": players,
+            "out_order": out_order,
+        }
 
     # ------------------------------------------------------------------ connections
 

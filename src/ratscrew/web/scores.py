@@ -83,8 +83,11 @@ def guarded(handler: Handler) -> Handler:
             return error(str(exc), 409, exc.match)
         except sqlite3.Error as exc:
             log.exception("score keeper store failed")
-            return error(f"the score store could not be used ({exc.__class__.__name__}); nothing was changed, "
-                         "try again in a moment", 503)
+            return error(
+                f"the score store could not be used ({exc.__class__.__name__}); nothing was changed, "
+                "try again in a moment",
+                503,
+            )
         except Exception:
             log.exception("score keeper request failed")
             return error("internal error in the score keeper; nothing was changed", 500)
@@ -162,7 +165,7 @@ def parse_rules(value: object) -> Rules:
     try:
         return rules_from_mapping(value, where="rules")
     except RecursionError:
-        raise BadRequest("rules are nested too deeply: expected a preset name or {\"preset\": ..., ...}") from None
+        raise BadRequest('rules are nested too deeply: expected a preset name or {"preset": ..., ...}') from None
     except (RatscrewError, ValueError, TypeError) as exc:
         raise BadRequest(str(exc)[:300]) from None
 
@@ -206,22 +209,34 @@ def match_doc(match: Match, now: float | None = None) -> dict[str, object]:
     """A match as the page needs it: the stored fields plus leaders, draws and the rules spelled out."""
     rules = match_rules(match)
     doc = match.as_dict(now)
-    doc.update({
-        "leaders": leaders(match),
-        "draws": sum(1 for r in match.rounds if r.winner is None),
-        "rules_values": rules.values(),
-        "decks": rules.deck_for(len(match.players)).decks,
-        "deck_size": rules.deck_for(len(match.players)).size,
-        "timer_running": match.round_started is not None and match.timer_s > 0,
-    })
+    doc.update(
+        {
+            "leaders": leaders(match),
+            "draws": sum(1 for r in match.rounds if r.winner is None),
+            "rules_values": rules.values(),
+            "decks": rules.deck_for(len(match.players)).decks,
+            "deck_size": rules.deck_for(len(match.players)).size,
+            "timer_running": match.round_started is not None and match.timer_s > 0,
+        }
+    )
     return doc
 
 
 def summary_doc(match: Match) -> dict[str, object]:
     """A match in the list: enough to pick it and see the score, without its rounds."""
-    return {"id": match.id, "name": match.name, "players": list(match.players), "wins": match.wins(),
-            "leaders": leaders(match), "rounds": len(match.rounds), "preset": match.rules.get("preset", "standard"),
-            "timer_s": match.timer_s, "finished": match.finished, "created": match.created, "updated": match.updated}
+    return {
+        "id": match.id,
+        "name": match.name,
+        "players": list(match.players),
+        "wins": match.wins(),
+        "leaders": leaders(match),
+        "rounds": len(match.rounds),
+        "preset": match.rules.get("preset", "standard"),
+        "timer_s": match.timer_s,
+        "finished": match.finished,
+        "created": match.created,
+        "updated": match.updated,
+    }
 
 
 def winner_by_cards(cards: list[int]) -> int | None:
@@ -252,8 +267,11 @@ def _expect_rounds(match: Match, doc: dict[str, Any]) -> None:
     if "rounds" in doc:
         seen = whole_number(doc["rounds"], "rounds", 0, MAX_ROUNDS)
         if seen != len(match.rounds):
-            raise Conflict(f"the match changed meanwhile: it has {len(match.rounds)} rounds, not {seen}; "
-                           "the page now shows the current score", match)
+            raise Conflict(
+                f"the match changed meanwhile: it has {len(match.rounds)} rounds, not {seen}; "
+                "the page now shows the current score",
+                match,
+            )
 
 
 def _open(match: Match, doing: str) -> None:
@@ -267,8 +285,10 @@ def add_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
         only_fields(doc, ("winner", "cards", "rounds"))
         count = len(match.players)
         if ("winner" in doc) == ("cards" in doc):
-            raise BadRequest(f"give either winner (a player from 0 to {count - 1}) or cards (each player's card "
-                             f"count, {count} numbers), not {'both' if 'winner' in doc else 'neither'}")
+            raise BadRequest(
+                f"give either winner (a player from 0 to {count - 1}) or cards (each player's card "
+                f"count, {count} numbers), not {'both' if 'winner' in doc else 'neither'}"
+            )
         cards: list[int] | None = None
         if "winner" in doc:
             winner: int | None = whole_number(doc["winner"], "winner", 0, count - 1)
@@ -387,8 +407,11 @@ def route(path: str, handler: Handler, methods: tuple[str, ...]) -> Route:
 
     async def endpoint(request: Request) -> Response:
         if request.method not in allowed:
-            return JSONResponse({"error": f"{request.method} is not allowed here: use {' or '.join(methods)}"},
-                                status_code=405, headers={"Allow": ", ".join(sorted(allowed))})
+            return JSONResponse(
+                {"error": f"{request.method} is not allowed here: use {' or '.join(methods)}"},
+                status_code=405,
+                headers={"Allow": ", ".join(sorted(allowed))},
+            )
         return await guarded_handler(request)
 
     endpoint.__name__ = handler.__name__

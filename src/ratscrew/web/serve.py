@@ -33,8 +33,9 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         what = f"port {port} is already in use" if exc.errno == 98 else exc.strerror
-        raise RatscrewError(f"cannot listen on {host}:{port}: {what}; choose another --port, or leave it out "
-                            "for a free one") from None
+        raise RatscrewError(
+            f"cannot listen on {host}:{port}: {what}; choose another --port, or leave it out for a free one"
+        ) from None
     sock.listen(128)
     return sock
 
@@ -44,15 +45,17 @@ def serve(host: str, port: int, data_dir: Path, open_browser: bool) -> None:
         data_dir.mkdir(parents=True, exist_ok=True)
         app = create_app(data_dir)
     except OSError as exc:
-        raise RatscrewError(f"cannot use the data folder {data_dir}: {exc.strerror}; choose another with --data") \
-            from None
+        raise RatscrewError(
+            f"cannot use the data folder {data_dir}: {exc.strerror}; choose another with --data"
+        ) from None
     sock = bind(host, port)
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{sock.getsockname()[1]}/"
     print(f"ratscrew: serving on {url}", flush=True)
     print(f"ratscrew: data in {data_dir}; stop with Ctrl-C", flush=True)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_BYTES, lifespan="on",
-                            timeout_graceful_shutdown=5)
+    config = uvicorn.Config(
+        app, log_level="warning", ws_max_size=WS_MAX_BYTES, lifespan="on", timeout_graceful_shutdown=5
+    )
     server = uvicorn.Server(config)
     if open_browser:
         threading.Timer(0.6, webbrowser.open, [url]).start()

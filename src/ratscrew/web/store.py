@@ -85,10 +85,20 @@ class Match:
         if self.timer_s and self.round_started is not None:
             elapsed = (now if now is not None else time.time()) - self.round_started
             remaining = max(0.0, self.timer_s - elapsed)
-        return {"id": self.id, "name": self.name, "players": list(self.players), "rules": self.rules,
-                "timer_s": self.timer_s, "round_started": self.round_started, "remaining_s": remaining,
-                "finished": self.finished, "created": self.created, "updated": self.updated,
-                "rounds": [r.as_dict() for r in self.rounds], "wins": self.wins()}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "players": list(self.players),
+            "rules": self.rules,
+            "timer_s": self.timer_s,
+            "round_started": self.round_started,
+            "remaining_s": remaining,
+            "finished": self.finished,
+            "created": self.created,
+            "updated": self.updated,
+            "rounds": [r.as_dict() for r in self.rounds],
+            "wins": self.wins(),
+        }
 
 
 class Store:
@@ -116,34 +126,65 @@ class Store:
         now = time.time()
         match_id = uuid.uuid4().hex[:12]
         with self._connect() as db:
-            db.execute("INSERT INTO matches (id, name, players, rules, timer_s, created, updated) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (match_id, name, json.dumps(list(players)), json.dumps(rules), timer_s, now, now))
+            db.execute(
+                "INSERT INTO matches (id, name, players, rules, timer_s, created, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, name, json.dumps(list(players)), json.dumps(rules), timer_s, now, now),
+            )
         return self.match(match_id)
 
     def match(self, match_id: str) -> Match:
         with self._connect() as db:
-            row = db.execute("SELECT id, name, players, rules, timer_s, round_started, finished, created, updated "
-                             "FROM matches WHERE id = ?", (match_id,)).fetchone()
+            row = db.execute(
+                "SELECT id, name, players, rules, timer_s, round_started, finished, created, updated "
+                "FROM matches WHERE id = ?",
+                (match_id,),
+            ).fetchone()
             if row is None:
                 raise NotFound(match_id)
-            rounds = db.execute("SELECT number, winner, cards FROM rounds WHERE match_id = ? ORDER BY number",
-                                (match_id,)).fetchall()
-        return Match(row[0], row[1], tuple(json.loads(row[2])), json.loads(row[3]), row[4], row[5], bool(row[6]),
-                     row[7], row[8],
-                     tuple(Round(n, w, tuple(json.loads(c)) if c else None) for n, w, c in rounds))
+            rounds = db.execute(
+                "SELECT number, winner, cards FROM rounds WHERE match_id = ? ORDER BY number", (match_id,)
+            ).fetchall()
+        return Match(
+            row[0],
+            row[1],
+            tuple(json.loads(row[2])),
+            json.loads(row[3]),
+            row[4],
+            row[5],
+            bool(row[6]),
+            row[7],
+            row[8],
+            tuple(Round(n, w, tuple(json.loads(c)) if c else None) for n, w, c in rounds),
+        )
 
     def matches(self) -> list[Match]:
         """Every match, most recently changed first, read in two queries whatever their number."""
         with self._connect() as db:
-            rows = db.execute("SELECT id, name, players, rules, timer_s, round_started, finished, created, updated "
-                              "FROM matches ORDER BY updated DESC").fetchall()
+            rows = db.execute(
+                "SELECT id, name, players, rules, timer_s, round_started, finished, created, updated "
+                "FROM matches ORDER BY updated DESC"
+            ).fetchall()
             rounds: dict[str, list[Round]] = {}
-            for match_id, n, w, c in db.execute("SELECT match_id, number, winner, cards FROM rounds "
-                                                "ORDER BY match_id, number"):
+            for match_id, n, w, c in db.execute(
+                "SELECT match_id, number, winner, cards FROM rounds ORDER BY match_id, number"
+            ):
                 rounds.setdefault(match_id, []).append(Round(n, w, tuple(json.loads(c)) if c else None))
-        return [Match(r[0], r[1], tuple(json.loads(r[2])), json.loads(r[3]), r[4], r[5], bool(r[6]), r[7], r[8],
-                      tuple(rounds.get(r[0], []))) for r in rows]
+        return [
+            Match(
+                r[0],
+                r[1],
+                tuple(json.loads(r[2])),
+                json.loads(r[3]),
+                r[4],
+                r[5],
+                bool(r[6]),
+                r[7],
+                r[8],
+                tuple(rounds.get(r[0], [])),
+            )
+            for r in rows
+        ]
 
     def add_round(self, match_id: str, winner: int | None, cards: Sequence[int] | None = None) -> Match:
         match = self.match(match_id)
@@ -152,9 +193,11 @@ class Store:
         now = time.time()
         with self._connect() as db:
             # The next number is taken inside the insert, so two writers can never give out the same one.
-            db.execute("INSERT INTO rounds (match_id, number, winner, cards, created) "
-                       "SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ? FROM rounds WHERE match_id = ?",
-                       (match_id, winner, json.dumps(list(cards)) if cards else None, now, match_id))
+            db.execute(
+                "INSERT INTO rounds (match_id, number, winner, cards, created) "
+                "SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ? FROM rounds WHERE match_id = ?",
+                (match_id, winner, json.dumps(list(cards)) if cards else None, now, match_id),
+            )
             db.execute("UPDATE matches SET updated = ?, round_started = NULL WHERE id = ?", (now, match_id))
         return self.match(match_id)
 
@@ -182,8 +225,9 @@ class Store:
     def finish(self, match_id: str, finished: bool = True) -> Match:
         self.match(match_id)
         with self._connect() as db:
-            db.execute("UPDATE matches SET finished = ?, updated = ? WHERE id = ?",
-                       (int(finished), time.time(), match_id))
+            db.execute(
+                "UPDATE matches SET finished = ?, updated = ? WHERE id = ?", (int(finished), time.time(), match_id)
+            )
         return self.match(match_id)
 
     def delete_match(self, match_id: str) -> None:
@@ -196,8 +240,10 @@ class Store:
 
     def save_game(self, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
         with self._connect() as db:
-            db.execute("INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)",
-                       (game_id, json.dumps(record), json.dumps(summary), time.time()))
+            db.execute(
+                "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)",
+                (game_id, json.dumps(record), json.dumps(summary), time.time()),
+            )
 
     def game_record(self, game_id: str) -> dict[str, object]:
         with self._connect() as db:

@@ -1,9 +1,19 @@
-"""The project's errors: each says what was wrong and what was expected, in one line.
+"""The project's one error tree: each error says what was expected and what arrived, in one line.
 
-Three kinds, because callers handle them differently: input that cannot be read at all
-(:class:`NotationError`, :class:`RulesError`, :class:`RecordError`), an action the rules do not allow
-in the current state (:class:`IllegalAction`), and an input that arrived too late or from the wrong
-seat, which is no error at all: the live table answers it with a ``table.Rejected`` value and goes on.
+Callers handle errors by kind, so the kinds are the tree's branches:
+
+- :class:`MalformedInput`: input that cannot be read at all (a card, a rules key, a record, a request body,
+  a websocket message).
+- :class:`IllegalAction`: a well-formed action the rules do not allow in the current state.
+- :class:`StaleInput`: an input that arrived too late or from the wrong seat (the live table answers most of
+  these with a ``table.Rejected`` value and goes on; this is for callers that must refuse outright).
+- :class:`NotFound`: no game, room, match or page by that name.
+- :class:`Conflict`: the request clashes with what is already there (a finished match, a full room).
+- :class:`Forbidden`: the caller may not do this (a seat or a match that is not theirs).
+- :class:`TooMany`: a rate or size limit was reached; try again later.
+
+HTTP statuses and exit codes are mapped from these branches in one place each: ``web/errors.py`` and
+``cli/app.py``.
 """
 
 from __future__ import annotations
@@ -13,17 +23,49 @@ class RatscrewError(Exception):
     """Base of every error the project raises on purpose; the command line turns it into exit code 2."""
 
 
-class NotationError(RatscrewError, ValueError):
+class MalformedInput(RatscrewError, ValueError):
+    """Input that cannot be read: the message says what was expected and what arrived."""
+
+
+class NotationError(MalformedInput):
     """A card, hand or deal that cannot be read, or holds more copies of a card than the deck."""
 
 
-class RulesError(RatscrewError, ValueError):
+class RulesError(MalformedInput):
     """An unknown rules key, a value of the wrong type, or a value outside the allowed set."""
 
 
-class RecordError(RatscrewError, ValueError):
+class RecordError(MalformedInput):
     """A game record that is not valid JSON or not a ``ratscrew-record/1`` document."""
+
+
+class BadRequest(MalformedInput):
+    """An HTTP request body or query that is unreadable, or a field that is wrong."""
+
+
+class BadMessage(MalformedInput):
+    """A websocket message that is not JSON, too large, or not one of the protocol's messages."""
 
 
 class IllegalAction(RatscrewError):
     """An action the rules do not allow now: a flip after the game is over, a slap by a seat that is out."""
+
+
+class StaleInput(RatscrewError):
+    """An input that came too late (the state moved on) or from a seat that was not due."""
+
+
+class NotFound(RatscrewError, LookupError):
+    """No game, room, match or page with that name."""
+
+
+class Conflict(RatscrewError):
+    """The request clashes with the current state, e.g. a round added to a finished match."""
+
+
+class Forbidden(RatscrewError):
+    """The caller may not do this: the seat, room or match belongs to someone else."""
+
+
+class TooMany(RatscrewError):
+    """A rate or size limit was reached: too many rooms, connections or messages."""

@@ -152,6 +152,9 @@ class Table:
         limit = game.rules.end.time_limit_s
         if limit:
             self._schedule(limit * 1000 + 1, TimerKind.TIME_LIMIT)
+        if game.collect_pending is not None:
+            # A game resumed in its collect window (after a restart): the window starts again in full.
+            self._schedule(game.now + game.rules.slapping.collect_delay_ms, TimerKind.COLLECT)
         self._plan_flip(game.now)
         self._plan_bot_slaps(game.now)
 
@@ -189,6 +192,15 @@ class Table:
             self._apply(action, landed)
         else:
             self._schedule(landed, TimerKind.INPUT, seat=seat, action=action)
+
+    def set_standin(self, seat: Seat, level: str | None) -> None:
+        """A computer at ``level`` plays ``seat`` until called again with None (a person who dropped out)."""
+        if level is None:
+            if self.seats[seat].bot is None:
+                self.bots.pop(seat, None)
+        elif seat not in self.bots:
+            self.bots[seat] = Bot(self._level_for(SeatSpec(self.seats[seat].name, level)), SeededRandom(seat + 1))
+        self._plan_flip(max(self.clock.now() - self.hold_ms, self._last_t))
 
     # ------------------------------------------------------------------ time
 

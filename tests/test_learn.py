@@ -295,7 +295,8 @@ def test_api_serves_the_document(live_server: Any) -> None:
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("lang=xx", "unknown language"),
+        ("slaps.run=%C2%B2", "slaps.run cannot be"),
+        ("slaps.run=" + "4" * 5000, "slaps.run cannot be"),
         ("preset=nope", "unknown preset"),
         ("slaps.run=5", "slaps.run cannot be 5"),
         ("colour=red", "unknown parameter"),

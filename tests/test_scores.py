@@ -24,7 +24,7 @@ with warnings.catch_warnings():  # Starlette warns, once, that its test client w
     from starlette.testclient import TestClient
 
 from ratscrew.web.app import create_app
-from ratscrew.web.http import MAX_BODY_BYTES
+from ratscrew.web.bodies import MAX_BODY_BYTES
 from ratscrew.web.scores import winner_by_cards
 from ratscrew.web.store import Store
 
@@ -417,10 +417,13 @@ def test_no_bad_request_loses_saved_data(client: TestClient) -> None:
         b"\x00" * 100,
         b'{"cards": [' + b"1," * 4000 + b"1]}",
         b'{"rounds": 99}',
+        b'{"winner": ' + b"1" * 5000 + b"}",
     ]
     for raw in hostile:
         for action in ("rounds", "undo", "timer", "finish"):
-            response = client.post(f"/api/matches/{match['id']}/{action}", content=raw)
+            response = client.post(
+                f"/api/matches/{match['id']}/{action}", content=raw, headers={"content-type": "application/json"}
+            )
             assert response.status_code in (400, 409), (action, raw[:40], response.text)
     after = stable(saved(client, match["id"]))
     assert after == before

@@ -7,6 +7,6 @@ and questions (``make_drill``), so the same data can be tested, printed or serve
 from __future__ import annotations
 
 from ratscrew.learn.content import learn_document
-from ratscrew.learn.drills import DRILL_KINDS, DrillError, make_drill
+from ratscrew.learn.drills import DRILL_KINDS, make_drill
 
-__all__ = ["DRILL_KINDS", "DrillError", "learn_document", "make_drill"]
+__all__ = ["DRILL_KINDS", "learn_document", "make_drill"]

@@ -20,9 +20,7 @@ Routes::
 from __future__ import annotations
 
 import asyncio
-import logging
 import re
-import sqlite3
 import threading
 import time
 import unicodedata
@@ -33,10 +31,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ratscrew.errors import RatscrewError
+from ratscrew.errors import BadRequest, Conflict, RatscrewError
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_from_mapping, rules_to_mapping
-from ratscrew.web.http import BadRequest, json_type, read_body
-from ratscrew.web.store import Match, NotFound, Store
+from ratscrew.web.bodies import json_type, read_body
+from ratscrew.web.errors import error_response
+from ratscrew.web.store import Match, Store, match_not_found
 
 MAX_NAME = 24  # a player's name, as on the game table
 MAX_MATCH_NAME = 60
@@ -44,61 +43,22 @@ MAX_TIMER_S = 24 * 3600
 MAX_ROUNDS = 9999  # far beyond any evening; keeps one match from growing without bound
 ID_PATTERN = re.compile(r"^[0-9a-f]{1,32}$")
 
-log = logging.getLogger(__name__)
 
 # The store reads the round count and then inserts the next number; two writes to one match at the same
 # moment (two phones tapping) must not interleave, so every write goes through this lock.
 _WRITES = threading.Lock()
 
 
-class Conflict(Exception):
-    """The request is well formed but does not fit the match as it is now: answered with 409."""
+class MatchConflict(Conflict):
+    """A request that does not fit the match as it is now (409); the answer carries the current match, so the
+    page can show it at once."""
 
-    def __init__(self, message: str, match: Match | None = None) -> None:
+    def __init__(self, message: str, match: Match) -> None:
         super().__init__(message)
-        self.match = match
+        self.extra = {"match": match_doc(match)}
 
 
 Handler = Callable[[Request], Awaitable[Response]]
-
-
-def error(message: str, status: int = 400, match: Match | None = None) -> JSONResponse:
-    doc: dict[str, object] = {"error": message}
-    if match is not None:
-        doc["match"] = match_doc(match)
-    return JSONResponse(doc, status_code=status)
-
-
-def guarded(handler: Handler) -> Handler:
-    """Turn every failure into a JSON answer with a readable message: a traceback must never reach a page."""
-
-    async def endpoint(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except BadRequest as exc:
-            return error(str(exc), 400)
-        except NotFound:
-            return error(f"no match with id {_shown_id(request)}: it may have been deleted", 404)
-        except Conflict as exc:
-            return error(str(exc), 409, exc.match)
-        except sqlite3.Error as exc:
-            log.exception("score keeper store failed")
-            return error(
-                f"the score store could not be used ({exc.__class__.__name__}); nothing was changed, "
-                "try again in a moment",
-                503,
-            )
-        except Exception:
-            log.exception("score keeper request failed")
-            return error("internal error in the score keeper; nothing was changed", 500)
-
-    endpoint.__name__ = handler.__name__
-    endpoint.__doc__ = handler.__doc__
-    return endpoint
-
-
-def _shown_id(request: Request) -> str:
-    return repr(str(request.path_params.get("match_id", ""))[:40])
 
 
 # ---------------------------------------------------------------------------------------- reading bodies
@@ -257,7 +217,7 @@ def _store(request: Request) -> Store:
 def _match_id(request: Request) -> str:
     match_id = str(request.path_params["match_id"])
     if not ID_PATTERN.match(match_id):
-        raise NotFound(match_id)
+        raise match_not_found(match_id)
     return match_id
 
 
@@ -267,7 +227,7 @@ def _expect_rounds(match: Match, doc: dict[str, Any]) -> None:
     if "rounds" in doc:
         seen = whole_number(doc["rounds"], "rounds", 0, MAX_ROUNDS)
         if seen != len(match.rounds):
-            raise Conflict(
+            raise MatchConflict(
                 f"the match changed meanwhile: it has {len(match.rounds)} rounds, not {seen}; "
                 "the page now shows the current score",
                 match,
@@ -276,7 +236,7 @@ def _expect_rounds(match: Match, doc: dict[str, Any]) -> None:
 
 def _open(match: Match, doing: str) -> None:
     if match.finished:
-        raise Conflict(f"the match is finished, so {doing} is not possible: reopen it first", match)
+        raise MatchConflict(f"the match is finished, so {doing} is not possible: reopen it first", match)
 
 
 def add_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
@@ -298,7 +258,7 @@ def add_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
         _open(match, "recording a round")
         _expect_rounds(match, doc)
         if len(match.rounds) >= MAX_ROUNDS:
-            raise Conflict(f"a match holds at most {MAX_ROUNDS} rounds: start a new match", match)
+            raise MatchConflict(f"a match holds at most {MAX_ROUNDS} rounds: start a new match", match)
         return store.add_round(match_id, winner, cards)
 
 
@@ -322,7 +282,7 @@ def undo_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
         _open(match, "undoing a round")
         _expect_rounds(match, doc)
         if not match.rounds:
-            raise Conflict("there is no round to undo yet", match)
+            raise MatchConflict("there is no round to undo yet", match)
         return store.undo_round(match_id)
 
 
@@ -337,7 +297,7 @@ def start_timer(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
         if action == "stop":
             return store.stop_round_timer(match_id)
         if not match.timer_s:
-            raise Conflict("this match has no timer: rounds end when one player holds every card", match)
+            raise MatchConflict("this match has no timer: rounds end when one player holds every card", match)
         return store.start_round_timer(match_id)
 
 
@@ -403,16 +363,13 @@ ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 def route(path: str, handler: Handler, methods: tuple[str, ...]) -> Route:
     """A route that answers a wrong method with a JSON 405 naming the right ones, like every other error."""
     allowed = set(methods) | ({"HEAD"} if "GET" in methods else set())
-    guarded_handler = guarded(handler)
 
     async def endpoint(request: Request) -> Response:
         if request.method not in allowed:
-            return JSONResponse(
-                {"error": f"{request.method} is not allowed here: use {' or '.join(methods)}"},
-                status_code=405,
-                headers={"Allow": ", ".join(sorted(allowed))},
-            )
-        return await guarded_handler(request)
+            response = error_response(f"{request.method} is not allowed here: use {' or '.join(methods)}", 405)
+            response.headers["Allow"] = ", ".join(sorted(allowed))
+            return response
+        return await handler(request)
 
     endpoint.__name__ = handler.__name__
     return Route(path, endpoint, methods=ANY_METHOD)

@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ratscrew.errors import MalformedInput, NotFound
+
+__all__ = ["Match", "NotFound", "Round", "Store", "match_not_found"]
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id TEXT PRIMARY KEY,
@@ -46,8 +50,8 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
-class NotFound(LookupError):
-    """No match (or game) with that id."""
+def match_not_found(match_id: str) -> NotFound:
+    return NotFound(f"no match with id {match_id[:40]!r}: it may have been deleted")
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +145,7 @@ class Store:
                 (match_id,),
             ).fetchone()
             if row is None:
-                raise NotFound(match_id)
+                raise match_not_found(match_id)
             rounds = db.execute(
                 "SELECT number, winner, cards FROM rounds WHERE match_id = ? ORDER BY number", (match_id,)
             ).fetchall()
@@ -189,7 +193,7 @@ class Store:
     def add_round(self, match_id: str, winner: int | None, cards: Sequence[int] | None = None) -> Match:
         match = self.match(match_id)
         if winner is not None and not 0 <= winner < len(match.players):
-            raise ValueError(f"winner must be a player from 0 to {len(match.players) - 1}")
+            raise MalformedInput(f"winner must be a player from 0 to {len(match.players) - 1}, got {winner}")
         now = time.time()
         with self._connect() as db:
             # The next number is taken inside the insert, so two writers can never give out the same one.
@@ -249,6 +253,6 @@ class Store:
         with self._connect() as db:
             row = db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise NotFound(game_id)
+            raise NotFound(f"no game with id {game_id[:40]!r}")
         record: dict[str, object] = json.loads(row[0])
         return record

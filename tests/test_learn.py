@@ -22,7 +22,8 @@ from ratscrew.engine import Flip, Game
 from ratscrew.engine.events import CardTurned
 from ratscrew.i18n import LANGUAGES, catalog
 from ratscrew.learn import learn_document as _learn_document
-from ratscrew.learn.content import iter_examples, missing_texts
+from ratscrew.learn.examples import iter_examples
+from ratscrew.learn.words import missing_texts
 from ratscrew.patterns import PATTERN_KEYS, enabled_patterns, find_matches
 from ratscrew.rules import OPTIONS, PRESETS, Rules
 from tests.conftest import open_page

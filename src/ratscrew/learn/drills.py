@@ -24,17 +24,9 @@ from ratscrew.cards import Card, Rank
 from ratscrew.engine import Game
 from ratscrew.engine.events import CardTurned, ChallengeOpened, ChallengeStopped, ChallengeWon
 from ratscrew.errors import MalformedInput, NotFound, RulesError
-from ratscrew.learn.content import (
-    Doc,
-    Step,
-    Texts,
-    card_text,
-    cards_text,
-    challenge_steps,
-    match_doc,
-    narrate,
-    rank_name,
-)
+from ratscrew.learn.examples import match_doc
+from ratscrew.learn.narrator import Step, challenge_steps, narrate
+from ratscrew.learn.words import Doc, Texts, card_text, cards_text, rank_name
 from ratscrew.patterns import enabled_patterns, find_matches
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom

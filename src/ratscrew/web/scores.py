@@ -35,7 +35,7 @@ from ratscrew.errors import BadRequest, Conflict, RatscrewError
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_from_mapping, rules_to_mapping
 from ratscrew.web.bodies import json_type, read_body
 from ratscrew.web.errors import error_response
-from ratscrew.web.store import Match, Store, match_not_found
+from ratscrew.web.store import ScoreMatch, Store, match_not_found
 
 MAX_NAME = 24  # a player's name, as on the game table
 MAX_MATCH_NAME = 60
@@ -53,7 +53,7 @@ class MatchConflict(Conflict):
     """A request that does not fit the match as it is now (409); the answer carries the current match, so the
     page can show it at once."""
 
-    def __init__(self, message: str, match: Match) -> None:
+    def __init__(self, message: str, match: ScoreMatch) -> None:
         super().__init__(message)
         self.extra = {"match": match_doc(match)}
 
@@ -150,7 +150,7 @@ def parse_new_match(doc: dict[str, Any]) -> tuple[str, list[str], dict[str, Any]
 # ---------------------------------------------------------------------------------------- answers
 
 
-def match_rules(match: Match) -> Rules:
+def match_rules(match: ScoreMatch) -> Rules:
     """The stored rules as a value (they were checked on the way in; a damaged row falls back to standard)."""
     try:
         return rules_from_mapping(match.rules)
@@ -158,14 +158,14 @@ def match_rules(match: Match) -> Rules:
         return Rules.build("standard")
 
 
-def leaders(match: Match) -> list[int]:
+def leaders(match: ScoreMatch) -> list[int]:
     """The players with the most round wins (none before the first win)."""
     wins = match.wins()
     best = max(wins, default=0)
     return [i for i, w in enumerate(wins) if best and w == best]
 
 
-def match_doc(match: Match, now: float | None = None) -> dict[str, object]:
+def match_doc(match: ScoreMatch, now: float | None = None) -> dict[str, object]:
     """A match as the page needs it: the stored fields plus leaders, draws and the rules spelled out."""
     rules = match_rules(match)
     doc = match.as_dict(now)
@@ -182,7 +182,7 @@ def match_doc(match: Match, now: float | None = None) -> dict[str, object]:
     return doc
 
 
-def summary_doc(match: Match) -> dict[str, object]:
+def summary_doc(match: ScoreMatch) -> dict[str, object]:
     """A match in the list: enough to pick it and see the score, without its rounds."""
     return {
         "id": match.id,
@@ -221,7 +221,7 @@ def _match_id(request: Request) -> str:
     return match_id
 
 
-def _expect_rounds(match: Match, doc: dict[str, Any]) -> None:
+def _expect_rounds(match: ScoreMatch, doc: dict[str, Any]) -> None:
     """With ``rounds`` (the count the page saw), refuse a write meant for an older state: a double tap or a
     second phone must not record or undo twice."""
     if "rounds" in doc:
@@ -234,12 +234,12 @@ def _expect_rounds(match: Match, doc: dict[str, Any]) -> None:
             )
 
 
-def _open(match: Match, doing: str) -> None:
+def _open(match: ScoreMatch, doing: str) -> None:
     if match.finished:
         raise MatchConflict(f"the match is finished, so {doing} is not possible: reopen it first", match)
 
 
-def add_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+def add_round(store: Store, match_id: str, doc: dict[str, Any]) -> ScoreMatch:
     with _WRITES:
         match = store.match(match_id)
         only_fields(doc, ("winner", "cards", "rounds"))
@@ -275,7 +275,7 @@ def parse_card_counts(value: object, players: int, deck_size: int) -> list[int]:
     return counts
 
 
-def undo_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+def undo_round(store: Store, match_id: str, doc: dict[str, Any]) -> ScoreMatch:
     with _WRITES:
         match = store.match(match_id)
         only_fields(doc, ("rounds",))
@@ -286,7 +286,7 @@ def undo_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
         return store.undo_round(match_id)
 
 
-def start_timer(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+def start_timer(store: Store, match_id: str, doc: dict[str, Any]) -> ScoreMatch:
     with _WRITES:
         match = store.match(match_id)
         only_fields(doc, ("action",))
@@ -301,7 +301,7 @@ def start_timer(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
         return store.start_round_timer(match_id)
 
 
-def set_finished(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+def set_finished(store: Store, match_id: str, doc: dict[str, Any]) -> ScoreMatch:
     with _WRITES:
         store.match(match_id)
         only_fields(doc, ("finished",))
@@ -344,7 +344,7 @@ async def show_or_delete(request: Request) -> Response:
     return JSONResponse(match_doc(match, time.time()))
 
 
-def _action(work: Callable[[Store, str, dict[str, Any]], Match]) -> Handler:
+def _action(work: Callable[[Store, str, dict[str, Any]], ScoreMatch]) -> Handler:
     """An endpoint that reads the body first (async), then does the store work in a worker thread."""
 
     async def endpoint(request: Request) -> Response:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ratscrew.errors import MalformedInput, NotFound
 
-__all__ = ["Match", "NotFound", "Round", "Store", "match_not_found"]
+__all__ = ["NotFound", "Round", "ScoreMatch", "Store", "match_not_found"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -65,7 +65,7 @@ class Round:
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class ScoreMatch:
     id: str
     name: str
     players: tuple[str, ...]
@@ -126,7 +126,7 @@ class Store:
 
     # ------------------------------------------------------------------ score-keeper matches
 
-    def create_match(self, name: str, players: Sequence[str], rules: dict[str, Any], timer_s: int = 0) -> Match:
+    def create_match(self, name: str, players: Sequence[str], rules: dict[str, Any], timer_s: int = 0) -> ScoreMatch:
         now = time.time()
         match_id = uuid.uuid4().hex[:12]
         with self._connect() as db:
@@ -137,7 +137,7 @@ class Store:
             )
         return self.match(match_id)
 
-    def match(self, match_id: str) -> Match:
+    def match(self, match_id: str) -> ScoreMatch:
         with self._connect() as db:
             row = db.execute(
                 "SELECT id, name, players, rules, timer_s, round_started, finished, created, updated "
@@ -149,7 +149,7 @@ class Store:
             rounds = db.execute(
                 "SELECT number, winner, cards FROM rounds WHERE match_id = ? ORDER BY number", (match_id,)
             ).fetchall()
-        return Match(
+        return ScoreMatch(
             row[0],
             row[1],
             tuple(json.loads(row[2])),
@@ -162,7 +162,7 @@ class Store:
             tuple(Round(n, w, tuple(json.loads(c)) if c else None) for n, w, c in rounds),
         )
 
-    def matches(self) -> list[Match]:
+    def matches(self) -> list[ScoreMatch]:
         """Every match, most recently changed first, read in two queries whatever their number."""
         with self._connect() as db:
             rows = db.execute(
@@ -175,7 +175,7 @@ class Store:
             ):
                 rounds.setdefault(match_id, []).append(Round(n, w, tuple(json.loads(c)) if c else None))
         return [
-            Match(
+            ScoreMatch(
                 r[0],
                 r[1],
                 tuple(json.loads(r[2])),
@@ -190,7 +190,7 @@ class Store:
             for r in rows
         ]
 
-    def add_round(self, match_id: str, winner: int | None, cards: Sequence[int] | None = None) -> Match:
+    def add_round(self, match_id: str, winner: int | None, cards: Sequence[int] | None = None) -> ScoreMatch:
         match = self.match(match_id)
         if winner is not None and not 0 <= winner < len(match.players):
             raise MalformedInput(f"winner must be a player from 0 to {len(match.players) - 1}, got {winner}")
@@ -205,7 +205,7 @@ class Store:
             db.execute("UPDATE matches SET updated = ?, round_started = NULL WHERE id = ?", (now, match_id))
         return self.match(match_id)
 
-    def undo_round(self, match_id: str) -> Match:
+    def undo_round(self, match_id: str) -> ScoreMatch:
         match = self.match(match_id)
         if match.rounds:
             with self._connect() as db:
@@ -213,20 +213,20 @@ class Store:
                 db.execute("UPDATE matches SET updated = ? WHERE id = ?", (time.time(), match_id))
         return self.match(match_id)
 
-    def start_round_timer(self, match_id: str) -> Match:
+    def start_round_timer(self, match_id: str) -> ScoreMatch:
         self.match(match_id)
         now = time.time()
         with self._connect() as db:
             db.execute("UPDATE matches SET round_started = ?, updated = ? WHERE id = ?", (now, now, match_id))
         return self.match(match_id)
 
-    def stop_round_timer(self, match_id: str) -> Match:
+    def stop_round_timer(self, match_id: str) -> ScoreMatch:
         self.match(match_id)
         with self._connect() as db:
             db.execute("UPDATE matches SET round_started = NULL, updated = ? WHERE id = ?", (time.time(), match_id))
         return self.match(match_id)
 
-    def finish(self, match_id: str, finished: bool = True) -> Match:
+    def finish(self, match_id: str, finished: bool = True) -> ScoreMatch:
         self.match(match_id)
         with self._connect() as db:
             db.execute(

@@ -21,6 +21,7 @@ import heapq
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ratscrew.bots.bot import Bot, Sight
 from ratscrew.bots.levels import LEVELS, Level
@@ -68,11 +69,32 @@ class TableEvent:
     event: Event
 
 
+class RejectCode(StrEnum):
+    """Why an input was not taken."""
+
+    GAME_OVER = "game_over"
+    WAITING = "waiting"  # a won pile is about to be collected: nobody flips until it moves
+    NOT_YOUR_TURN = "not_your_turn"
+    CANNOT_SLAP = "cannot_slap"  # the seat is out, or does not exist
+    NOT_YOURS = "not_yours"  # the seat belongs to someone else (answered by the server, never the table)
+
+
+class TimerKind(StrEnum):
+    """What a timer of the table does when it fires."""
+
+    FLIP = "flip"  # a computer turns its card
+    BOT_SLAP = "bot_slap"  # a computer's planned slap lands
+    INPUT = "input"  # a held input is applied at its landing time
+    COLLECT = "collect"  # the pause after a won challenge is over
+    SPLIT_CLOSE = "split_close"  # the window for sharing a split pile is over
+    TIME_LIMIT = "time_limit"  # end.time_limit_s is reached
+
+
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """An input the table would not take: a code for programs (``not_your_turn``...), words for people."""
+    """An input the table would not take: a code for programs, words for people."""
 
-    code: str
+    code: RejectCode
     reason: str
     seat: Seat | None = None
 
@@ -81,7 +103,7 @@ class Rejected:
 class _Timer:
     at: Millis
     order: int
-    kind: str = field(compare=False)
+    kind: TimerKind = field(compare=False)
     seat: Seat = field(compare=False, default=-1)
     card: int = field(compare=False, default=0)
     action: Action | None = field(compare=False, default=None)
@@ -126,7 +148,7 @@ class Table:
         self._pile_key = self._current_pile_key()
         limit = game.rules.end.time_limit_s
         if limit:
-            self._schedule(limit * 1000 + 1, "time_limit")
+            self._schedule(limit * 1000 + 1, TimerKind.TIME_LIMIT)
         self._plan_flip(game.now)
         self._plan_bot_slaps(game.now)
 
@@ -136,11 +158,11 @@ class Table:
         """A person at ``seat`` turns their card now."""
         game = self.game
         if game.over:
-            return Rejected("game_over", "the game is over")
+            return Rejected(RejectCode.GAME_OVER, "the game is over")
         if game.collect_pending is not None:
-            return Rejected("waiting", "the pile is still waiting to be collected", game.collect_pending)
+            return Rejected(RejectCode.WAITING, "the pile is still waiting to be collected", game.collect_pending)
         if seat != game.turn:
-            return Rejected("not_your_turn", f"it is seat {game.turn}'s turn, not seat {seat}'s", game.turn)
+            return Rejected(RejectCode.NOT_YOUR_TURN, f"it is seat {game.turn}'s turn, not seat {seat}'s", game.turn)
         self._input(Flip(), self.clock.now(), seat)
         return None
 
@@ -148,9 +170,9 @@ class Table:
         """A slap by ``seat`` that landed at ``landed`` (default now), reacting to card number ``card``."""
         game = self.game
         if game.over:
-            return Rejected("game_over", "the game is over")
+            return Rejected(RejectCode.GAME_OVER, "the game is over")
         if not 0 <= seat < game.players or game.out[seat]:
-            return Rejected("cannot_slap", f"seat {seat} cannot slap (it is out or does not exist)", seat)
+            return Rejected(RejectCode.CANNOT_SLAP, f"seat {seat} cannot slap (it is out or does not exist)", seat)
         now = self.clock.now()
         landed = now if landed is None else max(min(landed, now), now - self.config.hold_ms)
         card = game.cards if card is None else max(0, min(card, game.cards))
@@ -161,7 +183,7 @@ class Table:
         if self.config.hold_ms <= 0:
             self._apply(action, landed)
         else:
-            self._schedule(landed + self.config.hold_ms, "input", seat=seat, action=action)
+            self._schedule(landed + self.config.hold_ms, TimerKind.INPUT, seat=seat, action=action)
 
     # ------------------------------------------------------------------ time
 
@@ -182,15 +204,15 @@ class Table:
 
     def _fire(self, timer: _Timer) -> None:
         game = self.game
-        if timer.kind == "flip":
+        if timer.kind is TimerKind.FLIP:
             self._flip_timer = None
             if game.turn == timer.seat and game.collect_pending is None:
                 self._apply(Flip(), timer.at)
-        elif timer.kind == "bot_slap":
+        elif timer.kind is TimerKind.BOT_SLAP:
             self._bot_slaps.remove(timer)
             if not game.out[timer.seat]:
                 self._apply(Slap(timer.seat, card=timer.card), timer.at)
-        elif timer.kind == "input":
+        elif timer.kind is TimerKind.INPUT:
             assert timer.action is not None
             action = timer.action
             if isinstance(action, Flip) and (game.collect_pending is not None or game.turn != timer.seat):
@@ -198,7 +220,7 @@ class Table:
             if isinstance(action, Slap) and game.out[action.seat]:
                 return
             self._apply(action, timer.at - self.config.hold_ms)  # at the moment it landed
-        elif timer.kind == "time_limit":
+        elif timer.kind is TimerKind.TIME_LIMIT:
             self._apply(Wait(), timer.at)
         elif game.collect_pending is not None and timer.pile == (game.cards, game.tricks):
             # The pause after a won challenge, or a tie window, is over: time passes with nobody slapping.
@@ -206,7 +228,7 @@ class Table:
             self._apply(Wait(), timer.at)
 
     def _schedule(
-        self, at: Millis, kind: str, *, seat: Seat = -1, card: int = 0, action: Action | None = None
+        self, at: Millis, kind: TimerKind, *, seat: Seat = -1, card: int = 0, action: Action | None = None
     ) -> _Timer:
         pile = (self.game.cards, self.game.tricks)
         timer = _Timer(at, next(self._order), kind, seat, card, action, pile)
@@ -236,13 +258,13 @@ class Table:
                 if seen is not None:
                     self.reactions[event.seat].append(t - seen)
             elif isinstance(event, ChallengeWon):
-                self._schedule(t + game.rules.slapping.collect_delay_ms, "collect")
+                self._schedule(t + game.rules.slapping.collect_delay_ms, TimerKind.COLLECT)
             if (
                 isinstance(event, SlapCorrect)
                 and game.rules.slapping.tie == "split"
                 and game.collect_pending == event.seat
             ):
-                self._schedule(t + game.rules.slapping.tie_window_ms, "split_close")
+                self._schedule(t + game.rules.slapping.tie_window_ms, TimerKind.SPLIT_CLOSE)
         if game.over:
             return
         key = self._current_pile_key()
@@ -279,7 +301,7 @@ class Table:
                 bot.level = self._level_for(self.seats[seat])
             plan = bot.react(sight, seat)
             if plan is not None:
-                self._bot_slaps.append(self._schedule(t + plan.delay, "bot_slap", seat=seat, card=game.cards))
+                self._bot_slaps.append(self._schedule(t + plan.delay, TimerKind.BOT_SLAP, seat=seat, card=game.cards))
 
     def _plan_flip(self, t: Millis) -> None:
         """Schedule the due seat's flip if a computer (or the automatic pace) turns it."""
@@ -299,7 +321,7 @@ class Table:
             delay = self.config.auto_flip_ms
         else:
             return
-        self._flip_timer = self._schedule(t + delay, "flip", seat=due)
+        self._flip_timer = self._schedule(t + delay, TimerKind.FLIP, seat=due)
 
     def _level_for(self, spec: SeatSpec) -> Level:
         if spec.bot != MATCH:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ratscrew.cards import Card, Rank
 from ratscrew.engine import Game
-from ratscrew.engine.events import CardTurned, ChallengeOpened, ChallengeStopped, ChallengeWon
+from ratscrew.engine.events import CardTurned, ChallengeOpened, ChallengeStopped, ChallengeWin, ChallengeWon, StopReason
 from ratscrew.errors import MalformedInput, NotFound, RulesError
 from ratscrew.learn.examples import match_doc
 from ratscrew.learn.narrator import Step, challenge_steps, narrate
@@ -131,7 +131,7 @@ def _first_court(steps: Sequence[Step]) -> int:
     """How many cards were flipped before the first court card (long lead-ins make dull questions)."""
     for i, step in enumerate(steps):
         if any(
-            isinstance(e, ChallengeOpened) or (isinstance(e, ChallengeWon) and e.how == "unopposed")
+            isinstance(e, ChallengeOpened) or (isinstance(e, ChallengeWon) and e.how is ChallengeWin.UNOPPOSED)
             for e in step.events
         ):
             return i
@@ -144,7 +144,7 @@ def _decided(step: Step) -> bool:
     for event in step.events:
         if isinstance(event, ChallengeWon) and event.how in ("paid", "ran_out", "unopposed"):
             return True
-        if isinstance(event, ChallengeStopped) and event.reason == "ten":
+        if isinstance(event, ChallengeStopped) and event.reason is StopReason.TEN:
             return True
     return False
 
@@ -174,7 +174,7 @@ def _last_opening(steps: Sequence[Step]) -> tuple[int, ChallengeOpened | None, C
         if opened is not None:
             return i, opened, turned
         won = next((e for e in steps[i].events if isinstance(e, ChallengeWon)), None)
-        if won is not None and won.how == "unopposed":
+        if won is not None and won.how is ChallengeWin.UNOPPOSED:
             return i, None, turned
     return -1, None, None
 
@@ -249,7 +249,7 @@ def _winner_question(
         last = next((e for e in steps[-1].events if isinstance(e, CardTurned)), None)
         values["payer"] = names[last.seat] if last else ""
         demand = opened.owed if opened else 0
-        if won.how == "paid":
+        if won.how is ChallengeWin.PAID:
             why = tr.count("drill.debt.why.paid", demand, **values)
         else:
             why = tr(f"drill.debt.why.{won.how}", **values)

@@ -14,10 +14,12 @@ from ratscrew.engine.events import (
     CardTurned,
     ChallengeOpened,
     ChallengeStopped,
+    ChallengeWin,
     ChallengeWon,
     DebtPassed,
     Event,
     PlayerOut,
+    StopReason,
 )
 from ratscrew.learn.words import Texts, card_text, rank_name
 from ratscrew.rules import Rules
@@ -58,7 +60,7 @@ def narrate(tr: Texts, names: Sequence[str], step: Step) -> str:
     won = next((e for e in step.events if isinstance(e, ChallengeWon)), None)
     if turned is not None:
         who, card = names[turned.seat], card_text(turned.card)
-        stopped = any(isinstance(e, ChallengeStopped) and e.reason == "ten" for e in step.events)
+        stopped = any(isinstance(e, ChallengeStopped) and e.reason is StopReason.TEN for e in step.events)
         if opened is not None:
             key = "learn.step.passed" if opened.passed_on else "learn.step.court"
             parts.append(
@@ -73,11 +75,11 @@ def narrate(tr: Texts, names: Sequence[str], step: Step) -> str:
             )
         elif stopped:
             parts.append(tr("learn.step.ten", who=who, card=card))
-        elif won is not None and won.how == "paid":
+        elif won is not None and won.how is ChallengeWin.PAID:
             parts.append(tr("learn.step.paid", who=who, card=card, winner=names[won.seat]))
         elif step.owed_before > 0:
             parts.append(tr.count("learn.step.paying", step.owed_before - 1, who=who, card=card))
-        elif won is not None and won.how == "unopposed":
+        elif won is not None and won.how is ChallengeWin.UNOPPOSED:
             parts.append(tr("learn.step.court_alone", who=who, card=card, rank=rank_name(tr, turned.card.rank)))
         else:
             parts.append(tr("learn.step.number", who=who, card=card))
@@ -88,7 +90,7 @@ def narrate(tr: Texts, names: Sequence[str], step: Step) -> str:
             )
         elif isinstance(event, PlayerOut):
             parts.append(tr("learn.step.out", who=names[event.seat]))
-        elif isinstance(event, ChallengeWon) and event.how != "paid":
+        elif isinstance(event, ChallengeWon) and event.how is not ChallengeWin.PAID:
             payer = names[turned.seat] if turned is not None else ""
             parts.append(tr(f"learn.step.{event.how}", who=payer, winner=names[event.seat]))
     return " ".join(parts)

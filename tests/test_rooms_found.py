@@ -8,6 +8,7 @@ from typing import Any
 from ratscrew.rooms import wire
 from ratscrew.rooms.core import Phase, RoomCore, SeatInfo, SeatKind
 from ratscrew.rules import Rules
+from ratscrew.rules.io import rules_to_mapping
 from ratscrew.table.clock import VirtualClock
 
 
@@ -76,3 +77,18 @@ def test_a_second_tab_does_not_keep_a_seat_its_player_left() -> None:
         refused = say(room, page_id, {"type": "slap", "seat": 1, "card": 0, "rt": 300})
         assert [m["code"] for m in refused if m["type"] == "rejected"] == ["not_yours"]
     assert room.seats_of(bob) == frozenset({1})
+
+
+def test_the_lobby_always_shows_the_rules_the_host_set_last() -> None:
+    # The rules in a lobby message are worked out once per set of rules (latency changes resend the lobby many
+    # times a minute, and working them out was most of its cost under load): a change must still show at once.
+    room = lobby_room()
+    page(room, 1, room.host_token)
+    shown = [say(room, 1, {"type": "visibility", "public": True})[-1]["room"]["rules"]]
+    for rules in ({"preset": "bicycle"}, {"preset": "standard", "slapping": {"penalty_cards": 2}}):
+        lobby = [m for m in say(room, 1, {"type": "rules", "rules": rules}) if m["type"] == "lobby"][-1]
+        shown.append(lobby["room"]["rules"])
+        assert lobby["room"]["rules"] == json.loads(json.dumps(rules_to_mapping(room.rules, full=True)))
+    assert shown[1] != shown[0]
+    assert shown[2]["slapping"]["penalty_cards"] == 2
+    assert room.lobby()["rules"] is room.lobby()["rules"]  # worked out once while the rules stay

@@ -200,6 +200,7 @@ class RoomCore:
         self._pending: list[TableEvent] = []
         self._journaled = 0
         self._lobby_dirty = False
+        self._rules_doc: tuple[Rules, dict[str, object]] | None = None
 
     # ------------------------------------------------------------------ seats and tokens
 
@@ -749,11 +750,18 @@ class RoomCore:
             "phase": self.phase.value,
             "public": self.options.public,
             "seats": seats,
-            "rules": rules_to_mapping(self.rules, full=True),
+            "rules": self.rules_doc(),
             "preset": self.rules.preset,
             "game": self.game_id or None,
             "window_ms": self.table.hold_ms if self.table is not None and self.phase is Phase.PLAYING else None,
         }
+
+    def rules_doc(self) -> dict[str, object]:
+        """The rules as pages see them, worked out once for each set of rules: a lobby message, which holds
+        them, goes to every page whenever a player's measured latency moves, many times a minute."""
+        if self._rules_doc is None or self._rules_doc[0] is not self.rules:
+            self._rules_doc = (self.rules, rules_to_mapping(self.rules, full=True))
+        return self._rules_doc[1]
 
     def _welcome(self, page: Page, missed: int | None) -> Message:
         return {

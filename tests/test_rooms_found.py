@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import Phase, RoomCore, SeatInfo, SeatKind
+from ratscrew.rooms.core import LATENCY_EVERY_MS, Phase, RoomCore, SeatInfo, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.rules.io import rules_to_mapping
 from ratscrew.table.clock import VirtualClock
+from tests.rooms_sim import SimNet, SimPage
 
 
 def lobby_room() -> RoomCore:
@@ -92,3 +93,28 @@ def test_the_lobby_always_shows_the_rules_the_host_set_last() -> None:
     assert shown[1] != shown[0]
     assert shown[2]["slapping"]["penalty_cards"] == 2
     assert room.lobby()["rules"] is room.lobby()["rules"]  # worked out once while the rules stay
+
+
+def test_latency_changes_reach_the_lobby_at_most_every_two_seconds() -> None:
+    # Every echo that moved a player's shown latency by 5 ms sent the whole lobby to every page at once; with
+    # jittery links that was most echoes, and under load the lobby messages outnumbered the game's events
+    # forty to one (bench/rooms_load.py), which made the load worse still.
+    clock = VirtualClock()
+    room = RoomCore(
+        "FOUND3", clock, seats=[SeatInfo(SeatKind.HUMAN, f"P{i}") for i in range(4)], rules=Rules.build("standard")
+    )
+    tokens = [room.issue_token({seat}) for seat in range(4)]
+    room.start_game(seed=5)
+    net = SimNet(room, clock, seed=5)
+    pages = [SimPage(seat + 1, 40 + 40 * seat, tokens[seat], jitter=0.9) for seat in range(4)]
+    for seat, sim in enumerate(pages):  # each measured on its own beat, as pages that came at different times
+        net.run_until(seat * 500)
+        net.connect(sim)
+    net.run_until(60_000)
+    lobbies = [m for m in pages[0].received if m["type"] == "lobby"]
+    echoes = sum(1 for sim in pages for m in sim.received if m["type"] == "probe")
+    assert echoes > 100
+    assert len(lobbies) <= 60_000 // LATENCY_EVERY_MS + 2
+    # ...and every player's latency is still shown, the slowest link's the highest.
+    shown = [seat["latency_ms"] for seat in lobbies[-1]["room"]["seats"]]
+    assert all(isinstance(ms, int) for ms in shown) and shown[3] > shown[0]

@@ -46,6 +46,7 @@ GRACE_MS = 15_000  # a dropped player keeps their seat this long before a comput
 STANDIN_LEVEL = "medium"
 PROBE_EVERY_MS = 2_000  # how often each page's delay is measured
 SENT_CARDS_KEPT = 64
+LATENCY_EVERY_MS = 2_000  # a lobby message for a change of measured latency alone goes out at most this often
 
 
 class Phase(StrEnum):
@@ -200,6 +201,8 @@ class RoomCore:
         self._pending: list[TableEvent] = []
         self._journaled = 0
         self._lobby_dirty = False
+        self._latency_moved = False  # a latency to show at the next lobby message, due LATENCY_EVERY_MS after the last
+        self._lobby_sent: Millis = -LATENCY_EVERY_MS
         self._rules_doc: tuple[Rules, dict[str, object]] | None = None
 
     # ------------------------------------------------------------------ seats and tokens
@@ -252,6 +255,8 @@ class RoomCore:
     def next_deadline(self) -> Millis | None:
         """The room clock's time when ``tick`` next has something to do."""
         times: list[Millis] = [p.next_probe for p in self.pages.values() if p.greeted]
+        if self._latency_moved:
+            times.append(self._lobby_sent + LATENCY_EVERY_MS)
         if self.table is not None and self.phase is Phase.PLAYING:
             due = self.table.next_deadline()
             if due is not None:
@@ -337,7 +342,9 @@ class RoomCore:
             self.table.hold_ms = self.window()
         after = page.lag.shown_ms
         if page.seats and (before is None or after is None or abs(after - before) >= 5):
-            self._lobby_dirty = True
+            # Not at once: every page's latency moves every few seconds, more so under load, and a lobby
+            # message to every page each time outnumbered the game's own events many times over.
+            self._latency_moved = True
 
     def window(self) -> int:
         """The decision window: enough for the slowest connected player's measured lag, within the cap."""
@@ -621,8 +628,11 @@ class RoomCore:
             self._journal_actions()
             if self.game.over and self.phase is Phase.PLAYING:
                 self._finish()
+        if self._latency_moved and self.now() >= self._lobby_sent + LATENCY_EVERY_MS:
+            self._lobby_dirty = True
         if self._lobby_dirty:
-            self._lobby_dirty = False
+            self._lobby_dirty = self._latency_moved = False
+            self._lobby_sent = self.now()
             lobby: Message = {"type": Out.LOBBY, "room": self.lobby()}
             for page in self.pages.values():
                 if page.greeted:

@@ -324,7 +324,9 @@ async def set_up_room(base: str, index: int, stats: Stats, rng: random.Random) -
     return players
 
 
-async def run_rooms(base: str, rooms: int, duration: float, seed: int, server_pid: int) -> tuple[Stats, int, str]:
+async def run_rooms(
+    base: str, rooms: int, duration: float, seed: int, server_pid: int, setup_limit: float
+) -> tuple[Stats, int, str]:
     stats = Stats()
     rng = random.Random(seed)
     gate = asyncio.Semaphore(25)
@@ -339,7 +341,14 @@ async def run_rooms(base: str, rooms: int, duration: float, seed: int, server_pi
                 failures[f"{type(exc).__name__}: {str(exc)[:100]}"] += 1
 
     start = time.perf_counter()
-    await asyncio.gather(*(one(i) for i in range(rooms)))
+    loop = asyncio.get_running_loop()
+    tasks = [loop.create_task(one(i)) for i in range(rooms)]
+    _done, late = await asyncio.wait(tasks, timeout=setup_limit)
+    for task in late:  # where it broke: rooms not playing within the limit are given up
+        task.cancel()
+    await asyncio.gather(*late, return_exceptions=True)
+    if late:
+        failures[f"not set up within {setup_limit:.0f} s"] += len(late)
     setup_s = time.perf_counter() - start
     clients = sum(len(p) for p in set_up)
     print(f"set up {len(set_up)} of {rooms} rooms ({clients} clients) in {setup_s:.1f} s", flush=True)
@@ -442,6 +451,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured, for rooms and for echo")
     parser.add_argument("--quick", action="store_true", help="40 rooms for 8 s: a smoke run")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--setup-limit", type=float, default=900.0, help="seconds to set every room up")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
@@ -449,12 +459,19 @@ def main() -> None:
         return
     if args.quick:
         args.rooms, args.duration = min(args.rooms, 40), min(args.duration, 8.0)
-    print(f"{args.rooms} rooms of {SEATS} clients, {args.duration:.0f} s measured; {os.cpu_count()} cores", flush=True)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"{args.rooms} rooms of {SEATS} clients, {args.duration:.0f} s measured; {os.cpu_count()} cores, "
+        f"load average {load} before the run",
+        flush=True,
+    )
 
     with tempfile.TemporaryDirectory() as data:
         server, base = start_room_server(data)
         try:
-            stats, clients, room_note = asyncio.run(run_rooms(base, args.rooms, args.duration, args.seed, server.pid))
+            stats, clients, room_note = asyncio.run(
+                run_rooms(base, args.rooms, args.duration, args.seed, server.pid, args.setup_limit)
+            )
         finally:
             server.terminate()
             server.wait(timeout=60)
@@ -502,7 +519,8 @@ def main() -> None:
         f"decision window (held before any input is applied): median {hold} ms, max {hold_max} ms; "
         f"verdict p99 less the median window: {slap99 - hold:.1f} ms, ratio {(slap99 - hold) / echo99:.1f}"
     )
-    print(f"rooms reached: {len(stats.slap_ms) and clients // SEATS} of {args.rooms}, clients {clients}")
+    print(f"rooms reached: {clients // SEATS} of {args.rooms}, clients {clients}")
+    print("load average after the run: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

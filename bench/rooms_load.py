@@ -94,9 +94,10 @@ def rss_mib(pid: int | str = "self") -> float:
 # ---------------------------------------------------------------------- servers in subprocesses
 
 
-def start_room_server(data: str) -> tuple[subprocess.Popen[str], str]:
+def start_room_server(data: str, profile: str | None) -> tuple[subprocess.Popen[str], str]:
+    under = ["-m", "cProfile", "-o", profile] if profile else []
     process = subprocess.Popen(
-        [sys.executable, "-m", "ratscrew", "play", "--no-browser", "--port", "0", "--data", data],
+        [sys.executable, *under, "-m", "ratscrew", "play", "--no-browser", "--port", "0", "--data", data],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -372,9 +373,7 @@ async def run_rooms(
         f"benchmark process CPU {own_cpu / elapsed:.0%} of a core"
     )
     stats.sent["_elapsed_ms"] = round(elapsed * 1000)
-    for players in set_up:
-        for player in players:
-            await player.ws.close()
+    await asyncio.gather(*(p.ws.close() for ps in set_up for p in ps), return_exceptions=True)
     await asyncio.gather(*(p.reader for ps in set_up for p in ps if p.reader is not None), return_exceptions=True)
     return stats, clients, note
 
@@ -452,6 +451,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="40 rooms for 8 s: a smoke run")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--setup-limit", type=float, default=900.0, help="seconds to set every room up")
+    parser.add_argument("--profile", metavar="PATH", help="run the server under cProfile, its stats to PATH")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
@@ -467,7 +467,7 @@ def main() -> None:
     )
 
     with tempfile.TemporaryDirectory() as data:
-        server, base = start_room_server(data)
+        server, base = start_room_server(data, args.profile)
         try:
             stats, clients, room_note = asyncio.run(
                 run_rooms(base, args.rooms, args.duration, args.seed, server.pid, args.setup_limit)

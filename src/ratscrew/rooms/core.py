@@ -745,6 +745,7 @@ class RoomCore:
             "code": self.code,
             "phase": self.phase.value,
             "public": self.options.public,
+            "standins": self.options.standins,
             "seats": seats,
             "rules": rules_to_mapping(self.rules, full=True),
             "preset": self.rules.preset,

@@ -4,6 +4,8 @@ import { t, translate } from "../i18n.js";
 import { sendJSON } from "../api.js";
 import { ruleChips } from "../format.js";
 import { cardBack, cardFace } from "../cards.js";
+import { presetSummaryText, presetValues, rulesForm } from "../rules-form.js";
+import { saveToken } from "../connection.js";
 
 const SETTINGS_KEY = "ratscrew.setup";
 const PERSON_ICON = '<svg viewBox="0 0 24 24"><circle cx="12" cy="8" r="4.2" fill="currentColor"/><path d="M3.5 21c1-4.6 4.4-7 8.5-7s7.5 2.4 8.5 7z" fill="currentColor"/></svg>';
@@ -31,21 +33,6 @@ function loadSettings() {
     if (saved && Array.isArray(saved.seats)) return { ...defaultSettings(), ...saved };
   } catch { /* a broken saved value falls back to the defaults */ }
   return defaultSettings();
-}
-
-function presetValues(meta, name) {
-  const preset = meta.presets.find((p) => p.name === name) || meta.presets[0];
-  return structuredClone(preset.rules);
-}
-
-function getValue(values, key) {
-  const [section, name] = key.split(".");
-  return values[section][name];
-}
-
-function setValue(values, key, value) {
-  const [section, name] = key.split(".");
-  values[section][name] = value;
 }
 
 function defaultName(seat, index) {
@@ -110,49 +97,14 @@ export async function render(view, ctx) {
 
   function renderRules() {
     clear(rulesBox);
-    const sections = [...new Set(meta.options.map((o) => o.section))];
-    for (const section of sections) {
-      const fields = h("div", { class: "option-grid" });
-      for (const opt of meta.options.filter((o) => o.section === section)) fields.append(optionField(opt));
-      rulesBox.append(h("fieldset", { class: "option-section" }, h("legend", {}, t(`rules.section.${section}`)), fields));
-    }
+    rulesBox.append(...rulesForm(meta, settings.values, { onChange: () => { renderChips(); save(); } }));
     renderChips();
-  }
-
-  function optionField(opt) {
-    const id = `opt-${opt.key.replace(".", "-")}`;
-    const value = getValue(settings.values, opt.key);
-    let input;
-    const changed = (v) => { setValue(settings.values, opt.key, v); renderChips(); save(); };
-    if (opt.kind === "bool") {
-      input = h("input", { type: "checkbox", id, checked: value, "aria-describedby": `${id}-help`, onchange: (e) => changed(e.target.checked) });
-      return h("div", { class: "option option-bool" }, input,
-        h("label", { for: id }, opt.summary), h("code", { class: "option-key", id: `${id}-help` }, opt.key));
-    }
-    if (opt.kind === "choice") {
-      input = h("select", { id, "aria-describedby": `${id}-help`, onchange: (e) => {
-        const picked = opt.choices.find((c) => String(c.value) === e.target.value);
-        changed(picked ? picked.value : e.target.value);
-      } });
-      for (const c of opt.choices) input.append(h("option", { value: String(c.value), selected: String(c.value) === String(value) }, c.label));
-    } else {
-      input = h("input", { type: "number", id, min: opt.minimum, max: opt.maximum, value, step: 1, "aria-describedby": `${id}-help`,
-        onchange: (e) => {
-          const n = Math.max(opt.minimum, Math.min(opt.maximum, Math.round(Number(e.target.value) || 0)));
-          e.target.value = n;
-          changed(n);
-        } });
-    }
-    return h("div", { class: "option" }, h("label", { for: id }, opt.summary), input,
-      h("code", { class: "option-key", id: `${id}-help` }, opt.key));
   }
 
   function renderChips() {
     clear(chipsBox);
     for (const chip of ruleChips(settings.values)) chipsBox.append(h("span", { class: "chip" }, chip));
-    const preset = meta.presets.find((p) => p.name === settings.preset);
-    const changed = preset && JSON.stringify(preset.rules) !== JSON.stringify(settings.values);
-    presetSummary.textContent = (preset ? preset.summary : "") + (changed ? ` ${t("setup.with_changes")}` : "");
+    presetSummary.textContent = presetSummaryText(meta, settings.preset, settings.values);
   }
 
   for (const preset of meta.presets) presetSelect.append(h("option", { value: preset.name, selected: preset.name === settings.preset }, preset.label));
@@ -175,7 +127,7 @@ export async function render(view, ctx) {
     const pace = (PACES.find(([name]) => name === settings.pace) || PACES[1])[1];
     try {
       const created = await sendJSON("/api/games", { seats, rules: { preset: settings.preset, ...settings.values }, bot_pace: pace });
-      sessionStorage.setItem(`ratscrew.token.${created.id}`, created.token);
+      saveToken(created.id, created.token);
       ctx.navigate(`#/game/${created.id}`);
     } catch (error) {
       errorBox.textContent = error.message;

@@ -3,6 +3,7 @@
 // reconnects on its own. Games against the computer are rooms too (their page uses the same connection).
 
 export const PROTOCOL = 2;
+const NAME_KEY = "ratscrew.name";
 const RETRY_MS = [500, 1000, 2000, 4000];
 
 function seatKey(code) {
@@ -30,6 +31,15 @@ export function saveToken(code, token) {
     if (token) localStorage.setItem(seatKey(code), token);
     else localStorage.removeItem(seatKey(code));
   } catch { /* storage refused: the seat lasts as long as this page */ }
+}
+
+// The name this browser plays under in online rooms.
+export function savedName() {
+  try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
+}
+
+export function keepName(name) {
+  try { localStorage.setItem(NAME_KEY, name); } catch { /* storage refused: the name lasts this page */ }
 }
 
 // handlers: welcome(msg), events(items, state) for new items only, state(msg), lobby(room), seated(msg),

@@ -9,9 +9,12 @@ loop) asks ``next_deadline()`` and calls ``run_due()`` when that time comes.
 Fairness:
 - Every card turned has a number (the engine's ``cards`` count). A slap names the card it reacts to, so a
   slap meant for a pile that has since been won is dismissed without penalty.
-- Slaps that land close together are applied in landing order, whatever order they arrived in: with
-  ``hold_ms`` > 0 (online play) every input waits that long before it is applied, so a slap from a slower
-  connection that landed first is still judged first.
+- Everything is applied in landing order, whatever order it arrived in. With ``hold_ms`` > 0 (online play)
+  the table runs that far behind the clock: a person's input, a computer's flip or slap, the end of the
+  pause after a won challenge and the end of a tie window are all applied ``hold_ms`` after the moment they
+  landed, so a slap from a slower connection that landed first (its landing time is credited by the room)
+  is still judged first, and judged against the pile its player saw, not against a card that covered it a
+  moment later on the server.
 - A bot's planned slap is cancelled the moment the pile changes under it.
 """
 
@@ -55,8 +58,7 @@ class SeatSpec:
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    hold_ms: int = 0  # how long inputs wait so they can be applied in landing order (online play)
-    auto_flip_ms: int | None = None  # if set, every seat flips automatically this long after being due
+    hold_ms: int = 0  # how far behind the clock the table runs, so inputs apply in landing order (online play)
     bot_pace: float = 1.0  # multiplies the computer players' flip delays (0.5: twice as brisk)
 
 
@@ -128,6 +130,7 @@ class Table:
         self.seats = tuple(seats)
         self.clock = clock
         self.config = config or TableConfig()
+        self.hold_ms = self.config.hold_ms  # the room may change it as it measures its players' delays
         self.log: list[TableEvent] = []
         self.listeners: list[Callable[[TableEvent], None]] = []
         self.card_times: dict[int, Millis] = {}
@@ -149,6 +152,9 @@ class Table:
         limit = game.rules.end.time_limit_s
         if limit:
             self._schedule(limit * 1000 + 1, TimerKind.TIME_LIMIT)
+        if game.collect_pending is not None:
+            # A game resumed in its collect window (after a restart): the window starts again in full.
+            self._schedule(game.now + game.rules.slapping.collect_delay_ms, TimerKind.COLLECT)
         self._plan_flip(game.now)
         self._plan_bot_slaps(game.now)
 
@@ -174,23 +180,35 @@ class Table:
         if not 0 <= seat < game.players or game.out[seat]:
             return Rejected(RejectCode.CANNOT_SLAP, f"seat {seat} cannot slap (it is out or does not exist)", seat)
         now = self.clock.now()
-        landed = now if landed is None else max(min(landed, now), now - self.config.hold_ms)
+        landed = now if landed is None else max(min(landed, now), now - self.hold_ms)
         card = game.cards if card is None else max(0, min(card, game.cards))
         self._input(Slap(seat, card=card), landed, seat)
         return None
 
     def _input(self, action: Action, landed: Millis, seat: Seat) -> None:
-        if self.config.hold_ms <= 0:
+        # Nothing already applied can be overtaken: a landing time before the last applied one moves up to it.
+        landed = max(landed, self._last_t)
+        if self.hold_ms <= 0:
             self._apply(action, landed)
         else:
-            self._schedule(landed + self.config.hold_ms, TimerKind.INPUT, seat=seat, action=action)
+            self._schedule(landed, TimerKind.INPUT, seat=seat, action=action)
+
+    def set_standin(self, seat: Seat, level: str | None) -> None:
+        """A computer at ``level`` plays ``seat`` until called again with None (a person who dropped out)."""
+        if level is None:
+            if self.seats[seat].bot is None:
+                self.bots.pop(seat, None)
+        elif seat not in self.bots:
+            self.bots[seat] = Bot(self._level_for(SeatSpec(self.seats[seat].name, level)), SeededRandom(seat + 1))
+        self._plan_flip(max(self.clock.now() - self.hold_ms, self._last_t))
 
     # ------------------------------------------------------------------ time
 
     def next_deadline(self) -> Millis | None:
+        """When ``run_due`` next has something to do: the earliest timer's landing time plus the hold."""
         while self._timers and self._timers[0].cancelled:
             heapq.heappop(self._timers)
-        return self._timers[0].at if self._timers and not self.game.over else None
+        return self._timers[0].at + self.hold_ms if self._timers and not self.game.over else None
 
     def run_due(self) -> None:
         """Fire every timer due at or before the clock's time, in order."""
@@ -219,7 +237,7 @@ class Table:
                 return
             if isinstance(action, Slap) and game.out[action.seat]:
                 return
-            self._apply(action, timer.at - self.config.hold_ms)  # at the moment it landed
+            self._apply(action, timer.at)  # at the moment it landed
         elif timer.kind is TimerKind.TIME_LIMIT:
             self._apply(Wait(), timer.at)
         elif game.collect_pending is not None and timer.pile == (game.cards, game.tricks):
@@ -304,7 +322,7 @@ class Table:
                 self._bot_slaps.append(self._schedule(t + plan.delay, TimerKind.BOT_SLAP, seat=seat, card=game.cards))
 
     def _plan_flip(self, t: Millis) -> None:
-        """Schedule the due seat's flip if a computer (or the automatic pace) turns it."""
+        """Schedule the due seat's flip if a computer turns it."""
         game = self.game
         due = game.turn
         if self._flip_timer is not None:
@@ -315,12 +333,9 @@ class Table:
         if game.over or game.collect_pending is not None:
             return
         bot = self.bots.get(due)
-        if bot is not None:
-            delay = int(bot.flip_delay() * self.config.bot_pace)
-        elif self.config.auto_flip_ms is not None:
-            delay = self.config.auto_flip_ms
-        else:
+        if bot is None:
             return
+        delay = int(bot.flip_delay() * self.config.bot_pace)
         self._flip_timer = self._schedule(t + delay, TimerKind.FLIP, seat=due)
 
     def _level_for(self, spec: SeatSpec) -> Level:
@@ -351,7 +366,7 @@ class Table:
 
 
 def run_virtual(table: Table, clock: Clock, *, max_steps: int = 10_000_000) -> None:
-    """Drive a table on virtual time until the game ends (every seat must be a computer, or auto-flipped)."""
+    """Drive a table on virtual time until the game ends (every seat must be a computer)."""
     from ratscrew.table.clock import VirtualClock
 
     assert isinstance(clock, VirtualClock)

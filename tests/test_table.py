@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from ratscrew.bots.levels import LEVELS, PATTERN_DIFFICULTY
-from ratscrew.bots.reaction import probability_first
+from ratscrew.bots.reaction import ExGaussian, probability_first
 from ratscrew.cards import Card, parse_cards
 from ratscrew.engine import Game
 from ratscrew.engine.events import PileWon, SlapCorrect, SlapDismissed, WrongSlap
@@ -50,6 +50,8 @@ def test_faster_level_wins_a_race_in_the_predicted_proportion() -> None:
             table.run_due()
         winners = [seat for seat, how in pile_winners(table) if how == "slap"]
         fast_wins += bool(winners) and winners[0] == 0
+    assert isinstance(fast.reaction, ExGaussian)
+    assert isinstance(slow.reaction, ExGaussian)
     miss_factor = PATTERN_DIFFICULTY["double"][0]
     m_fast, m_slow = fast.miss * miss_factor, slow.miss * miss_factor
     predicted = (1 - m_fast) * (m_slow + (1 - m_slow) * probability_first(fast.reaction, slow.reaction))

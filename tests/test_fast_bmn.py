@@ -179,6 +179,22 @@ def test_casella_endless_deal_is_a_62_trick_loop() -> None:
         assert result.loop == CASELLA_CYCLE
 
 
+def test_small_deals_with_loops_agree_between_the_paths() -> None:
+    # Endless deals are rare in full decks; small partial deals loop often enough to compare the cycle
+    # search of the C player with the Python player's table of positions, prefix and cycle alike.
+    rng = SeededRandom(5)
+    loops = 0
+    for _ in range(4000):
+        size = 6 + rng.below(15)
+        deal = "".join(str(1 + rng.below(4)) if rng.below(4) == 0 else "0" for _ in range(size))
+        cut = rng.below(size + 1)
+        hands = [deal[:cut], deal[cut:]]
+        results = {play_bmn(hands, accelerated=accelerated) for accelerated in ACCELERATED}
+        assert len(results) == 1, f"the paths disagree on {hands}: {results}"
+        loops += results.pop().loop is not None
+    assert loops >= 10  # the sample held endless deals, so the cycle search was exercised
+
+
 def test_play_random_agrees_with_the_engine() -> None:
     for players, games, seed in ((2, 300, 17), (3, 100, 5)):
         rng = SeededRandom(seed)

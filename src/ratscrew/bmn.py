@@ -12,22 +12,18 @@ BmnResult(winner=0, cards=4791, tricks=670, loop=None)
 
 from __future__ import annotations
 
-import importlib
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
+from ratscrew import kernels
 from ratscrew.engine.outcome import Loop
 from ratscrew.errors import NotationError
 from ratscrew.shuffle import SeededRandom
 
-_fast: ModuleType | None
-try:  # the optional C accelerator (see _bmn_fast.c); everything works without it, only slower
-    _fast = importlib.import_module("ratscrew._bmn_fast")
-except ImportError:  # pragma: no cover - depends on whether the extension was built
-    _fast = None
-
+# The C player (_bmn_fast.c); RATSCREW_PURE_PYTHON=1 forces the Python one (see kernels.py).
+_fast: ModuleType | None = kernels.load("ratscrew._bmn_fast")
 HAVE_ACCELERATOR = _fast is not None
 
 _TO_DEMANDS = str.maketrans({"-": "0", "J": "1", "Q": "2", "K": "3", "A": "4"})
@@ -244,12 +240,18 @@ def _play_tracked(hands: Sequence[str]) -> BmnResult:
             break
 
 
+def random_kernel(players: int, *, accelerated: bool = True) -> str:
+    """Which player ``play_random`` uses for deals of ``players`` hands: ``"c"`` or ``"python"``."""
+    return "c" if players == 2 and accelerated and _fast is not None else "python"
+
+
 def play_random(games: int, seed: int, players: int = 2, *, accelerated: bool = True) -> tuple[int, int, int, int]:
     """Play ``games`` random deals; return (total cards of ended games, ended games, max cards, loops).
 
     Both paths deal from the same stream, so they give the same figures for the same seed.
     """
-    if players == 2 and accelerated and _fast is not None:
+    if random_kernel(players, accelerated=accelerated) == "c":
+        assert _fast is not None
         total, ended, longest, loops = _fast.play_random(games, seed)
         return total, ended, longest, loops
     rng = SeededRandom(seed)

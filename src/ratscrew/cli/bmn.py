@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random
+from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random, random_kernel
 from ratscrew.cli.app import main
 from ratscrew.cli.common import print_json
 from ratscrew.errors import NotationError
@@ -127,6 +127,7 @@ def _random(options: dict[str, object], as_json: bool) -> None:
         "mean_cards": round(total / ended, 2) if ended else None,
         "max_cards": longest if ended else None,
         "loops": loops,
+        "kernel": random_kernel(players),
     }
     if as_json:
         print_json(doc)

@@ -1,7 +1,9 @@
-"""Keeping score at a real table, in Chromium: rounds survive stopping and restarting the server."""
+"""Keeping score at a real table, in Chromium: rounds survive stopping and restarting the server, and a share
+link lets another phone keep the same score while a phone without it can only watch."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page
@@ -38,15 +40,32 @@ def test_score_is_kept_across_rounds_and_a_server_restart(browser: Browser, tmp_
         assert wins(page) == ["3", "1"]
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "score-keeper.png"), animations="disabled")
+        share = page.input_value(".sk-share-link")
+        match_id = match_url.rsplit("/", 1)[-1]
+        assert share.startswith(server.url) and f"#/scores/{match_id}-" in share
         assert errors == []
         page.context.close()
+
+        # Another phone with the bare address can follow the match but not change it, and does not list it.
+        watcher, watcher_errors = open_page(browser, server.url + f"#/scores/{match_id}", height=900)
+        watcher.wait_for_selector(".sk-watch-only:not([hidden])")
+        assert watcher.locator(".sk-tile:not([disabled])").count() == 0
+        assert watcher.locator(".sk-share").count() == 0
+        watcher.goto(server.url + "#/scores")
+        watcher.wait_for_selector(".sk-empty")
+        assert watcher_errors == []
+        watcher.context.close()
     finally:
         assert server.stop() == 0  # SIGTERM: a clean stop
 
     restarted = start_server(data)
     try:
-        match_id = match_url.rsplit("/", 1)[-1]
-        page, errors = open_page(browser, restarted.url + "#/scores", height=900)
+        # A phone that opens the share link holds the key from then on: it lists the match and scores it.
+        page, errors = open_page(browser, restarted.url + "#/scores/" + share.split("#/scores/")[1], height=900)
+        page.wait_for_selector(".sk-tile")
+        assert page.url.endswith(f"#/scores/{match_id}")  # the key is not left in the address
+        assert page.locator(".sk-watch-only").is_hidden()
+        page.goto(restarted.url + "#/scores")
         page.wait_for_selector(f"a[href$='{match_id}']")
         assert "Friday night" in page.locator("main").inner_text()
         page.goto(restarted.url + f"#/scores/{match_id}")
@@ -56,6 +75,26 @@ def test_score_is_kept_across_rounds_and_a_server_restart(browser: Browser, tmp_
         page.keyboard.press("2")
         page.wait_for_function("document.querySelectorAll('.sk-history li').length === 5")
         assert wins(page) == ["3", "2"]
+        assert errors == []
         page.context.close()
     finally:
         restarted.stop()
+
+
+def test_the_list_shows_older_matches_on_demand(browser: Browser, live_server: Server) -> None:
+    made = []
+    for i in range(53):
+        status, match = live_server.post("/api/matches", {"name": f"Evening {i}", "players": ["Ann", "Bob"]})
+        assert status == 201, match
+        made.append([match["id"], match["key"]])
+    page, errors = open_page(browser, live_server.url + "#/scores", height=900)
+    page.evaluate(f"localStorage.setItem('ratscrew.scores.keys.v1', JSON.stringify({json.dumps(made)}))")
+    page.reload()
+    page.wait_for_selector(".sk-list-more")
+    assert page.locator(".sk-match-item").count() == 50
+    assert page.locator(".sk-match-link").first.inner_text() == "Evening 52"  # newest first
+    page.click(".sk-list-more")
+    page.wait_for_function("document.querySelectorAll('.sk-match-item').length === 53")
+    assert page.locator(".sk-list-more").count() == 0
+    assert errors == []
+    page.context.close()

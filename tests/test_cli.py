@@ -390,6 +390,18 @@ def test_unknown_rules_key_and_bad_values_name_the_key(tmp_path: Path) -> None:
     bad("check", "--rules", str(toml_file), "7", "7")
 
 
+@pytest.mark.parametrize("value", ["²", "①", "٣", "9" * 5000])
+def test_numbers_are_ascii_digits_of_a_sane_length(tmp_path: Path, value: str) -> None:
+    """``str.isdigit`` takes superscripts and circled digits, which ``int`` then refuses with its own message."""
+    error = bad("check", "--set", f"slaps.run={value}", "7", "7")
+    assert "slaps.run cannot be" in error and "0, 3, 4" in error and len(error) < 200
+    for suffix, body in ((".toml", f"[slaps]\nrun = {value}\n"), (".json", f'{{"slaps": {{"run": {value}}}}}')):
+        if value.isascii():
+            path = tmp_path / f"big{suffix}"
+            path.write_text(body, encoding="utf-8")
+            assert "more than 4300 digits" in bad("check", "--rules", str(path), "7", "7")
+
+
 @pytest.mark.parametrize(
     "hands",
     [

@@ -8,7 +8,7 @@ import pytest
 
 from ratscrew.cards import Card, parse_cards
 from ratscrew.engine import Flip, Game, Result, Slap, Wait
-from ratscrew.engine.events import ChallengeStopped, GameOver, PlayerOut, WrongSlap
+from ratscrew.engine.events import ChallengeStopped, GameOver, OutReason, PlayerOut, StopReason, WrongSlap
 from ratscrew.errors import IllegalAction
 from ratscrew.patterns import find_matches
 from ratscrew.rules import Rules
@@ -70,7 +70,7 @@ def test_covering_a_slappable_pile_puts_out_those_who_had_no_cards_but_not_the_c
     game.apply(Flip())
     game.apply(Flip())  # 7S 7H: a double; seat 1 is now empty
     events = game.apply(Flip())  # seat 2 covers it with its last card: seat 1 missed the slap while empty
-    assert [(e.seat, e.reason) for e in events if isinstance(e, PlayerOut)] == [(1, "missed-slap")]
+    assert [(e.seat, e.reason) for e in events if isinstance(e, PlayerOut)] == [(1, OutReason.MISSED_SLAP)]
     assert game.out == [False, True, False]  # seat 2 still held 9C when it covered the double
 
 
@@ -92,7 +92,7 @@ def test_a_won_pile_waiting_for_a_player_who_goes_out_stays_in_the_middle() -> N
     game.apply(Flip())  # seat 1 pays 2H: seat 0 wins the challenge
     assert game.collect_pending == 0
     events = game.apply(Slap(0))  # seat 0 has no cards: a wrong slap puts it out
-    assert any(isinstance(e, ChallengeStopped) and e.reason == "winner out" for e in events)
+    assert any(isinstance(e, ChallengeStopped) and e.reason is StopReason.WINNER_OUT for e in events)
     assert game.collect_pending is None
     assert names(game.pile) == ["JS", "2H"]
     assert game.turn == 1

@@ -11,7 +11,8 @@ import pytest
 from ratscrew.cards import parse_cards
 from ratscrew.engine import Flip, Game
 from ratscrew.engine.events import ChallengeStopped, ChallengeWon
-from ratscrew.learn import DRILL_KINDS, DrillError
+from ratscrew.errors import MalformedInput, NotFound, RulesError
+from ratscrew.learn import DRILL_KINDS
 from ratscrew.learn import make_drill as _make_drill
 from ratscrew.learn.drills import slap_patterns
 from ratscrew.patterns import find_matches
@@ -109,12 +110,12 @@ def test_stream_marks_exactly_the_slappable_cards(preset: str) -> None:
 def test_drills_refuse_what_they_cannot_do() -> None:
     beggar = Rules.build("beggar")
     for kind in ("slap", "stream"):
-        with pytest.raises(DrillError, match="no slap patterns"):
+        with pytest.raises(RulesError, match="no slap patterns"):
             make_drill(kind, 1, beggar, "en")
     assert make_drill("debt", 1, beggar, "en")["kind"] == "debt"
-    with pytest.raises(DrillError, match="unknown drill"):
+    with pytest.raises(NotFound, match="unknown drill"):
         make_drill("juggle", 1, beggar, "en")
-    with pytest.raises(DrillError, match="seed"):
+    with pytest.raises(MalformedInput, match="seed"):
         make_drill("debt", -1, beggar, "en")
 
 
@@ -135,7 +136,10 @@ def test_drill_api(live_server: Any) -> None:
         ("/api/drills/slap?seed=abc", 400, "seed must be"),
         ("/api/drills/slap?seed=-3", 400, "seed must be"),
         ("/api/drills/slap?preset=beggar", 400, "no slap patterns"),
-        ("/api/drills/slap?lang=it", 400, "unknown language"),
+        ("/api/drills/slap?seed=%C2%B2", 400, "digits 0-9"),
+        ("/api/drills/slap?seed=%E2%91%A0", 400, "digits 0-9"),
+        ("/api/drills/slap?seed=" + "9" * 5000, 400, "seed must be"),
+        ("/api/drills/slap?slaps.run=%C2%B2", 400, "slaps.run cannot be"),
         ("/api/drills/stream?slaps.double=maybe", 400, "slaps.double cannot be"),
     ],
 )

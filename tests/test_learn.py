@@ -22,7 +22,8 @@ from ratscrew.engine import Flip, Game
 from ratscrew.engine.events import CardTurned
 from ratscrew.i18n import LANGUAGES, catalog
 from ratscrew.learn import learn_document as _learn_document
-from ratscrew.learn.content import iter_examples, missing_texts
+from ratscrew.learn.examples import iter_examples
+from ratscrew.learn.words import missing_texts
 from ratscrew.patterns import PATTERN_KEYS, enabled_patterns, find_matches
 from ratscrew.rules import OPTIONS, PRESETS, Rules
 from tests.conftest import open_page
@@ -295,7 +296,8 @@ def test_api_serves_the_document(live_server: Any) -> None:
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("lang=xx", "unknown language"),
+        ("slaps.run=%C2%B2", "slaps.run cannot be"),
+        ("slaps.run=" + "4" * 5000, "slaps.run cannot be"),
         ("preset=nope", "unknown preset"),
         ("slaps.run=5", "slaps.run cannot be 5"),
         ("colour=red", "unknown parameter"),

@@ -25,6 +25,8 @@ from ratscrew.engine.events import (
     ChallengeOpened,
     ChallengeWon,
     DebtPassed,
+    EventKind,
+    OutReason,
     PileWon,
     PlayerOut,
     SlapCorrect,
@@ -237,7 +239,7 @@ def check_flip(game: Game, events: Sequence[Event], pre: Snapshot) -> None:
         return
     if pre.owed == 0:
         # A number card with no debt: play passes to the nearest seat on the left that can turn a card.
-        if kinds.count("card_turned") != 1 or set(kinds) - {"card_turned", "player_out", "challenge_won"}:
+        if kinds.count(EventKind.CARD_TURNED) != 1 or set(kinds) - {"card_turned", "player_out", "challenge_won"}:
             return
         if "challenge_won" in kinds:
             won = next(e for e in events if isinstance(e, ChallengeWon))
@@ -288,8 +290,8 @@ def check_step(game: Game, action: Action, events: Sequence[Event], pre: Snapsho
     # Out is for the rest of the game.
     assert all(game.out[s] for s in range(game.players) if pre_out[s])
     # Counters only go up, and they count the events.
-    assert game.cards == pre.cards + kinds.count("card_turned")
-    assert game.tricks == pre.tricks + kinds.count("pile_won")
+    assert game.cards == pre.cards + kinds.count(EventKind.CARD_TURNED)
+    assert game.tricks == pre.tricks + kinds.count(EventKind.PILE_WON)
     turned = [e for e in events if isinstance(e, CardTurned)]
     for offset, turn in enumerate(turned):
         assert turn.number == pre.cards + offset + 1
@@ -301,12 +303,12 @@ def check_step(game: Game, action: Action, events: Sequence[Event], pre: Snapsho
     for event in events:
         if isinstance(event, PlayerOut):
             if not players.slap_in:
-                assert event.reason == "empty"
+                assert event.reason is OutReason.EMPTY
             elif players.out_when == "wrong-slap":
-                assert event.reason == "wrong-slap"
+                assert event.reason is OutReason.WRONG_SLAP
                 assert isinstance(action, Slap) and action.seat == event.seat and not pre_stacks[event.seat]
             elif players.out_when == "missed-slap":
-                assert event.reason == "missed-slap"
+                assert event.reason is OutReason.MISSED_SLAP
                 assert not pre_stacks[event.seat] and pre.slappable
             else:
                 raise AssertionError(f"out_when=never, yet seat {event.seat} went out ({event.reason})")

@@ -21,6 +21,7 @@ from ratscrew.engine.events import (
     CardTurned,
     ChallengeOpened,
     ChallengeStopped,
+    ChallengeWin,
     ChallengeWon,
     DebtPassed,
     Event,
@@ -29,6 +30,7 @@ from ratscrew.engine.events import (
     PlayerOut,
     SlapCorrect,
     SlapDismissed,
+    WonBy,
     WrongSlap,
 )
 from ratscrew.errors import IllegalAction, NotationError
@@ -692,7 +694,7 @@ GAME_CASES = [
         step("flip", "0 turns 5S"),
         step("flip", "1 turns 7H"),
         step("slap 1", "1 wrong slap, burns 4H", out=[], hands=[["6S"], [], ["8C", "9C"]], turn=2),
-        step("slap 1", "1 wrong slap", "1 out (wrong-slap)", out=[1], burned=["4H"], turn=2),
+        step("slap 1", "1 wrong slap", "1 out (wrong_slap)", out=[1], burned=["4H"], turn=2),
     ),
     game_case(
         "2 players: the empty wrong slapper is out and the other takes the pile and the game",
@@ -702,7 +704,7 @@ GAME_CASES = [
         step(
             "slap 1",
             "1 wrong slap",
-            "1 out (wrong-slap)",
+            "1 out (wrong_slap)",
             "0 takes 5S 7H by last_in",
             "game over: win 0",
             out=[1],
@@ -754,7 +756,7 @@ GAME_CASES = [
     game_case(
         "give-each skips players who are out",
         ["5S 6S", "7H 8H 9H", "9C TC", ""],
-        step("slap 3", "3 wrong slap", "3 out (wrong-slap)"),
+        step("slap 3", "3 wrong slap", "3 out (wrong_slap)"),
         step(
             "slap 1",
             "1 wrong slap, gives 2:7H 0:8H",
@@ -794,7 +796,7 @@ GAME_CASES = [
         ["7S 2S 9S", "7H", "4C 5C 6C"],
         step("flip", "0 turns 7S"),
         step("flip", "1 turns 7H"),
-        step("flip", "1 out (missed-slap)", "2 turns 4C", out=[1]),
+        step("flip", "1 out (missed_slap)", "2 turns 4C", out=[1]),
         changes={"players.out_when": "missed-slap"},
     ),
     game_case(
@@ -802,7 +804,7 @@ GAME_CASES = [
         ["7S 2S 9S", "7H", "4C 5C 6C"],
         step("flip", "0 turns 7S"),
         step("flip", "1 turns 7H"),
-        step("slap 0", "0 slaps double", "1 out (missed-slap)", "0 takes 7S 7H by slap", out=[1]),
+        step("slap 0", "0 slaps double", "1 out (missed_slap)", "0 takes 7S 7H by slap", out=[1]),
         changes={"players.out_when": "missed-slap"},
     ),
     game_case(
@@ -848,7 +850,7 @@ GAME_CASES = [
         step("flip", "2 turns 5C"),
         step("flip", "0 turns JS", "1 owes 1 to 0"),
         step("flip", "1 turns 5D", "0 wins the challenge (paid)"),
-        step("wait", "2 out (missed-slap)", "0 takes 4S 7H 5C JS 5D by challenge", out=[2]),
+        step("wait", "2 out (missed_slap)", "0 takes 4S 7H 5C JS 5D by challenge", out=[2]),
         changes={"players.out_when": "missed-slap"},
     ),
     game_case(
@@ -869,7 +871,7 @@ GAME_CASES = [
         step("flip @2000", "2 turns 7H"),
         step("slap 1 @2300 #3", "1 slaps sandwich", pile=["7S", "4D", "7H"]),
         step("slap 0 @2350 #3", "0 slaps sandwich"),
-        step("slap 1 @2360 #3", "1 slap dismissed (already sharing)"),
+        step("slap 1 @2360 #3", "1 slap dismissed (already_sharing)"),
         step(
             "slap 2 @2450 #3",
             "1 takes 7S 4D 7H by slap, shares 1:2 0:1",
@@ -984,7 +986,7 @@ def test_worked_example_events_are_exact() -> None:
     a, b = parse_cards("QH AC TC 4S 6H 2C"), parse_cards("6S JD 3D 7C KS")
     game = Game(Rules.build(), [a, b])
     events = [e for _ in range(10) for e in game.apply(Flip())]
-    assert events[-1] == ChallengeWon(1, "paid")
+    assert events[-1] == ChallengeWon(1, ChallengeWin.PAID)
     assert [e for e in events if isinstance(e, ChallengeOpened)] == [
         ChallengeOpened(0, a[0], 1, 2, False),
         ChallengeOpened(1, b[1], 0, 1, True),
@@ -993,7 +995,7 @@ def test_worked_example_events_are_exact() -> None:
     ]
     assert game.collect_pending == 1
     pile = list(game.pile)
-    assert game.apply(Wait()) == (PileWon(1, "challenge", tuple(pile), ((1, 10),)),)
+    assert game.apply(Wait()) == (PileWon(1, WonBy.CHALLENGE, tuple(pile), ((1, 10),)),)
     assert list(game.stacks[1]) == pile
     assert list(game.stacks[0]) == parse_cards("2C")
 

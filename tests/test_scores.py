@@ -24,8 +24,8 @@ with warnings.catch_warnings():  # Starlette warns, once, that its test client w
     from starlette.testclient import TestClient
 
 from ratscrew.web.app import create_app
-from ratscrew.web.http import MAX_BODY_BYTES
-from ratscrew.web.scores import winner_by_cards
+from ratscrew.web.bodies import MAX_BODY_BYTES
+from ratscrew.web.scores import KEY_HEADER, winner_by_cards
 from ratscrew.web.store import Store
 
 JSONDoc = dict[str, Any]
@@ -38,10 +38,13 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def new_match(client: TestClient, **fields: Any) -> JSONDoc:
+    """Create a match and keep its key, as the page does: the client sends every key it holds from then on."""
     body: JSONDoc = {"players": ["Ann", "Bob", "Cy"], **fields}
     response = client.post("/api/matches", json=body)
     assert response.status_code == 201, response.text
     doc: JSONDoc = response.json()
+    held = [k for k in client.headers.get(KEY_HEADER, "").split(",") if k]
+    client.headers[KEY_HEADER] = ",".join([*held, doc["key"]])
     return doc
 
 
@@ -89,6 +92,7 @@ def test_new_match_is_saved_with_its_rules_and_timer(client: TestClient) -> None
     assert match["remaining_s"] is None
     assert match["decks"] == 1
     assert match["deck_size"] == 52
+    assert re.fullmatch(r"[0-9a-f]{32}", match.pop("key"))  # given once, at creation
     assert saved(client, match["id"]) | {"remaining_s": None} == match | {"remaining_s": None}
 
 
@@ -417,17 +421,20 @@ def test_no_bad_request_loses_saved_data(client: TestClient) -> None:
         b"\x00" * 100,
         b'{"cards": [' + b"1," * 4000 + b"1]}",
         b'{"rounds": 99}',
+        b'{"winner": ' + b"1" * 5000 + b"}",
     ]
     for raw in hostile:
         for action in ("rounds", "undo", "timer", "finish"):
-            response = client.post(f"/api/matches/{match['id']}/{action}", content=raw)
+            response = client.post(
+                f"/api/matches/{match['id']}/{action}", content=raw, headers={"content-type": "application/json"}
+            )
             assert response.status_code in (400, 409), (action, raw[:40], response.text)
     after = stable(saved(client, match["id"]))
     assert after == before
 
 
 def test_store_errors_become_a_json_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self: Store, *args: object) -> None:
+    def broken(self: Store, *args: object, **kwargs: object) -> None:
         raise sqlite3.OperationalError("database is locked")
 
     monkeypatch.setattr(Store, "matches", broken)
@@ -455,6 +462,7 @@ def test_matches_survive_a_new_app_on_the_same_folder(tmp_path: Path) -> None:
         first.post(f"/api/matches/{match['id']}/timer")
         before = stable(saved(first, match["id"]))
     with TestClient(create_app(tmp_path)) as second:
+        second.headers[KEY_HEADER] = match["key"]
         after = saved(second, match["id"])
     assert stable(after) == before
     assert after["remaining_s"] is not None

@@ -32,7 +32,8 @@ JSONDoc = dict[str, Any]
 class Server:
     """One ``ratscrew play`` process and the address it announced on its first line."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, keys: list[str] | None = None) -> None:
+        self.keys = keys if keys is not None else []  # the match keys this "page" holds, sent with every call
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ratscrew", "play", "--no-browser", "--port", "0", "--data", str(data)],
@@ -65,7 +66,10 @@ class Server:
     def call(self, method: str, path: str, body: JSONDoc | None = None) -> JSONDoc:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(
-            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+            self.url + path,
+            data=data,
+            method=method,
+            headers={"Content-Type": "application/json", "X-Match-Keys": ",".join(self.keys)},
         )
         with urllib.request.urlopen(request, timeout=10) as response:
             doc: JSONDoc = json.load(response)
@@ -88,8 +92,8 @@ class Server:
 
 
 @contextmanager
-def serving(data: Path) -> Iterator[Server]:
-    server = Server(data)
+def serving(data: Path, keys: list[str] | None = None) -> Iterator[Server]:
+    server = Server(data, keys)
     try:
         yield server
     finally:
@@ -107,6 +111,7 @@ def play_some_rounds(server: Server) -> JSONDoc:
             "timer_s": 900,
         },
     )
+    server.keys.append(match["key"])
     for winner in (0, 2, 0):
         server.call("POST", f"/api/matches/{match['id']}/rounds", {"winner": winner})
     server.call("POST", f"/api/matches/{match['id']}/rounds", {"cards": [20, 20, 12]})
@@ -137,7 +142,7 @@ def test_match_survives_the_server_stopping_mid_match(tmp_path: Path, sig: signa
         first.close()
     if sig is signal.SIGTERM:
         assert code in (0, -signal.SIGTERM), code
-    with serving(data) as second:
+    with serving(data, first.keys) as second:
         paused = time.monotonic() - stopped_at
         after = second.call("GET", f"/api/matches/{before['id']}")
         assert_intact(before, after, paused)

@@ -294,3 +294,79 @@ def test_an_old_collect_timer_does_not_cut_a_later_window_short() -> None:
 
 def names(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
+
+
+def _step_to(table: Table, clock: VirtualClock, t: int) -> None:
+    """Advance virtual time to ``t``, firing every timer on the way in order."""
+    while True:
+        deadline = table.next_deadline()
+        if deadline is None or deadline > t:
+            break
+        clock.advance_to(max(deadline, clock.now()))
+        table.run_due()
+    clock.advance_to(t)
+    table.run_due()
+
+
+def test_held_table_also_holds_the_collect_window() -> None:
+    # 9S, then JC opens a challenge, 9H pays it and makes a sandwich: seat 1 wins the challenge at 3000 and
+    # the pile would move at 4000. Seat 0's slap landed at 3990 and reaches the server at 4010, inside the
+    # 50 ms hold: it must be judged before the pile moves, and take it.
+    rules = Rules.build("standard", {"slapping.collect_delay_ms": 1000})
+    game = Game(rules, hands("9S 2D", "JC 3D", "9H 4D"))
+    clock = VirtualClock()
+    table = Table(game, people(3), clock, config=TableConfig(hold_ms=50))
+    for seat, at in ((0, 1000), (1, 2000), (2, 3000)):
+        _step_to(table, clock, at)
+        assert table.flip(seat) is None
+    _step_to(table, clock, 4010)
+    assert game.collect_pending == 1  # the table runs 50 ms behind: the window has not closed yet
+    assert table.slap(0, card=3, landed=3990) is None
+    _step_to(table, clock, 4200)
+    assert pile_winners(table) == [(0, "slap")]
+
+
+def test_held_table_also_holds_a_split_tie_window() -> None:
+    rules = Rules.build("standard", {"slapping.tie": "split", "slapping.tie_window_ms": 50})
+    game = Game(rules, hands("7S 2D 5D", "7C 3D 6D", "9H 4D 8D"))
+    clock = VirtualClock()
+    table = Table(game, people(3), clock, config=TableConfig(hold_ms=50))
+    _step_to(table, clock, 100)
+    table.flip(0)
+    _step_to(table, clock, 200)
+    table.flip(1)
+    _step_to(table, clock, 600)
+    table.slap(2, card=2)  # lands at 600
+    _step_to(table, clock, 670)
+    table.slap(1, card=2, landed=630)  # landed 30 ms after the first, inside the window; arrives after it closed
+    _step_to(table, clock, 1000)
+    won = [e.event for e in table.log if isinstance(e.event, PileWon)]
+    assert len(won) == 1 and won[0].shares == ((2, 1), (1, 1))
+
+
+def test_a_slap_is_judged_against_the_pile_its_player_saw_not_the_card_that_covered_it() -> None:
+    # 7S 7C is a double; a computer at seat 2 covers it. Seat 0 slapped 10 ms before the computer's card
+    # landed, but the slap reaches the server 20 ms after: with a hold it is still judged against the double.
+    for hold in (0, 60):
+        rules = Rules.build("standard")
+        game = Game(rules, hands("7S 2D", "7C 3D", "4H 8D"))
+        clock = VirtualClock()
+        table = Table(game, [SeatSpec("p0"), SeatSpec("p1"), SeatSpec("bot", "medium")], clock, seed=3)
+        table.hold_ms = hold
+        _step_to(table, clock, 100)
+        table.flip(0)
+        _step_to(table, clock, 200)
+        table.flip(1)
+        table.bots[2].level = LEVELS["expert"]  # no miss: it slaps or flips, whichever its timers say first
+        table._cancel_bot_slaps()  # a person's race only: the computer just turns its card
+        _step_to(table, clock, 200 + hold + 1)
+        deadline = table.next_deadline()
+        assert deadline is not None
+        covered_at = deadline - hold  # when the computer's card lands
+        _step_to(table, clock, covered_at + 20)
+        table.slap(0, card=2, landed=covered_at - 10)
+        _step_to(table, clock, covered_at + 500)
+        if hold:
+            assert pile_winners(table)[0] == (0, "slap")
+        else:  # without a hold the card that covered the double was applied first: a wrong slap
+            assert any(isinstance(e.event, WrongSlap) and e.event.seat == 0 for e in table.log)

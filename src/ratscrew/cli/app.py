@@ -1,4 +1,4 @@
-"""The ``ratscrew`` command: a Click group whose every failure is one clear line and exit code 2."""
+"""The ``ratscrew`` command: a Click group whose every failure is one clear line and a known exit code."""
 
 from __future__ import annotations
 
@@ -9,11 +9,42 @@ from typing import Any
 import click
 
 from ratscrew import __version__
-from ratscrew.errors import RatscrewError
+from ratscrew.errors import (
+    Conflict,
+    Forbidden,
+    IllegalAction,
+    MalformedInput,
+    NotFound,
+    RatscrewError,
+    StaleInput,
+    TooMany,
+)
+
+# The one place where errors become exit codes. 2 is what Click gives a bad option: whatever the user typed or
+# pointed at could not be used (a card, a rules file, a record whose action the rules refuse). 3 is for input
+# that was fine but cannot be done now; no command raises those today, the code is kept apart for when one does.
+EXIT_CODES: dict[type[RatscrewError], int] = {
+    MalformedInput: 2,
+    IllegalAction: 2,
+    StaleInput: 2,
+    NotFound: 2,
+    Conflict: 3,
+    Forbidden: 3,
+    TooMany: 3,
+}
+
+
+def exit_code(exc: RatscrewError) -> int:
+    """The exit code of an error, found by its branch of the tree (2 for the bare root)."""
+    for kind in type(exc).__mro__:
+        if kind in EXIT_CODES:
+            return EXIT_CODES[kind]
+    return 2
 
 
 class RatscrewGroup(click.Group):
-    """Turns bad input (ours or Click's) into ``ratscrew: error: ...`` on stderr and exit 2, never a traceback."""
+    """Turns bad input (ours or Click's) into ``ratscrew: error: ...`` on stderr and an exit code, never a
+    traceback."""
 
     def main(
         self,
@@ -26,7 +57,7 @@ class RatscrewGroup(click.Group):
         try:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except RatscrewError as exc:
-            fail(str(exc))
+            fail(str(exc), exit_code(exc))
         except click.exceptions.NoArgsIsHelpError as exc:
             click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
             sys.exit(0)
@@ -45,9 +76,9 @@ class RatscrewGroup(click.Group):
         sys.exit(0)
 
 
-def fail(message: str) -> None:
+def fail(message: str, code: int = 2) -> None:
     click.echo(f"ratscrew: error: {message}", err=True)
-    sys.exit(2)
+    sys.exit(code)
 
 
 @click.group(cls=RatscrewGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -26,17 +26,22 @@ from ratscrew.engine.events import (
     CardTurned,
     ChallengeOpened,
     ChallengeStopped,
+    ChallengeWin,
     ChallengeWon,
     DebtPassed,
+    DismissReason,
     Event,
     GameOver,
+    OutReason,
     PileWon,
     PlayerOut,
     SlapCorrect,
     SlapDismissed,
+    StopReason,
+    WonBy,
     WrongSlap,
 )
-from ratscrew.engine.outcome import Loop, Outcome, Result
+from ratscrew.engine.outcome import Ending, Loop, Outcome, Result
 from ratscrew.errors import IllegalAction, NotationError
 from ratscrew.patterns import Match, enabled_patterns
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -85,7 +90,7 @@ class Game:
         self.owed = 0
         self.challenger: Seat | None = None
         self.collect_pending: Seat | None = None
-        self._collect_how = "challenge"
+        self._collect_how = WonBy.CHALLENGE
         self.cards = 0
         self.tricks = 0
         self.now: Millis = 0
@@ -201,7 +206,10 @@ class Game:
         if max_cards and self.cards >= max_cards:
             self._finish(
                 Outcome(
-                    Result.LIMIT, None, reason=f"stopped after {self.cards} cards (end.max_cards)", how="card_limit"
+                    Result.LIMIT,
+                    None,
+                    reason=f"stopped after {self.cards} cards (end.max_cards)",
+                    how=Ending.CARD_LIMIT,
                 )
             )
             return
@@ -220,7 +228,7 @@ class Game:
         if self.outcome is not None:
             return
         if payer is None:
-            self._win_challenge(seat, "unopposed")
+            self._win_challenge(seat, ChallengeWin.UNOPPOSED)
             return
         self.turn = payer
         self.owed = demand
@@ -230,13 +238,13 @@ class Game:
         assert self.challenger is not None
         if self.rules.challenge.ten_stops and card.rank is Rank.TEN:
             self.owed = 0
-            self._events.append(ChallengeStopped(self.challenger, "ten"))
+            self._events.append(ChallengeStopped(self.challenger, StopReason.TEN))
             self.challenger = None
             self._pass_turn(seat)
             return
         self.owed -= 1
         if self.owed == 0:
-            self._win_challenge(self.challenger, "paid")
+            self._win_challenge(self.challenger, ChallengeWin.PAID)
         elif not self.stacks[seat]:
             self._payer_ran_out(seat)
 
@@ -252,16 +260,16 @@ class Game:
                 return
         elif not self.rules.players.slap_in:
             # Beggar-my-neighbour: a player who must pay with no card loses, and is out.
-            self._mark_out(payer, "empty")
+            self._mark_out(payer, OutReason.EMPTY)
             if self.outcome is not None:
                 return
-        self._win_challenge(self.challenger, "ran_out")
+        self._win_challenge(self.challenger, ChallengeWin.RAN_OUT)
 
-    def _win_challenge(self, winner: Seat, how: str) -> None:
+    def _win_challenge(self, winner: Seat, how: ChallengeWin) -> None:
         self.owed = 0
         self.challenger = None
         self.collect_pending = winner
-        self._collect_how = "challenge"
+        self._collect_how = WonBy.CHALLENGE
         self.turn = self._peek_leader(winner)
         self._events.append(ChallengeWon(winner, how))
 
@@ -272,7 +280,7 @@ class Game:
         if nxt is None:
             # Everyone still in is empty: whoever turned the last card wins the pile as if by challenge.
             self._win_challenge(
-                self._nearest_in(self.last_flipper if self.last_flipper is not None else seat), "last_card"
+                self._nearest_in(self.last_flipper if self.last_flipper is not None else seat), ChallengeWin.LAST_CARD
             )
         else:
             self.turn = nxt
@@ -297,7 +305,7 @@ class Game:
             if self.stacks[s]:
                 return s
             if not slap_in:
-                self._mark_out(s, "empty")
+                self._mark_out(s, OutReason.EMPTY)
                 if self.outcome is not None:
                     return None
         return None
@@ -328,11 +336,11 @@ class Game:
                 return
         if card is not None and 1 <= card <= self.pile_start:
             # The card this slap reacted to belongs to a pile that has already been won.
-            self._events.append(SlapDismissed(seat, "late"))
+            self._events.append(SlapDismissed(seat, DismissReason.LATE))
             return
         if self._split:
             if seat in self._split:
-                self._events.append(SlapDismissed(seat, "already sharing"))
+                self._events.append(SlapDismissed(seat, DismissReason.ALREADY_SHARING))
                 return
             matches = self.matches()
             if matches:
@@ -347,7 +355,7 @@ class Game:
         self.owed = 0
         self.challenger = None
         self.collect_pending = seat
-        self._collect_how = "slap"
+        self._collect_how = WonBy.SLAP
         self.turn = self._peek_leader(seat)
         if self.rules.slapping.tie == "split":
             self._split = [seat]
@@ -383,7 +391,7 @@ class Game:
         self._events.append(WrongSlap(seat, tuple(burned), tuple(given)))
         players = self.rules.players
         if players.slap_in and players.out_when == "wrong-slap" and was_empty:
-            self._mark_out(seat, "wrong-slap")
+            self._mark_out(seat, OutReason.WRONG_SLAP)
             if self.outcome is not None:
                 return
         self._check_all_held()
@@ -403,25 +411,25 @@ class Game:
             self._payer_ran_out(seat)
             return
         if not self.rules.players.slap_in and not self.out[seat]:
-            self._mark_out(seat, "empty")
+            self._mark_out(seat, OutReason.EMPTY)
             if self.outcome is not None:
                 return
         self._pass_turn(seat)
 
     # ------------------------------------------------------------------ players going out
 
-    def _mark_out(self, seat: Seat, reason: str) -> None:
+    def _mark_out(self, seat: Seat, reason: OutReason) -> None:
         self.out[seat] = True
         self._events.append(PlayerOut(seat, reason))
         if self.challenger == seat and self.owed:
             # A player who is out cannot win anything: the challenge lapses and the payer plays on.
             self.owed = 0
             self.challenger = None
-            self._events.append(ChallengeStopped(seat, "challenger out"))
+            self._events.append(ChallengeStopped(seat, StopReason.CHALLENGER_OUT))
         if self.collect_pending == seat:
             self.collect_pending = None
             self._split = []
-            self._events.append(ChallengeStopped(seat, "winner out"))
+            self._events.append(ChallengeStopped(seat, StopReason.WINNER_OUT))
         still_in = [s for s in range(self.players) if not self.out[s]]
         if len(still_in) == 1:
             self._last_in(still_in[0])
@@ -429,14 +437,14 @@ class Game:
     def _out_missed(self, keep: Sequence[Seat]) -> None:
         for s in range(self.players):
             if not self.out[s] and not self.stacks[s] and s not in keep:
-                self._mark_out(s, "missed-slap")
+                self._mark_out(s, OutReason.MISSED_SLAP)
                 if self.outcome is not None:
                     return
 
     def _last_in(self, seat: Seat) -> None:
         if self.pile or self.burned:
-            self._gather([seat], "last_in")
-        self._finish(Outcome(Result.WIN, seat, reason="everyone else is out", how="last_in"))
+            self._gather([seat], WonBy.LAST_IN)
+        self._finish(Outcome(Result.WIN, seat, reason="everyone else is out", how=Ending.LAST_IN))
 
     # ------------------------------------------------------------------ collecting piles
 
@@ -464,7 +472,7 @@ class Game:
         if self.outcome is None:
             self._mark_boundary()
 
-    def _gather(self, seats: Sequence[Seat], how: str) -> None:
+    def _gather(self, seats: Sequence[Seat], how: WonBy) -> None:
         cards = self.burned[::-1] + self.pile
         self.pile = []
         self.burned = []
@@ -487,7 +495,7 @@ class Game:
             return
         for seat, stack in enumerate(self.stacks):
             if len(stack) == self._total:
-                self._finish(Outcome(Result.WIN, seat, reason="holds every card", how="all_cards"))
+                self._finish(Outcome(Result.WIN, seat, reason="holds every card", how=Ending.ALL_CARDS))
                 return
 
     def _end_by_time(self) -> None:
@@ -499,9 +507,9 @@ class Game:
         best = max(sizes)
         leaders = [s for s, n in enumerate(sizes) if n == best]
         if len(leaders) == 1:
-            self._finish(Outcome(Result.WIN, leaders[0], reason="most cards when time ran out", how="time"))
+            self._finish(Outcome(Result.WIN, leaders[0], reason="most cards when time ran out", how=Ending.TIME))
         else:
-            self._finish(Outcome(Result.DRAW, None, reason="tied for most cards when time ran out", how="time"))
+            self._finish(Outcome(Result.DRAW, None, reason="tied for most cards when time ran out", how=Ending.TIME))
 
     def _finish(self, outcome: Outcome) -> None:
         self.outcome = outcome
@@ -522,7 +530,9 @@ class Game:
             self._seen[key] = (self.cards, self.tricks)
             return
         loop = Loop(seen[0], seen[1], self.cards - seen[0], self.tricks - seen[1])
-        self._finish(Outcome(Result.LOOP, None, loop, reason="the game came back to an earlier position", how="loop"))
+        self._finish(
+            Outcome(Result.LOOP, None, loop, reason="the game came back to an earlier position", how=Ending.LOOP)
+        )
 
     def enable_loop_detection(self) -> None:
         """Start comparing positions at every pile boundary from the next one on (used by play-out)."""

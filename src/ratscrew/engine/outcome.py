@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from ratscrew.engine.actions import Seat
 
 
-class Result(Enum):
+class Result(StrEnum):
     WIN = "win"
     DRAW = "draw"
     LOOP = "loop"
     LIMIT = "limit"
+
+
+class Ending(StrEnum):
+    """What ended the game."""
+
+    ALL_CARDS = "all_cards"  # one player holds every card
+    LAST_IN = "last_in"  # everyone else is out
+    TIME = "time"  # end.time_limit_s ran out
+    CARD_LIMIT = "card_limit"  # end.max_cards was reached
+    LOOP = "loop"  # without slaps the game came back to a position seen before
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +37,10 @@ class Loop:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """``how`` says what ended the game, for programs: ``all_cards``, ``last_in``, ``time``, ``card_limit``
-    or ``loop``; ``reason`` says it in words."""
+    """``how`` says what ended the game, for programs; ``reason`` says it in words."""
 
     result: Result
     winner: Seat | None = None
     loop: Loop | None = None
     reason: str = ""
-    how: str = ""
+    how: Ending | None = None

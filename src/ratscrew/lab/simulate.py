@@ -13,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from ratscrew.bots.levels import LEVELS
-from ratscrew.engine.events import PlayerOut
+from ratscrew.engine.events import OutReason, PlayerOut
 from ratscrew.engine.game import Game
 from ratscrew.errors import RulesError
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
@@ -111,7 +111,7 @@ def play_one(rules: Rules, levels: Sequence[str], seed: int) -> GameStats:
     run_virtual(table, clock)
     assert game.outcome is not None
     piles = table.piles_won()
-    knocked = sum(1 for e in table.log if isinstance(e.event, PlayerOut) and e.event.reason == "wrong-slap")
+    knocked = sum(1 for e in table.log if isinstance(e.event, PlayerOut) and e.event.reason is OutReason.WRONG_SLAP)
     return GameStats(
         game.cards,
         clock.now(),

@@ -22,18 +22,11 @@ from dataclasses import dataclass
 
 from ratscrew.cards import Card, Rank
 from ratscrew.engine import Game
-from ratscrew.engine.events import CardTurned, ChallengeOpened, ChallengeStopped, ChallengeWon
-from ratscrew.learn.content import (
-    Doc,
-    Step,
-    Texts,
-    card_text,
-    cards_text,
-    challenge_steps,
-    match_doc,
-    narrate,
-    rank_name,
-)
+from ratscrew.engine.events import CardTurned, ChallengeOpened, ChallengeStopped, ChallengeWin, ChallengeWon, StopReason
+from ratscrew.errors import MalformedInput, NotFound, RulesError
+from ratscrew.learn.examples import match_doc
+from ratscrew.learn.narrator import Step, challenge_steps, narrate
+from ratscrew.learn.words import Doc, Texts, card_text, cards_text, rank_name
 from ratscrew.patterns import enabled_patterns, find_matches
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
@@ -45,23 +38,23 @@ MAX_LEAD_IN = 4  # number cards before the first court card in a debt drill
 _ORDER: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)  # 2 .. A
 
 
-class DrillError(ValueError):
-    """A drill that cannot be made: an unknown kind, a bad seed, or slapping drills with no slap patterns."""
-
-
 def make_drill(kind: str, seed: int, rules: Rules, lang: str) -> Doc:
-    """One question of ``kind`` for ``seed``: the same arguments always give the same question."""
+    """One question of ``kind`` for ``seed``: the same arguments always give the same question.
+
+    Raises :class:`~ratscrew.errors.NotFound` for an unknown kind, :class:`~ratscrew.errors.MalformedInput` for
+    a seed out of range, and :class:`~ratscrew.errors.RulesError` for slapping drills under rules with no slaps.
+    """
     if kind not in DRILL_KINDS:
-        raise DrillError(f"unknown drill {kind[:20]!r}: expected one of {', '.join(DRILL_KINDS)}")
+        raise NotFound(f"unknown drill {kind[:20]!r}: expected one of {', '.join(DRILL_KINDS)}")
     if not 0 <= seed <= MAX_SEED:
-        raise DrillError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed}")
+        raise MalformedInput(f"seed must be an integer from 0 to {MAX_SEED}, got {seed}")
     tr = Texts(lang)
     base: Doc = {"kind": kind, "seed": seed, "preset": rules.preset, "lang": tr.lang}
     if kind == "debt":
         return base | debt_drill(tr, rules, SeededRandom(seed))
     patterns = slap_patterns(rules)
     if not patterns:
-        raise DrillError(tr("drill.error.no_patterns", preset=tr(f"preset.{rules.preset}.name")))
+        raise RulesError(tr("drill.error.no_patterns", preset=tr(f"preset.{rules.preset}.name")))
     if kind == "slap":
         return base | slap_drill(tr, rules, SeededRandom(seed), patterns)
     return base | stream_drill(tr, rules, SeededRandom(seed), patterns)
@@ -131,14 +124,14 @@ def debt_drill(tr: Texts, rules: Rules, rng: SeededRandom) -> Doc:
             return _owed_question(tr, rules, hands, steps[: moment.flips], moment)
         if ask == "winner" and steps and _decided(steps[-1]):
             return _winner_question(tr, rules, hands, steps, game)
-    raise DrillError("could not deal a challenge for this seed: try another seed")
+    raise MalformedInput("could not deal a challenge for this seed: try another seed")
 
 
 def _first_court(steps: Sequence[Step]) -> int:
     """How many cards were flipped before the first court card (long lead-ins make dull questions)."""
     for i, step in enumerate(steps):
         if any(
-            isinstance(e, ChallengeOpened) or (isinstance(e, ChallengeWon) and e.how == "unopposed")
+            isinstance(e, ChallengeOpened) or (isinstance(e, ChallengeWon) and e.how is ChallengeWin.UNOPPOSED)
             for e in step.events
         ):
             return i
@@ -151,7 +144,7 @@ def _decided(step: Step) -> bool:
     for event in step.events:
         if isinstance(event, ChallengeWon) and event.how in ("paid", "ran_out", "unopposed"):
             return True
-        if isinstance(event, ChallengeStopped) and event.reason == "ten":
+        if isinstance(event, ChallengeStopped) and event.reason is StopReason.TEN:
             return True
     return False
 
@@ -181,7 +174,7 @@ def _last_opening(steps: Sequence[Step]) -> tuple[int, ChallengeOpened | None, C
         if opened is not None:
             return i, opened, turned
         won = next((e for e in steps[i].events if isinstance(e, ChallengeWon)), None)
-        if won is not None and won.how == "unopposed":
+        if won is not None and won.how is ChallengeWin.UNOPPOSED:
             return i, None, turned
     return -1, None, None
 
@@ -256,7 +249,7 @@ def _winner_question(
         last = next((e for e in steps[-1].events if isinstance(e, CardTurned)), None)
         values["payer"] = names[last.seat] if last else ""
         demand = opened.owed if opened else 0
-        if won.how == "paid":
+        if won.how is ChallengeWin.PAID:
             why = tr.count("drill.debt.why.paid", demand, **values)
         else:
             why = tr(f"drill.debt.why.{won.how}", **values)
@@ -273,6 +266,10 @@ def _winner_question(
 # ---------------------------------------------------------------------------------------------------- slap
 
 
+class _ShoeEmpty(Exception):
+    """The shoe has no card of the rank a pile needs; the caller deals again (never leaves this module)."""
+
+
 class _Shoe:
     """Cards to build piles from, each physical card used once, drawn in a seeded order."""
 
@@ -284,7 +281,7 @@ class _Shoe:
         for i, card in enumerate(self.cards):
             if card.rank is rank:
                 return self.cards.pop(i)
-        raise DrillError(f"no {rank.symbol} left in the shoe")
+        raise _ShoeEmpty(f"no {rank.symbol} left in the shoe")
 
     def any(self, avoid: Sequence[Rank] = ()) -> Card:
         for i, card in enumerate(self.cards):
@@ -405,7 +402,7 @@ def _segment(rng: SeededRandom, rules: Rules, target: str, used: set[Card]) -> l
                 pile = [bottom, *(shoe.any(avoid=[bottom.rank]) for _ in range(1 + rng.below(3))), last]
             else:
                 pile = [*(shoe.any() for _ in range(rng.below(4))), *top]
-        except DrillError:
+        except _ShoeEmpty:
             continue
         clean = all(not find_matches(pile[:i], rules) for i in range(1, len(pile)))
         if clean and any(m.pattern == target for m in find_matches(pile, rules)):

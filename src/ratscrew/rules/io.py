@@ -82,6 +82,8 @@ def rules_from_toml(text: str, *, where: str = "rules file") -> Rules:
         raise RulesError(
             f"{where} is not valid TOML ({exc}): expected a file like the one `ratscrew rules show` prints"
         ) from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        raise RulesError(f"{where} holds a number of more than 4300 digits: no rule takes a number that long") from None
     return rules_from_mapping(doc, where=where)
 
 
@@ -123,6 +125,10 @@ def _load_base(name_or_file: str) -> Rules:
             raise RulesError(
                 f"rules file {name_or_file} is not valid JSON ({exc.msg} at line {exc.lineno}): "
                 'expected e.g. {"preset": "standard", "slaps": {"run": 4}}'
+            ) from None
+        except ValueError:  # see rules_from_toml
+            raise RulesError(
+                f"rules file {name_or_file} holds a number of more than 4300 digits: no rule takes a number that long"
             ) from None
         return rules_from_mapping(doc, where=f"rules file {name_or_file}")
     return rules_from_toml(text, where=f"rules file {name_or_file}")

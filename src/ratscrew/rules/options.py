@@ -84,9 +84,11 @@ def _as_int(raw: object) -> int | None:
     if isinstance(raw, int):
         return raw
     if isinstance(raw, str):
-        text = raw.strip()
-        if text.lstrip("-").isdigit():
-            return int(text)
+        digits = raw.strip().removeprefix("-")
+        # ASCII digits only (str.isdigit also takes "²" and "①", which int() refuses), and few enough of them
+        # that int() is quick: every integer option is far below 10**18.
+        if 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit():
+            return int(raw.strip())
     return None
 
 
@@ -94,8 +96,10 @@ def _show(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return value if value else '""'
-    return repr(value) if not isinstance(value, int) else str(value)
+        return (value if len(value) <= 40 else value[:40] + "...") if value else '""'
+    if isinstance(value, int) and value.bit_length() > 64:
+        return "a number too large for any rule"
+    return repr(value)[:40] if not isinstance(value, int) else str(value)
 
 
 OPTIONS: tuple[Option, ...] = (

@@ -1,17 +1,29 @@
 """The real-time table shared by every way of playing: timers, slap arbitration and computer players."""
 
 from ratscrew.table.clock import Clock, LoopClock, VirtualClock
-from ratscrew.table.table import MATCH, Rejected, SeatSpec, Table, TableConfig, TableEvent, run_virtual
+from ratscrew.table.table import (
+    MATCH,
+    RejectCode,
+    Rejected,
+    SeatSpec,
+    Table,
+    TableConfig,
+    TableEvent,
+    TimerKind,
+    run_virtual,
+)
 
 __all__ = [
     "MATCH",
     "Clock",
     "LoopClock",
+    "RejectCode",
     "Rejected",
     "SeatSpec",
     "Table",
     "TableConfig",
     "TableEvent",
+    "TimerKind",
     "VirtualClock",
     "run_virtual",
 ]

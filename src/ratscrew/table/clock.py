@@ -41,3 +41,15 @@ class LoopClock:
 
     def now(self) -> Millis:
         return int((self._loop.time() - self._start) * 1000)
+
+
+class OffsetClock:
+    """Another clock's time, shifted so that it reads ``start`` now: a game resumed after a restart goes
+    on from the time of its last action."""
+
+    def __init__(self, base: Clock, start: Millis = 0) -> None:
+        self._base = base
+        self._offset = start - base.now()
+
+    def now(self) -> Millis:
+        return self._base.now() + self._offset

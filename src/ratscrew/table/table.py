@@ -9,9 +9,12 @@ loop) asks ``next_deadline()`` and calls ``run_due()`` when that time comes.
 Fairness:
 - Every card turned has a number (the engine's ``cards`` count). A slap names the card it reacts to, so a
   slap meant for a pile that has since been won is dismissed without penalty.
-- Slaps that land close together are applied in landing order, whatever order they arrived in: with
-  ``hold_ms`` > 0 (online play) every input waits that long before it is applied, so a slap from a slower
-  connection that landed first is still judged first.
+- Everything is applied in landing order, whatever order it arrived in. With ``hold_ms`` > 0 (online play)
+  the table runs that far behind the clock: a person's input, a computer's flip or slap, the end of the
+  pause after a won challenge and the end of a tie window are all applied ``hold_ms`` after the moment they
+  landed, so a slap from a slower connection that landed first (its landing time is credited by the room)
+  is still judged first, and judged against the pile its player saw, not against a card that covered it a
+  moment later on the server.
 - A bot's planned slap is cancelled the moment the pile changes under it.
 """
 
@@ -21,6 +24,7 @@ import heapq
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ratscrew.bots.bot import Bot, Sight
 from ratscrew.bots.levels import LEVELS, Level
@@ -54,8 +58,7 @@ class SeatSpec:
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    hold_ms: int = 0  # how long inputs wait so they can be applied in landing order (online play)
-    auto_flip_ms: int | None = None  # if set, every seat flips automatically this long after being due
+    hold_ms: int = 0  # how far behind the clock the table runs, so inputs apply in landing order (online play)
     bot_pace: float = 1.0  # multiplies the computer players' flip delays (0.5: twice as brisk)
 
 
@@ -68,11 +71,32 @@ class TableEvent:
     event: Event
 
 
+class RejectCode(StrEnum):
+    """Why an input was not taken."""
+
+    GAME_OVER = "game_over"
+    WAITING = "waiting"  # a won pile is about to be collected: nobody flips until it moves
+    NOT_YOUR_TURN = "not_your_turn"
+    CANNOT_SLAP = "cannot_slap"  # the seat is out, or does not exist
+    NOT_YOURS = "not_yours"  # the seat belongs to someone else (answered by the server, never the table)
+
+
+class TimerKind(StrEnum):
+    """What a timer of the table does when it fires."""
+
+    FLIP = "flip"  # a computer turns its card
+    BOT_SLAP = "bot_slap"  # a computer's planned slap lands
+    INPUT = "input"  # a held input is applied at its landing time
+    COLLECT = "collect"  # the pause after a won challenge is over
+    SPLIT_CLOSE = "split_close"  # the window for sharing a split pile is over
+    TIME_LIMIT = "time_limit"  # end.time_limit_s is reached
+
+
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """An input the table would not take: a code for programs (``not_your_turn``...), words for people."""
+    """An input the table would not take: a code for programs, words for people."""
 
-    code: str
+    code: RejectCode
     reason: str
     seat: Seat | None = None
 
@@ -81,7 +105,7 @@ class Rejected:
 class _Timer:
     at: Millis
     order: int
-    kind: str = field(compare=False)
+    kind: TimerKind = field(compare=False)
     seat: Seat = field(compare=False, default=-1)
     card: int = field(compare=False, default=0)
     action: Action | None = field(compare=False, default=None)
@@ -106,6 +130,7 @@ class Table:
         self.seats = tuple(seats)
         self.clock = clock
         self.config = config or TableConfig()
+        self.hold_ms = self.config.hold_ms  # the room may change it as it measures its players' delays
         self.log: list[TableEvent] = []
         self.listeners: list[Callable[[TableEvent], None]] = []
         self.card_times: dict[int, Millis] = {}
@@ -126,7 +151,10 @@ class Table:
         self._pile_key = self._current_pile_key()
         limit = game.rules.end.time_limit_s
         if limit:
-            self._schedule(limit * 1000 + 1, "time_limit")
+            self._schedule(limit * 1000 + 1, TimerKind.TIME_LIMIT)
+        if game.collect_pending is not None:
+            # A game resumed in its collect window (after a restart): the window starts again in full.
+            self._schedule(game.now + game.rules.slapping.collect_delay_ms, TimerKind.COLLECT)
         self._plan_flip(game.now)
         self._plan_bot_slaps(game.now)
 
@@ -136,11 +164,11 @@ class Table:
         """A person at ``seat`` turns their card now."""
         game = self.game
         if game.over:
-            return Rejected("game_over", "the game is over")
+            return Rejected(RejectCode.GAME_OVER, "the game is over")
         if game.collect_pending is not None:
-            return Rejected("waiting", "the pile is still waiting to be collected", game.collect_pending)
+            return Rejected(RejectCode.WAITING, "the pile is still waiting to be collected", game.collect_pending)
         if seat != game.turn:
-            return Rejected("not_your_turn", f"it is seat {game.turn}'s turn, not seat {seat}'s", game.turn)
+            return Rejected(RejectCode.NOT_YOUR_TURN, f"it is seat {game.turn}'s turn, not seat {seat}'s", game.turn)
         self._input(Flip(), self.clock.now(), seat)
         return None
 
@@ -148,27 +176,39 @@ class Table:
         """A slap by ``seat`` that landed at ``landed`` (default now), reacting to card number ``card``."""
         game = self.game
         if game.over:
-            return Rejected("game_over", "the game is over")
+            return Rejected(RejectCode.GAME_OVER, "the game is over")
         if not 0 <= seat < game.players or game.out[seat]:
-            return Rejected("cannot_slap", f"seat {seat} cannot slap (it is out or does not exist)", seat)
+            return Rejected(RejectCode.CANNOT_SLAP, f"seat {seat} cannot slap (it is out or does not exist)", seat)
         now = self.clock.now()
-        landed = now if landed is None else max(min(landed, now), now - self.config.hold_ms)
+        landed = now if landed is None else max(min(landed, now), now - self.hold_ms)
         card = game.cards if card is None else max(0, min(card, game.cards))
         self._input(Slap(seat, card=card), landed, seat)
         return None
 
     def _input(self, action: Action, landed: Millis, seat: Seat) -> None:
-        if self.config.hold_ms <= 0:
+        # Nothing already applied can be overtaken: a landing time before the last applied one moves up to it.
+        landed = max(landed, self._last_t)
+        if self.hold_ms <= 0:
             self._apply(action, landed)
         else:
-            self._schedule(landed + self.config.hold_ms, "input", seat=seat, action=action)
+            self._schedule(landed, TimerKind.INPUT, seat=seat, action=action)
+
+    def set_standin(self, seat: Seat, level: str | None) -> None:
+        """A computer at ``level`` plays ``seat`` until called again with None (a person who dropped out)."""
+        if level is None:
+            if self.seats[seat].bot is None:
+                self.bots.pop(seat, None)
+        elif seat not in self.bots:
+            self.bots[seat] = Bot(self._level_for(SeatSpec(self.seats[seat].name, level)), SeededRandom(seat + 1))
+        self._plan_flip(max(self.clock.now() - self.hold_ms, self._last_t))
 
     # ------------------------------------------------------------------ time
 
     def next_deadline(self) -> Millis | None:
+        """When ``run_due`` next has something to do: the earliest timer's landing time plus the hold."""
         while self._timers and self._timers[0].cancelled:
             heapq.heappop(self._timers)
-        return self._timers[0].at if self._timers and not self.game.over else None
+        return self._timers[0].at + self.hold_ms if self._timers and not self.game.over else None
 
     def run_due(self) -> None:
         """Fire every timer due at or before the clock's time, in order."""
@@ -182,23 +222,23 @@ class Table:
 
     def _fire(self, timer: _Timer) -> None:
         game = self.game
-        if timer.kind == "flip":
+        if timer.kind is TimerKind.FLIP:
             self._flip_timer = None
             if game.turn == timer.seat and game.collect_pending is None:
                 self._apply(Flip(), timer.at)
-        elif timer.kind == "bot_slap":
+        elif timer.kind is TimerKind.BOT_SLAP:
             self._bot_slaps.remove(timer)
             if not game.out[timer.seat]:
                 self._apply(Slap(timer.seat, card=timer.card), timer.at)
-        elif timer.kind == "input":
+        elif timer.kind is TimerKind.INPUT:
             assert timer.action is not None
             action = timer.action
             if isinstance(action, Flip) and (game.collect_pending is not None or game.turn != timer.seat):
                 return
             if isinstance(action, Slap) and game.out[action.seat]:
                 return
-            self._apply(action, timer.at - self.config.hold_ms)  # at the moment it landed
-        elif timer.kind == "time_limit":
+            self._apply(action, timer.at)  # at the moment it landed
+        elif timer.kind is TimerKind.TIME_LIMIT:
             self._apply(Wait(), timer.at)
         elif game.collect_pending is not None and timer.pile == (game.cards, game.tricks):
             # The pause after a won challenge, or a tie window, is over: time passes with nobody slapping.
@@ -206,7 +246,7 @@ class Table:
             self._apply(Wait(), timer.at)
 
     def _schedule(
-        self, at: Millis, kind: str, *, seat: Seat = -1, card: int = 0, action: Action | None = None
+        self, at: Millis, kind: TimerKind, *, seat: Seat = -1, card: int = 0, action: Action | None = None
     ) -> _Timer:
         pile = (self.game.cards, self.game.tricks)
         timer = _Timer(at, next(self._order), kind, seat, card, action, pile)
@@ -236,13 +276,13 @@ class Table:
                 if seen is not None:
                     self.reactions[event.seat].append(t - seen)
             elif isinstance(event, ChallengeWon):
-                self._schedule(t + game.rules.slapping.collect_delay_ms, "collect")
+                self._schedule(t + game.rules.slapping.collect_delay_ms, TimerKind.COLLECT)
             if (
                 isinstance(event, SlapCorrect)
                 and game.rules.slapping.tie == "split"
                 and game.collect_pending == event.seat
             ):
-                self._schedule(t + game.rules.slapping.tie_window_ms, "split_close")
+                self._schedule(t + game.rules.slapping.tie_window_ms, TimerKind.SPLIT_CLOSE)
         if game.over:
             return
         key = self._current_pile_key()
@@ -279,10 +319,10 @@ class Table:
                 bot.level = self._level_for(self.seats[seat])
             plan = bot.react(sight, seat)
             if plan is not None:
-                self._bot_slaps.append(self._schedule(t + plan.delay, "bot_slap", seat=seat, card=game.cards))
+                self._bot_slaps.append(self._schedule(t + plan.delay, TimerKind.BOT_SLAP, seat=seat, card=game.cards))
 
     def _plan_flip(self, t: Millis) -> None:
-        """Schedule the due seat's flip if a computer (or the automatic pace) turns it."""
+        """Schedule the due seat's flip if a computer turns it."""
         game = self.game
         due = game.turn
         if self._flip_timer is not None:
@@ -293,13 +333,10 @@ class Table:
         if game.over or game.collect_pending is not None:
             return
         bot = self.bots.get(due)
-        if bot is not None:
-            delay = int(bot.flip_delay() * self.config.bot_pace)
-        elif self.config.auto_flip_ms is not None:
-            delay = self.config.auto_flip_ms
-        else:
+        if bot is None:
             return
-        self._flip_timer = self._schedule(t + delay, "flip", seat=due)
+        delay = int(bot.flip_delay() * self.config.bot_pace)
+        self._flip_timer = self._schedule(t + delay, TimerKind.FLIP, seat=due)
 
     def _level_for(self, spec: SeatSpec) -> Level:
         if spec.bot != MATCH:
@@ -329,7 +366,7 @@ class Table:
 
 
 def run_virtual(table: Table, clock: Clock, *, max_steps: int = 10_000_000) -> None:
-    """Drive a table on virtual time until the game ends (every seat must be a computer, or auto-flipped)."""
+    """Drive a table on virtual time until the game ends (every seat must be a computer)."""
     from ratscrew.table.clock import VirtualClock
 
     assert isinstance(clock, VirtualClock)

@@ -9,11 +9,13 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ratscrew.web import games, learn, meta, scores
+from ratscrew.errors import NotFound
+from ratscrew.web import games, learn, meta, referee, scores
+from ratscrew.web.errors import HANDLERS
 from ratscrew.web.rooms import Rooms
 from ratscrew.web.store import Store
 
@@ -22,7 +24,7 @@ STATIC = resources.files("ratscrew.web").joinpath("static")
 
 async def index(request: Request) -> Response:
     if request.url.path.startswith(("/api/", "/ws/")) or request.method not in ("GET", "HEAD"):
-        return JSONResponse({"error": f"no such address: {request.url.path[:80]}"}, status_code=404)
+        raise NotFound(f"no such address: {request.url.path[:80]}")
     html = STATIC.joinpath("index.html").read_text(encoding="utf-8")
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
 
@@ -40,6 +42,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
 
     routes: list[BaseRoute] = [
         *meta.routes,
+        *referee.routes,
         *games.routes,
         *learn.routes,
         *scores.routes,
@@ -48,7 +51,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         # Every page of the app is the same shell (the script shows the right one); other methods get a JSON 404.
         Route("/{path:path}", index, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict(HANDLERS))
     app.state.store = store
     app.state.data_dir = data_dir
     return app

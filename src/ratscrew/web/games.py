@@ -17,7 +17,7 @@ from ratscrew.errors import RatscrewError
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.table.table import MATCH, SeatSpec
-from ratscrew.web.http import BadRequest, read_body
+from ratscrew.web.bodies import BadRequest, read_body
 from ratscrew.web.protocol import BadMessage, parse_message
 from ratscrew.web.rooms import Connection, GameSetup, Room, Rooms
 from ratscrew.web.store import NotFound, Store

@@ -4,8 +4,9 @@
 - ``GET /api/drills``: the kinds of drill.
 - ``GET /api/drills/<kind>?seed=42&lang=de&preset=standard``: one question; the same query gives the same one.
 
-A query the server cannot honour (an unknown language, preset, rules key or value, a bad seed) is answered
-with 400 and ``{"error": "..."}`` saying what was wrong and what is allowed, so the page can show it as is.
+A query the server cannot honour (an unknown preset, rules key or value, a bad seed) is answered with 400 and
+``{"error": "..."}`` saying what was wrong and what is allowed, so the page can show it as is; an unknown
+``lang`` falls back to the browser's language (``web.language``).
 """
 
 from __future__ import annotations
@@ -17,31 +18,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ratscrew.errors import RatscrewError
-from ratscrew.i18n import LANGUAGES, negotiate, text
-from ratscrew.learn import DRILL_KINDS, DrillError, learn_document, make_drill
+from ratscrew.errors import BadRequest, NotFound
+from ratscrew.i18n import text
+from ratscrew.learn import DRILL_KINDS, learn_document, make_drill
 from ratscrew.learn.drills import MAX_SEED
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
+from ratscrew.web.bodies import is_ascii_number
+from ratscrew.web.language import request_lang
 
 _LEARN_PARAMS = ("lang", "preset")
 _DRILL_PARAMS = ("lang", "preset", "seed")
-
-
-class BadQuery(ValueError):
-    """A query parameter the endpoint cannot use; the message is shown to the user."""
-
-
-def _error(message: str, status: int = 400) -> Response:
-    return JSONResponse({"error": message}, status_code=status)
-
-
-def _lang(request: Request) -> str:
-    asked = request.query_params.get("lang")
-    if asked is None or asked == "":
-        return negotiate(request.headers.get("accept-language"))
-    if asked not in LANGUAGES:
-        raise BadQuery(f"unknown language {asked[:12]!r}: expected one of {', '.join(LANGUAGES)}")
-    return asked
 
 
 def _rules(query: QueryParams, allowed: tuple[str, ...]) -> Rules:
@@ -51,7 +37,7 @@ def _rules(query: QueryParams, allowed: tuple[str, ...]) -> Rules:
         if key in allowed:
             continue
         if key not in OPTIONS_BY_KEY:
-            raise BadQuery(
+            raise BadRequest(
                 f"unknown parameter {key[:40]!r}: expected {', '.join(allowed)} or a rules key such as slaps.run"
             )
         changes[key] = value
@@ -62,26 +48,19 @@ def _seed(query: QueryParams) -> int:
     raw = query.get("seed")
     if raw is None or raw == "":
         return secrets.randbelow(1 << 31)
-    if not raw.isdigit() or int(raw) > MAX_SEED:
-        raise BadQuery(f"seed must be a whole number from 0 to {MAX_SEED}, got {raw[:24]!r}")
+    if not is_ascii_number(raw) or int(raw) > MAX_SEED:
+        raise BadRequest(f"seed must be a whole number from 0 to {MAX_SEED} in the digits 0-9, got {raw[:24]!r}")
     return int(raw)
 
 
 async def learn(request: Request) -> Response:
     """The whole Learn document (rules page, house rules, cheat sheet, cards, questions) for one rule set."""
-    try:
-        lang = _lang(request)
-        rules = _rules(request.query_params, _LEARN_PARAMS)
-    except (BadQuery, RatscrewError) as exc:
-        return _error(str(exc))
-    return JSONResponse(learn_document(lang, rules), headers={"Cache-Control": "no-cache"})
+    rules = _rules(request.query_params, _LEARN_PARAMS)
+    return JSONResponse(learn_document(request_lang(request), rules), headers={"Cache-Control": "no-cache"})
 
 
 async def drills(request: Request) -> Response:
-    try:
-        lang = _lang(request)
-    except BadQuery as exc:
-        return _error(str(exc))
+    lang = request_lang(request)
     return JSONResponse(
         {
             "kinds": [
@@ -95,14 +74,9 @@ async def drills(request: Request) -> Response:
 async def drill(request: Request) -> Response:
     kind = request.path_params["kind"]
     if kind not in DRILL_KINDS:
-        return _error(f"unknown drill {kind[:20]!r}: expected one of {', '.join(DRILL_KINDS)}", 404)
-    try:
-        lang = _lang(request)
-        rules = _rules(request.query_params, _DRILL_PARAMS)
-        seed = _seed(request.query_params)
-        question = make_drill(kind, seed, rules, lang)
-    except (BadQuery, DrillError, RatscrewError) as exc:
-        return _error(str(exc))
+        raise NotFound(f"unknown drill {kind[:20]!r}: expected one of {', '.join(DRILL_KINDS)}")
+    rules = _rules(request.query_params, _DRILL_PARAMS)
+    question = make_drill(kind, _seed(request.query_params), rules, request_lang(request))
     return JSONResponse(question, headers={"Cache-Control": "no-store"})
 
 

@@ -21,7 +21,7 @@ from ratscrew.record import Record
 from ratscrew.rules.io import rules_to_mapping
 from ratscrew.rules.model import Rules
 from ratscrew.table.clock import LoopClock
-from ratscrew.table.table import Rejected, SeatSpec, Table, TableConfig, TableEvent
+from ratscrew.table.table import RejectCode, Rejected, SeatSpec, Table, TableConfig, TableEvent
 from ratscrew.web.protocol import ClientMessage, FlipMsg, PingMsg, ResyncMsg, SlapMsg
 from ratscrew.web.store import Store
 
@@ -115,7 +115,7 @@ class Room:
     def _handle(self, conn: Connection, msg: ClientMessage) -> None:
         result: Rejected | None = None
         if isinstance(msg, FlipMsg | SlapMsg) and msg.seat not in conn.seats:
-            result = Rejected("not_yours", f"seat {msg.seat} is not yours", msg.seat)
+            result = Rejected(RejectCode.NOT_YOURS, f"seat {msg.seat} is not yours", msg.seat)
         elif isinstance(msg, FlipMsg):
             result = self.table.flip(msg.seat)
         elif isinstance(msg, SlapMsg):
@@ -133,7 +133,7 @@ class Room:
     def _flush(self) -> None:
         if not self.pending:
             return
-        items: list[dict[str, object]] = [{"seq": e.seq, "t": e.t, "event": e.event.as_dict()} for e in self.pending]
+        items: list[dict[str, object]] = [{"seq": e.seq, "t": e.t, "event": e.event.to_dict()} for e in self.pending]
         self.history.extend((e.seq, item) for e, item in zip(self.pending, items, strict=True))
         self.pending.clear()
         message: dict[str, object] = {"type": "events", "items": items, "state": self.state()}

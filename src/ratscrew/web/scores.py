@@ -5,10 +5,17 @@ card count and let the server pick the winner). Every body is untrusted: it is s
 field, and refused with a 400 that says what was wrong and what was expected, before anything is written.
 The store commits each write before the answer goes out, so a server stopped mid-match loses nothing.
 
+Creating a match answers with its owner ``key``, given once and never stored in clear. The page keeps its
+keys and sends them with every request, as ``X-Match-Keys: key1,key2,...``; changing or deleting a match
+needs its key (403 without), and the list shows only the matches whose keys were sent (and those saved
+before keys existed, which stay open to everyone). Every phone at a table that should score a match opens
+its share link once (``#/scores/<id>-<key>``), so they all hold the key and all see the match.
+
 Routes::
 
-    GET    /api/matches                  every match, newest first, with wins so far
-    POST   /api/matches                  {"players": [...], "name"?, "rules"?, "timer_s"?}
+    GET    /api/matches?limit=&before=   the newest matches the keys open (50 by default), with wins so far,
+                                         and "next": the ``before`` of the next page, or null
+    POST   /api/matches                  {"players": [...], "name"?, "rules"?, "timer_s"?}: the match and its key
     GET    /api/matches/{id}             one match with its rounds
     POST   /api/matches/{id}/rounds      {"winner": 0} or {"cards": [12, 30, 10]}; optional "rounds": n seen
     POST   /api/matches/{id}/undo        remove the last round; optional "rounds": n seen
@@ -20,9 +27,9 @@ Routes::
 from __future__ import annotations
 
 import asyncio
-import logging
+import hashlib
 import re
-import sqlite3
+import secrets
 import threading
 import time
 import unicodedata
@@ -33,72 +40,40 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ratscrew.errors import RatscrewError
+from ratscrew.errors import BadRequest, Conflict, Forbidden, RatscrewError
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_from_mapping, rules_to_mapping
-from ratscrew.web.http import BadRequest, json_type, read_body
-from ratscrew.web.store import Match, NotFound, Store
+from ratscrew.web.bodies import is_ascii_number, json_type, read_body
+from ratscrew.web.errors import error_response
+from ratscrew.web.store import ScoreMatch, Store, match_not_found
 
 MAX_NAME = 24  # a player's name, as on the game table
 MAX_MATCH_NAME = 60
 MAX_TIMER_S = 24 * 3600
 MAX_ROUNDS = 9999  # far beyond any evening; keeps one match from growing without bound
 ID_PATTERN = re.compile(r"^[0-9a-f]{1,32}$")
+KEY_HEADER = "X-Match-Keys"
+KEY_PATTERN = re.compile(r"^[0-9a-f]{32}$")
+MAX_KEYS = 300  # keeps the header under the server's header size limit
+LIST_LIMIT = 50
+MAX_LIST_LIMIT = 200
+CURSOR_PATTERN = re.compile(r"^(\d{1,12}(?:\.\d{1,20})?)_([0-9a-f]{1,32})$")
 
-log = logging.getLogger(__name__)
 
 # The store reads the round count and then inserts the next number; two writes to one match at the same
 # moment (two phones tapping) must not interleave, so every write goes through this lock.
 _WRITES = threading.Lock()
 
 
-class Conflict(Exception):
-    """The request is well formed but does not fit the match as it is now: answered with 409."""
+class MatchConflict(Conflict):
+    """A request that does not fit the match as it is now (409); the answer carries the current match, so the
+    page can show it at once."""
 
-    def __init__(self, message: str, match: Match | None = None) -> None:
+    def __init__(self, message: str, match: ScoreMatch) -> None:
         super().__init__(message)
-        self.match = match
+        self.extra = {"match": match_doc(match)}
 
 
 Handler = Callable[[Request], Awaitable[Response]]
-
-
-def error(message: str, status: int = 400, match: Match | None = None) -> JSONResponse:
-    doc: dict[str, object] = {"error": message}
-    if match is not None:
-        doc["match"] = match_doc(match)
-    return JSONResponse(doc, status_code=status)
-
-
-def guarded(handler: Handler) -> Handler:
-    """Turn every failure into a JSON answer with a readable message: a traceback must never reach a page."""
-
-    async def endpoint(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except BadRequest as exc:
-            return error(str(exc), 400)
-        except NotFound:
-            return error(f"no match with id {_shown_id(request)}: it may have been deleted", 404)
-        except Conflict as exc:
-            return error(str(exc), 409, exc.match)
-        except sqlite3.Error as exc:
-            log.exception("score keeper store failed")
-            return error(
-                f"the score store could not be used ({exc.__class__.__name__}); nothing was changed, "
-                "try again in a moment",
-                503,
-            )
-        except Exception:
-            log.exception("score keeper request failed")
-            return error("internal error in the score keeper; nothing was changed", 500)
-
-    endpoint.__name__ = handler.__name__
-    endpoint.__doc__ = handler.__doc__
-    return endpoint
-
-
-def _shown_id(request: Request) -> str:
-    return repr(str(request.path_params.get("match_id", ""))[:40])
 
 
 # ---------------------------------------------------------------------------------------- reading bodies
@@ -190,7 +165,7 @@ def parse_new_match(doc: dict[str, Any]) -> tuple[str, list[str], dict[str, Any]
 # ---------------------------------------------------------------------------------------- answers
 
 
-def match_rules(match: Match) -> Rules:
+def match_rules(match: ScoreMatch) -> Rules:
     """The stored rules as a value (they were checked on the way in; a damaged row falls back to standard)."""
     try:
         return rules_from_mapping(match.rules)
@@ -198,15 +173,16 @@ def match_rules(match: Match) -> Rules:
         return Rules.build("standard")
 
 
-def leaders(match: Match) -> list[int]:
+def leaders(match: ScoreMatch) -> list[int]:
     """The players with the most round wins (none before the first win)."""
     wins = match.wins()
     best = max(wins, default=0)
     return [i for i, w in enumerate(wins) if best and w == best]
 
 
-def match_doc(match: Match, now: float | None = None) -> dict[str, object]:
-    """A match as the page needs it: the stored fields plus leaders, draws and the rules spelled out."""
+def match_doc(match: ScoreMatch, now: float | None = None, *, can_change: bool = True) -> dict[str, object]:
+    """A match as the page needs it: the stored fields plus leaders, draws and the rules spelled out, and
+    whether the caller's keys let it change the match (a phone without the key can only watch)."""
     rules = match_rules(match)
     doc = match.as_dict(now)
     doc.update(
@@ -217,12 +193,13 @@ def match_doc(match: Match, now: float | None = None) -> dict[str, object]:
             "decks": rules.deck_for(len(match.players)).decks,
             "deck_size": rules.deck_for(len(match.players)).size,
             "timer_running": match.round_started is not None and match.timer_s > 0,
+            "can_change": can_change,
         }
     )
     return doc
 
 
-def summary_doc(match: Match) -> dict[str, object]:
+def summary_doc(match: ScoreMatch) -> dict[str, object]:
     """A match in the list: enough to pick it and see the score, without its rounds."""
     return {
         "id": match.id,
@@ -246,6 +223,44 @@ def winner_by_cards(cards: list[int]) -> int | None:
     return top[0] if len(top) == 1 else None
 
 
+# ---------------------------------------------------------------------------------------- owner keys
+
+
+def new_key() -> tuple[str, str]:
+    """A fresh owner key (128 random bits, as 32 hex digits) and the hash the store keeps of it."""
+    key = secrets.token_hex(16)
+    return key, key_hash(key)
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("ascii")).hexdigest()
+
+
+def held_keys(request: Request) -> frozenset[str]:
+    """The hashes of the keys the caller sent in ``X-Match-Keys`` (none: an empty set)."""
+    raw = request.headers.get(KEY_HEADER, "")
+    keys = [k.strip() for k in raw.split(",") if k.strip()]
+    if len(keys) > MAX_KEYS:
+        raise BadRequest(f"{KEY_HEADER} holds {len(keys)} keys: at most {MAX_KEYS}")
+    for key in keys:
+        if not KEY_PATTERN.match(key):
+            raise BadRequest(f"{KEY_HEADER} must list match keys (32 hex digits each) separated by commas")
+    return frozenset(key_hash(k) for k in keys)
+
+
+def may_change(match: ScoreMatch, keys: frozenset[str]) -> bool:
+    # Hashes of random keys are compared, so a timing difference tells an attacker nothing about a key.
+    return match.key_hash is None or match.key_hash in keys
+
+
+def _check_owner(match: ScoreMatch, keys: frozenset[str]) -> None:
+    if not may_change(match, keys):
+        raise Forbidden(
+            "this match can be changed only on a phone that holds its key: open its share link "
+            "from the phone that started it"
+        )
+
+
 # ---------------------------------------------------------------------------------------- store work (threads)
 
 
@@ -257,31 +272,32 @@ def _store(request: Request) -> Store:
 def _match_id(request: Request) -> str:
     match_id = str(request.path_params["match_id"])
     if not ID_PATTERN.match(match_id):
-        raise NotFound(match_id)
+        raise match_not_found(match_id)
     return match_id
 
 
-def _expect_rounds(match: Match, doc: dict[str, Any]) -> None:
+def _expect_rounds(match: ScoreMatch, doc: dict[str, Any]) -> None:
     """With ``rounds`` (the count the page saw), refuse a write meant for an older state: a double tap or a
     second phone must not record or undo twice."""
     if "rounds" in doc:
         seen = whole_number(doc["rounds"], "rounds", 0, MAX_ROUNDS)
         if seen != len(match.rounds):
-            raise Conflict(
+            raise MatchConflict(
                 f"the match changed meanwhile: it has {len(match.rounds)} rounds, not {seen}; "
                 "the page now shows the current score",
                 match,
             )
 
 
-def _open(match: Match, doing: str) -> None:
+def _open(match: ScoreMatch, doing: str) -> None:
     if match.finished:
-        raise Conflict(f"the match is finished, so {doing} is not possible: reopen it first", match)
+        raise MatchConflict(f"the match is finished, so {doing} is not possible: reopen it first", match)
 
 
-def add_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+def add_round(store: Store, match_id: str, doc: dict[str, Any], keys: frozenset[str]) -> ScoreMatch:
     with _WRITES:
         match = store.match(match_id)
+        _check_owner(match, keys)
         only_fields(doc, ("winner", "cards", "rounds"))
         count = len(match.players)
         if ("winner" in doc) == ("cards" in doc):
@@ -298,7 +314,7 @@ def add_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
         _open(match, "recording a round")
         _expect_rounds(match, doc)
         if len(match.rounds) >= MAX_ROUNDS:
-            raise Conflict(f"a match holds at most {MAX_ROUNDS} rounds: start a new match", match)
+            raise MatchConflict(f"a match holds at most {MAX_ROUNDS} rounds: start a new match", match)
         return store.add_round(match_id, winner, cards)
 
 
@@ -315,20 +331,22 @@ def parse_card_counts(value: object, players: int, deck_size: int) -> list[int]:
     return counts
 
 
-def undo_round(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+def undo_round(store: Store, match_id: str, doc: dict[str, Any], keys: frozenset[str]) -> ScoreMatch:
     with _WRITES:
         match = store.match(match_id)
+        _check_owner(match, keys)
         only_fields(doc, ("rounds",))
         _open(match, "undoing a round")
         _expect_rounds(match, doc)
         if not match.rounds:
-            raise Conflict("there is no round to undo yet", match)
+            raise MatchConflict("there is no round to undo yet", match)
         return store.undo_round(match_id)
 
 
-def start_timer(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+def start_timer(store: Store, match_id: str, doc: dict[str, Any], keys: frozenset[str]) -> ScoreMatch:
     with _WRITES:
         match = store.match(match_id)
+        _check_owner(match, keys)
         only_fields(doc, ("action",))
         action = doc.get("action", "start")
         if action not in ("start", "stop"):
@@ -337,13 +355,13 @@ def start_timer(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
         if action == "stop":
             return store.stop_round_timer(match_id)
         if not match.timer_s:
-            raise Conflict("this match has no timer: rounds end when one player holds every card", match)
+            raise MatchConflict("this match has no timer: rounds end when one player holds every card", match)
         return store.start_round_timer(match_id)
 
 
-def set_finished(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
+def set_finished(store: Store, match_id: str, doc: dict[str, Any], keys: frozenset[str]) -> ScoreMatch:
     with _WRITES:
-        store.match(match_id)
+        _check_owner(store.match(match_id), keys)
         only_fields(doc, ("finished",))
         finished = doc.get("finished", True)
         if not isinstance(finished, bool):
@@ -351,46 +369,80 @@ def set_finished(store: Store, match_id: str, doc: dict[str, Any]) -> Match:
         return store.finish(match_id, finished)
 
 
-def delete_match(store: Store, match_id: str) -> None:
+def delete_match(store: Store, match_id: str, keys: frozenset[str]) -> None:
     with _WRITES:
+        _check_owner(store.match(match_id), keys)
         store.delete_match(match_id)
 
 
-def list_matches(store: Store) -> list[dict[str, object]]:
-    found = sorted(store.matches(), key=lambda m: (m.created, m.id), reverse=True)
-    return [summary_doc(m) for m in found]
+def list_matches(store: Store, keys: frozenset[str], limit: int, before: tuple[float, str] | None) -> dict[str, object]:
+    """One page of the matches the keys open, newest first, and the cursor of the next page (None: no more)."""
+    found = store.matches(keys, limit=limit + 1, before=before)
+    page = found[:limit]
+    more = len(found) > limit
+    return {"matches": [summary_doc(m) for m in page], "next": cursor(page[-1]) if more else None}
+
+
+def cursor(match: ScoreMatch) -> str:
+    """Where the next page starts: after this match (its creation time and id, so a deletion cannot move it)."""
+    return f"{match.created!r}_{match.id}"
+
+
+def parse_page(request: Request) -> tuple[int, tuple[float, str] | None]:
+    """``limit`` (1 to MAX_LIST_LIMIT) and ``before`` (a cursor from a previous page) from the query."""
+    query = request.query_params
+    for name in query:
+        if name not in ("limit", "before"):
+            raise BadRequest(f"unknown parameter {name[:30]!r}: expected limit or before")
+    raw_limit = query.get("limit", "")
+    limit = LIST_LIMIT
+    if raw_limit:
+        if not is_ascii_number(raw_limit, 3) or not 1 <= int(raw_limit) <= MAX_LIST_LIMIT:
+            raise BadRequest(f"limit must be a whole number from 1 to {MAX_LIST_LIMIT}, got {raw_limit[:20]!r}")
+        limit = int(raw_limit)
+    raw_before = query.get("before", "")
+    if not raw_before:
+        return limit, None
+    found = CURSOR_PATTERN.match(raw_before)
+    if found is None:
+        raise BadRequest(f"before must be the next value of a previous page, got {raw_before[:60]!r}")
+    return limit, (float(found.group(1)), found.group(2))
 
 
 # ---------------------------------------------------------------------------------------- endpoints
 
 
 async def list_or_create(request: Request) -> Response:
-    """GET: every match, newest first. POST: start a new one."""
+    """GET: one page of the matches the caller's keys open, newest first. POST: start a new one."""
     store = _store(request)
     if request.method == "GET":
-        return JSONResponse({"matches": await asyncio.to_thread(list_matches, store)})
+        limit, before = parse_page(request)
+        return JSONResponse(await asyncio.to_thread(list_matches, store, held_keys(request), limit, before))
     name, players, rules, timer_s = parse_new_match(await read_body(request))
-    match = await asyncio.to_thread(store.create_match, name, players, rules, timer_s)
-    return JSONResponse(match_doc(match), status_code=201)
+    key, hashed = new_key()
+    match = await asyncio.to_thread(store.create_match, name, players, rules, timer_s, hashed)
+    return JSONResponse({**match_doc(match), "key": key}, status_code=201)
 
 
 async def show_or_delete(request: Request) -> Response:
-    """GET: one match with its rounds. DELETE: remove it for good."""
+    """GET: one match with its rounds (anyone with its id may watch). DELETE: remove it for good (its key)."""
     store, match_id = _store(request), _match_id(request)
+    keys = held_keys(request)
     if request.method == "DELETE":
-        await asyncio.to_thread(delete_match, store, match_id)
+        await asyncio.to_thread(delete_match, store, match_id, keys)
         return JSONResponse({"deleted": match_id})
     match = await asyncio.to_thread(store.match, match_id)
-    return JSONResponse(match_doc(match, time.time()))
+    return JSONResponse(match_doc(match, time.time(), can_change=may_change(match, keys)))
 
 
-def _action(work: Callable[[Store, str, dict[str, Any]], Match]) -> Handler:
+def _action(work: Callable[[Store, str, dict[str, Any], frozenset[str]], ScoreMatch]) -> Handler:
     """An endpoint that reads the body first (async), then does the store work in a worker thread."""
 
     async def endpoint(request: Request) -> Response:
         store, match_id = _store(request), _match_id(request)
+        keys = held_keys(request)
         doc = await read_body(request)
-        match = await asyncio.to_thread(work, store, match_id, doc)
+        match = await asyncio.to_thread(work, store, match_id, doc, keys)
         return JSONResponse(match_doc(match))
 
     endpoint.__name__ = work.__name__
@@ -403,16 +455,13 @@ ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 def route(path: str, handler: Handler, methods: tuple[str, ...]) -> Route:
     """A route that answers a wrong method with a JSON 405 naming the right ones, like every other error."""
     allowed = set(methods) | ({"HEAD"} if "GET" in methods else set())
-    guarded_handler = guarded(handler)
 
     async def endpoint(request: Request) -> Response:
         if request.method not in allowed:
-            return JSONResponse(
-                {"error": f"{request.method} is not allowed here: use {' or '.join(methods)}"},
-                status_code=405,
-                headers={"Allow": ", ".join(sorted(allowed))},
-            )
-        return await guarded_handler(request)
+            response = error_response(f"{request.method} is not allowed here: use {' or '.join(methods)}", 405)
+            response.headers["Allow"] = ", ".join(sorted(allowed))
+            return response
+        return await handler(request)
 
     endpoint.__name__ = handler.__name__
     return Route(path, endpoint, methods=ANY_METHOD)

@@ -3,6 +3,9 @@
 Every write is its own transaction, committed before the request answers, so stopping the server at any
 moment loses nothing that was saved. Each call opens its own connection, which keeps the store safe to use
 from Starlette's worker threads.
+
+A match stores the SHA-256 of its owner key, never the key: a copied database file gives no right to change
+matches. Matches saved before keys existed have none (``key_hash`` NULL) and stay open to everyone.
 """
 
 from __future__ import annotations
@@ -11,11 +14,15 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ratscrew.errors import MalformedInput, NotFound
+
+__all__ = ["NotFound", "Round", "ScoreMatch", "Store", "match_not_found"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -27,7 +34,8 @@ CREATE TABLE IF NOT EXISTS matches (
     round_started REAL,
     finished INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    key_hash TEXT
 );
 CREATE TABLE IF NOT EXISTS rounds (
     match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
@@ -44,10 +52,16 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL
 );
 """
+# Run after SCHEMA, once ``key_hash`` exists (a file from before keys gets the column first).
+INDEXES = """
+CREATE INDEX IF NOT EXISTS matches_by_key ON matches (key_hash, created, id);
+CREATE INDEX IF NOT EXISTS matches_by_age ON matches (created, id);
+"""
+MATCH_COLUMNS = "id, name, players, rules, timer_s, round_started, finished, created, updated, key_hash"
 
 
-class NotFound(LookupError):
-    """No match (or game) with that id."""
+def match_not_found(match_id: str) -> NotFound:
+    return NotFound(f"no match with id {match_id[:40]!r}: it may have been deleted")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +75,7 @@ class Round:
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class ScoreMatch:
     id: str
     name: str
     players: tuple[str, ...]
@@ -72,6 +86,7 @@ class Match:
     created: float
     updated: float
     rounds: tuple[Round, ...]
+    key_hash: str | None = None  # SHA-256 of the owner key; None: saved before keys, open to everyone
 
     def wins(self) -> list[int]:
         tally = [0] * len(self.players)
@@ -107,6 +122,10 @@ class Store:
         path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as db:
             db.executescript(SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
+            if "key_hash" not in columns:
+                db.execute("ALTER TABLE matches ADD COLUMN key_hash TEXT")
+            db.executescript(INDEXES)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -122,74 +141,66 @@ class Store:
 
     # ------------------------------------------------------------------ score-keeper matches
 
-    def create_match(self, name: str, players: Sequence[str], rules: dict[str, Any], timer_s: int = 0) -> Match:
+    def create_match(
+        self,
+        name: str,
+        players: Sequence[str],
+        rules: dict[str, Any],
+        timer_s: int = 0,
+        key_hash: str | None = None,
+    ) -> ScoreMatch:
         now = time.time()
         match_id = uuid.uuid4().hex[:12]
         with self._connect() as db:
             db.execute(
-                "INSERT INTO matches (id, name, players, rules, timer_s, created, updated) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (match_id, name, json.dumps(list(players)), json.dumps(rules), timer_s, now, now),
+                "INSERT INTO matches (id, name, players, rules, timer_s, created, updated, key_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, name, json.dumps(list(players)), json.dumps(rules), timer_s, now, now, key_hash),
             )
         return self.match(match_id)
 
-    def match(self, match_id: str) -> Match:
+    def match(self, match_id: str) -> ScoreMatch:
         with self._connect() as db:
-            row = db.execute(
-                "SELECT id, name, players, rules, timer_s, round_started, finished, created, updated "
-                "FROM matches WHERE id = ?",
-                (match_id,),
-            ).fetchone()
+            row = db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
             if row is None:
-                raise NotFound(match_id)
+                raise match_not_found(match_id)
             rounds = db.execute(
                 "SELECT number, winner, cards FROM rounds WHERE match_id = ? ORDER BY number", (match_id,)
             ).fetchall()
-        return Match(
-            row[0],
-            row[1],
-            tuple(json.loads(row[2])),
-            json.loads(row[3]),
-            row[4],
-            row[5],
-            bool(row[6]),
-            row[7],
-            row[8],
-            tuple(Round(n, w, tuple(json.loads(c)) if c else None) for n, w, c in rounds),
-        )
+        return _match(row, [_round(*r) for r in rounds])
 
-    def matches(self) -> list[Match]:
-        """Every match, most recently changed first, read in two queries whatever their number."""
+    def matches(
+        self, key_hashes: Collection[str] = (), *, limit: int = 50, before: tuple[float, str] | None = None
+    ) -> list[ScoreMatch]:
+        """The newest ``limit`` matches created before ``before`` (created, id) that are open to everyone or
+        owned by one of ``key_hashes``, newest first; read in two queries whatever their number."""
+        owned = ", ".join("?" * len(key_hashes))
+        where = f"(key_hash IS NULL OR key_hash IN ({owned}))" if key_hashes else "key_hash IS NULL"
+        params: list[object] = list(key_hashes)
+        if before is not None:
+            where += " AND (created < ? OR (created = ? AND id < ?))"
+            params += [before[0], before[0], before[1]]
         with self._connect() as db:
             rows = db.execute(
-                "SELECT id, name, players, rules, timer_s, round_started, finished, created, updated "
-                "FROM matches ORDER BY updated DESC"
+                f"SELECT {MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY created DESC, id DESC LIMIT ?",
+                [*params, limit],
             ).fetchall()
+            ids = [r[0] for r in rows]
             rounds: dict[str, list[Round]] = {}
-            for match_id, n, w, c in db.execute(
-                "SELECT match_id, number, winner, cards FROM rounds ORDER BY match_id, number"
-            ):
-                rounds.setdefault(match_id, []).append(Round(n, w, tuple(json.loads(c)) if c else None))
-        return [
-            Match(
-                r[0],
-                r[1],
-                tuple(json.loads(r[2])),
-                json.loads(r[3]),
-                r[4],
-                r[5],
-                bool(r[6]),
-                r[7],
-                r[8],
-                tuple(rounds.get(r[0], [])),
-            )
-            for r in rows
-        ]
+            if ids:
+                marks = ", ".join("?" * len(ids))
+                for match_id, *rest in db.execute(
+                    f"SELECT match_id, number, winner, cards FROM rounds WHERE match_id IN ({marks}) "
+                    "ORDER BY match_id, number",
+                    ids,
+                ):
+                    rounds.setdefault(match_id, []).append(_round(*rest))
+        return [_match(r, rounds.get(r[0], [])) for r in rows]
 
-    def add_round(self, match_id: str, winner: int | None, cards: Sequence[int] | None = None) -> Match:
+    def add_round(self, match_id: str, winner: int | None, cards: Sequence[int] | None = None) -> ScoreMatch:
         match = self.match(match_id)
         if winner is not None and not 0 <= winner < len(match.players):
-            raise ValueError(f"winner must be a player from 0 to {len(match.players) - 1}")
+            raise MalformedInput(f"winner must be a player from 0 to {len(match.players) - 1}, got {winner}")
         now = time.time()
         with self._connect() as db:
             # The next number is taken inside the insert, so two writers can never give out the same one.
@@ -201,7 +212,7 @@ class Store:
             db.execute("UPDATE matches SET updated = ?, round_started = NULL WHERE id = ?", (now, match_id))
         return self.match(match_id)
 
-    def undo_round(self, match_id: str) -> Match:
+    def undo_round(self, match_id: str) -> ScoreMatch:
         match = self.match(match_id)
         if match.rounds:
             with self._connect() as db:
@@ -209,20 +220,20 @@ class Store:
                 db.execute("UPDATE matches SET updated = ? WHERE id = ?", (time.time(), match_id))
         return self.match(match_id)
 
-    def start_round_timer(self, match_id: str) -> Match:
+    def start_round_timer(self, match_id: str) -> ScoreMatch:
         self.match(match_id)
         now = time.time()
         with self._connect() as db:
             db.execute("UPDATE matches SET round_started = ?, updated = ? WHERE id = ?", (now, now, match_id))
         return self.match(match_id)
 
-    def stop_round_timer(self, match_id: str) -> Match:
+    def stop_round_timer(self, match_id: str) -> ScoreMatch:
         self.match(match_id)
         with self._connect() as db:
             db.execute("UPDATE matches SET round_started = NULL, updated = ? WHERE id = ?", (time.time(), match_id))
         return self.match(match_id)
 
-    def finish(self, match_id: str, finished: bool = True) -> Match:
+    def finish(self, match_id: str, finished: bool = True) -> ScoreMatch:
         self.match(match_id)
         with self._connect() as db:
             db.execute(
@@ -249,6 +260,28 @@ class Store:
         with self._connect() as db:
             row = db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise NotFound(game_id)
+            raise NotFound(f"no game with id {game_id[:40]!r}")
         record: dict[str, object] = json.loads(row[0])
         return record
+
+
+def _round(number: int, winner: int | None, cards: str | None) -> Round:
+    return Round(number, winner, tuple(json.loads(cards)) if cards else None)
+
+
+def _match(row: Sequence[Any], rounds: Sequence[Round]) -> ScoreMatch:
+    """A ``matches`` row, read in MATCH_COLUMNS order, with its rounds."""
+    match_id, name, players, rules, timer_s, round_started, finished, created, updated, key_hash = row
+    return ScoreMatch(
+        match_id,
+        name,
+        tuple(json.loads(players)),
+        json.loads(rules),
+        timer_s,
+        round_started,
+        bool(finished),
+        created,
+        updated,
+        tuple(rounds),
+        key_hash,
+    )

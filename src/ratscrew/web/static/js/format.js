@@ -28,7 +28,7 @@ export function describe(event, seats, { spoken = false } = {}) {
     case "challenge_won":
       return t(`event.challenge_won.${event.how}`, { name: name(event.seat) });
     case "challenge_stopped":
-      return t(`event.challenge_stopped.${event.reason.replace(/ /g, "_")}`, { name: name(event.seat) });
+      return t(`event.challenge_stopped.${event.reason}`, { name: name(event.seat) });
     case "slap_correct":
       return t("event.slap_correct", { name: name(event.seat), why: event.matches.map(patternText).join("; ") });
     case "wrong_slap":

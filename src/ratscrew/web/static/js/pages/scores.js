@@ -1,9 +1,11 @@
 // The score keeper for a real deck: #/scores lists the saved matches and starts a new one,
 // #/scores/<id> keeps one match: tap (or press 1-9 for) the winner of each round, undo, run the
 // round timer, show the agreed rules in plain words and ask the referee whether a pile is slappable.
+// #/scores/<id>-<key> is a share link: it gives this browser the match's key, then shows the match.
 import { h, clear, announce, reducedMotion } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { getJSON, sendJSON } from "../api.js";
+import { forgetKey, keyHeaders, rememberKey, shareLink, splitParam } from "./scores-keys.js";
 import { cardFace, cardName, suitGlyph } from "../cards.js";
 
 const MIN_PLAYERS = 2;
@@ -14,6 +16,7 @@ const REFEREE_MAX_CARDS = 20;
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const SUITS = ["S", "H", "D", "C"];
 const POLL_MS = 10000;
+const LIST_PAGE = 50;
 // Rules people at a real table agree on, grouped as they are usually discussed. Timing details that only a
 // computer can measure (collect delay, tie window) and the simulation guards (end.*) are left out.
 const EDITABLE = [
@@ -31,7 +34,11 @@ const NO_HINT = new Set(["challenge.J", "challenge.Q", "challenge.K", "challenge
 
 export async function render(view, ctx) {
   view.classList.add("scores-page");
-  const id = ctx.params[0];
+  const { id, key } = splitParam(ctx.params[0]);
+  if (key) {
+    rememberKey(id, key);
+    history.replaceState(null, "", `#/scores/${id}`); // the key stays in this browser, not in its history
+  }
   const cleanup = id ? await renderMatch(view, ctx, id) : await renderList(view, ctx);
   return () => {
     view.classList.remove("scores-page");
@@ -303,9 +310,18 @@ async function renderList(view, ctx) {
   const layout = h("div", { class: "sk-layout" }, savedSection, form);
   view.append(hero(), layout);
 
-  async function load() {
+  // The list comes a page at a time; "more" fetches the next page and draws the whole list again.
+  let matches = [];
+  let next = null;
+  const more = h("button", { type: "button", class: "secondary sk-list-more" }, t("scores.list.more"));
+  more.addEventListener("click", () => load(next));
+
+  async function load(before = null) {
     try {
-      const { matches } = await getJSON("/api/matches");
+      const query = `?limit=${LIST_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
+      const page = await getJSON(`/api/matches${query}`, keyHeaders());
+      matches = before ? [...matches, ...page.matches] : page.matches;
+      next = page.next;
       clear(listHolder);
       listHolder.removeAttribute("aria-busy");
       layout.classList.toggle("sk-has-matches", matches.some((m) => !m.finished));
@@ -319,6 +335,7 @@ async function renderList(view, ctx) {
           h("summary", {}, t("scores.list.finished", { n: done.length })), matchList(done));
         listHolder.append(folded);
       }
+      if (next) listHolder.append(more);
     } catch (error) {
       clear(listHolder);
       listHolder.append(h("p", { class: "error-box" }, `${t("scores.error.load")} ${describeError(error)}`));
@@ -336,7 +353,8 @@ async function renderList(view, ctx) {
       if (m.timer_s) details.push(t("scores.list.timer", { time: clock(m.timer_s) }));
       const remove = confirmButton(t("scores.delete"), t("scores.delete_confirm"), async () => {
         try {
-          await sendJSON(`/api/matches/${m.id}`, {}, "DELETE");
+          await sendJSON(`/api/matches/${m.id}`, {}, "DELETE", keyHeaders());
+          forgetKey(m.id);
           announce(t("scores.deleted", { title: matchTitle(m) }));
           await load();
           view.querySelector("#sk-saved-title")?.focus?.();
@@ -365,6 +383,28 @@ async function renderList(view, ctx) {
 
   await load();
   return null;
+}
+
+// The link that lets another phone at the table keep this score (it carries the match's key).
+function sharePanel(id) {
+  const link = shareLink(id);
+  if (!link) return null;
+  const field = h("input", { type: "text", readonly: true, value: link, class: "sk-share-link", "aria-label": t("scores.share.title") });
+  field.addEventListener("focus", () => field.select());
+  const status = h("span", { class: "sk-share-status", role: "status" });
+  const copy = h("button", { type: "button", class: "secondary sk-share-copy" }, t("scores.share.copy"));
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      status.textContent = t("scores.share.copied");
+    } catch {
+      field.focus(); // no clipboard (plain http on a phone): the link is selected for a manual copy
+    }
+  });
+  return h("details", { class: "panel sk-share" },
+    h("summary", {}, t("scores.share.title")),
+    h("p", { class: "hint" }, t("scores.share.text")),
+    field, h("div", { class: "sk-share-actions" }, copy, status));
 }
 
 function hero() {
@@ -570,6 +610,7 @@ function newMatchForm(ctx, errors, translated) {
       const match = await sendJSON("/api/matches", {
         name: nameInput.value.trim(), players, rules: nest(state.preset, state.changes), timer_s: state.timer * 60,
       });
+      rememberKey(match.id, match.key);
       announce(t("scores.created", { title: matchTitle(match) }));
       ctx.navigate(`#/scores/${match.id}`);
     } catch (error) {
@@ -592,7 +633,7 @@ async function renderMatch(view, ctx, id) {
   const { meta } = ctx;
   let match;
   try {
-    match = await getJSON(`/api/matches/${encodeURIComponent(id)}`);
+    match = await getJSON(`/api/matches/${encodeURIComponent(id)}`, keyHeaders());
   } catch (error) {
     view.append(h("div", { class: "panel sk-missing" },
       h("h1", {}, t("scores.missing.title")),
@@ -642,7 +683,8 @@ async function renderMatch(view, ctx, id) {
   finishButton.addEventListener("click", () => setFinished(!state.match.finished));
   const deleteButton = confirmButton(t("scores.delete"), t("scores.delete_confirm"), async () => {
     try {
-      await sendJSON(`/api/matches/${state.match.id}`, {}, "DELETE");
+      await sendJSON(`/api/matches/${state.match.id}`, {}, "DELETE", keyHeaders());
+      forgetKey(state.match.id);
       announce(t("scores.deleted", { title: matchTitle(state.match) }));
       ctx.navigate("#/scores");
     } catch (error) {
@@ -699,15 +741,18 @@ async function renderMatch(view, ctx, id) {
   const historySection = h("section", { class: "panel sk-history-panel", "aria-labelledby": "sk-history-title" },
     h("h2", { id: "sk-history-title" }, t("scores.history.title")), history);
 
+  const share = sharePanel(match.id);
+  const watchOnly = h("p", { class: "sk-watch-only hint", role: "note", hidden: true }, t("scores.watch_only"));
+
   const toast = h("div", { class: "sk-toast", hidden: true });
   const keysHint = h("p", { class: "sk-keys hint" },
     ...t("scores.keys").split(/(\[[^\]]+\])/).map((part) => (part.startsWith("[") ? h("kbd", {}, part.slice(1, -1)) : part)));
 
   view.append(head,
     h("div", { class: "sk-match-grid" },
-      h("div", { class: "sk-match-main" }, banner, timerSection, boardSection, errors.el, actions,
+      h("div", { class: "sk-match-main" }, banner, watchOnly, timerSection, boardSection, errors.el, actions,
         h("div", { class: "sk-more" }, keysHint, finishButton)),
-      h("aside", { class: "sk-match-side", "aria-label": t("scores.side") }, rulesHolder, historySection)),
+      h("aside", { class: "sk-match-side", "aria-label": t("scores.side") }, share, rulesHolder, historySection)),
     toast);
 
   const referee = createReferee(view, meta, () => state.match);
@@ -738,7 +783,7 @@ async function renderMatch(view, ctx, id) {
       tile.querySelector(".sk-tile-lead").textContent = leading ? t(tied ? "scores.board.tied" : "scores.board.leads") : "";
       const share = best ? wins / best : 0;
       tile.style.setProperty("--share", share.toFixed(3));
-      tile.disabled = m.finished;
+      tile.disabled = m.finished || !m.can_change;
       tile.setAttribute("aria-label", t(m.finished ? "scores.tile.final" : "scores.tile.label", {
         name: m.players[i], wins: plural("scores.wins_word_n", wins),
         lead: leading ? ` ${t(tied ? "scores.board.tied" : "scores.board.leads")}.` : "",
@@ -751,6 +796,7 @@ async function renderMatch(view, ctx, id) {
     boardHint.textContent = m.finished ? t("scores.board.finished_hint")
       : t(m.players.length > 9 ? "scores.board.hint_many" : "scores.board.hint", { max: Math.min(9, m.players.length) });
 
+    watchOnly.hidden = m.can_change;
     banner.hidden = !m.finished;
     clear(banner);
     if (m.finished) {
@@ -897,7 +943,7 @@ async function renderMatch(view, ctx, id) {
     errors.hide();
     view.setAttribute("aria-busy", "true");
     try {
-      state.match = await sendJSON(`/api/matches/${state.match.id}${path}`, body);
+      state.match = await sendJSON(`/api/matches/${state.match.id}${path}`, body, "POST", keyHeaders());
       syncTimer();
       update();
       if (describe) describe(state.match);
@@ -1011,7 +1057,7 @@ async function renderMatch(view, ctx, id) {
 
   async function reload() {
     try {
-      const fresh = await getJSON(`/api/matches/${state.match.id}`);
+      const fresh = await getJSON(`/api/matches/${state.match.id}`, keyHeaders());
       const changed = fresh.updated !== state.match.updated;
       state.match = fresh;
       syncTimer();

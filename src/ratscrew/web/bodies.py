@@ -7,11 +7,12 @@ from typing import Any
 
 from starlette.requests import Request
 
+from ratscrew.errors import BadRequest
+
+__all__ = ["MAX_BODY_BYTES", "BadRequest", "is_ascii_number", "json_type", "read_body"]
+
 MAX_BODY_BYTES = 16 * 1024
-
-
-class BadRequest(ValueError):
-    """The request body is unreadable or a field is wrong: answered with 400 and the message."""
+JSON_TYPE = "application/json"
 
 
 def json_type(value: object) -> str:
@@ -29,10 +30,24 @@ def json_type(value: object) -> str:
     return "an object"
 
 
+def is_ascii_number(text: str, max_digits: int = 19) -> bool:
+    """Only the digits 0-9, at most ``max_digits`` of them: ``str.isdigit`` also takes ``²`` and ``①``, which
+    ``int`` then refuses, and a very long number costs ``int`` time or raises past Python's digit limit.
+
+    >>> [is_ascii_number(t) for t in ("42", "²", "①", "", "-3", "9" * 20)]
+    [True, False, False, False, False, False]
+    """
+    return 0 < len(text) <= max_digits and text.isascii() and text.isdigit()
+
+
 async def read_body(request: Request, example: str = '{"winner": 0}') -> dict[str, Any]:
-    """The JSON object of a request, read at most MAX_BODY_BYTES at a time so a huge body costs nothing."""
+    """The JSON object of a request, read at most MAX_BODY_BYTES at a time so a huge body costs nothing.
+
+    An empty body is an empty object. A body with any other content type than JSON is refused: a page on
+    another site can post ``text/plain`` without asking first, but not ``application/json``.
+    """
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+    if is_ascii_number(declared) and int(declared) > MAX_BODY_BYTES:
         raise BadRequest(f"request body too large ({declared} bytes): at most {MAX_BODY_BYTES} bytes")
     chunks: list[bytes] = []
     size = 0
@@ -44,12 +59,20 @@ async def read_body(request: Request, example: str = '{"winner": 0}') -> dict[st
     raw = b"".join(chunks).strip()
     if not raw:
         return {}
+    content_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if content_type != JSON_TYPE:
+        shown = repr(content_type[:40]) if content_type else "none"
+        raise BadRequest(f"request body must be sent as Content-Type: {JSON_TYPE}, got {shown}")
     try:
         doc = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise BadRequest(f"request body is not valid JSON: expected a JSON object such as {example}") from None
     except RecursionError:
         raise BadRequest("request body is nested too deeply: expected a flat JSON object") from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        raise BadRequest(
+            "request body holds a number of more than 4300 digits: no field takes a number that long"
+        ) from None
     if not isinstance(doc, dict):
         raise BadRequest(f"request body must be a JSON object, got {json_type(doc)}")
     return doc

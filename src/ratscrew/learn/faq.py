@@ -1,0 +1,102 @@
+"""The questions players ask at the table, each answered for the chosen rules, and the common variants."""
+
+from __future__ import annotations
+
+from ratscrew.learn.rules_page import (
+    collect_sentence,
+    demand_rows,
+    empty_sentences,
+    end_sentences,
+    tie_sentence,
+    wrong_sentence,
+)
+from ratscrew.learn.words import Doc, Texts, keys_doc
+from ratscrew.rules import Rules
+
+FAQ: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("turn", ("players.slap_in",)),
+    ("together", ("slapping.tie", "slapping.tie_window_ms")),
+    ("empty", ("players.slap_in", "players.out_when", "challenge.empty_payer")),
+    ("wrong", ("slapping.penalty", "slapping.penalty_cards", "slaps.burned_count")),
+    ("late", ("slapping.collect_delay_ms",)),
+    ("beggar", ("slaps.double", "slaps.sandwich", "players.slap_in")),
+    ("length", ("end.time_limit_s", "end.max_cards")),
+    ("order", ("challenge.J", "challenge.Q", "challenge.K", "challenge.A")),
+    ("ten", ("challenge.ten_stops",)),
+    ("suits", ("slaps.double",)),
+)
+
+VARIANTS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
+    ("one_chance", "one-chance", ("challenge.J", "challenge.Q", "challenge.K", "challenge.A")),
+    ("swap", None, ("challenge.J", "challenge.K")),
+    (
+        "more_slaps",
+        "bicycle",
+        ("slaps.top_bottom", "slaps.marriage", "slaps.divorce", "slaps.run", "slaps.ten", "slaps.ten_gap"),
+    ),
+    ("burn_two", None, ("slapping.penalty_cards",)),
+    ("give", "bataille-corse", ("slapping.penalty", "players.out_when")),
+    ("jokers", None, ("deck.jokers", "slaps.joker", "challenge.joker")),
+    ("out", "out-is-out", ("players.slap_in",)),
+    ("ten_stops", None, ("challenge.ten_stops",)),
+    ("next_pays", None, ("challenge.empty_payer",)),
+    ("timed", None, ("end.time_limit_s",)),
+)
+
+
+def _faq_now(tr: Texts, rules: Rules, topic: str) -> str:
+    """The sentence that says what the chosen rules do about a question."""
+    if topic == "together":
+        return tie_sentence(tr, rules)
+    if topic == "empty":
+        return " ".join([*empty_sentences(tr, rules), tr(f"learn.challenge.empty.{rules.challenge.empty_payer}")])
+    if topic == "wrong":
+        return wrong_sentence(tr, rules)
+    if topic == "late":
+        return collect_sentence(tr, rules)
+    if topic == "length":
+        return " ".join(end_sentences(tr, rules)[1:])
+    if topic == "order":
+        return tr(
+            "learn.faq.order.now", demands=", ".join(f"{r['rank']} {r['demand']}" for r in demand_rows(tr, rules))
+        )
+    if topic == "ten":
+        return tr(f"learn.faq.ten.{'on' if rules.challenge.ten_stops else 'off'}")
+    if topic == "beggar":
+        jokers = bool(rules.deck.jokers)
+        return tr(f"learn.faq.beggar.{'slaps' if rules.any_slap_enabled(jokers_in_play=jokers) else 'none'}")
+    if topic == "turn":
+        return tr(f"learn.faq.turn.{'in' if rules.players.slap_in else 'out'}")
+    return ""
+
+
+def faq(tr: Texts, rules: Rules) -> Doc:
+    questions = [
+        {
+            "id": topic,
+            "q": tr(f"learn.faq.{topic}.q"),
+            "a": [tr(f"learn.faq.{topic}.a")],
+            "now": _faq_now(tr, rules, topic),
+            "keys": keys_doc(tr, rules, keys),
+        }
+        for topic, keys in FAQ
+    ]
+    variants = [
+        {
+            "id": name,
+            "title": tr(f"learn.variant.{name}.title"),
+            "text": tr(f"learn.variant.{name}.text"),
+            "preset": preset,
+            "preset_label": tr(f"preset.{preset}.name") if preset else None,
+            "keys": keys_doc(tr, rules, keys),
+        }
+        for name, preset, keys in VARIANTS
+    ]
+    return {
+        "title": tr("learn.faq.title"),
+        "intro": tr("learn.faq.intro"),
+        "questions": questions,
+        "variants_title": tr("learn.variant.title"),
+        "variants_intro": tr("learn.variant.intro"),
+        "variants": variants,
+    }

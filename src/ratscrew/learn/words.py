@@ -1,0 +1,112 @@
+"""The words of the Learn pages and drills: messages in the reader's language, cards and rule values as
+people write them, and the small blocks (paragraph, note) the pages are made of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ratscrew.cards import Card, Rank
+from ratscrew.i18n import catalog, text
+from ratscrew.rules import OPTIONS_BY_KEY, Option, Rules
+from ratscrew.rules.options import Value
+
+Doc = dict[str, object]
+
+# Integer options whose 0 means "none" and reads better as words than as a number.
+ZERO_WORDS: tuple[str, ...] = (
+    "challenge.joker",
+    "slapping.collect_delay_ms",
+    "slapping.tie_window_ms",
+    "end.time_limit_s",
+    "end.max_cards",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Texts:
+    """Messages of one language, so the builders below need not pass ``lang`` to every call."""
+
+    lang: str
+
+    def __call__(self, key: str, **values: object) -> str:
+        return text(self.lang, key, **values)
+
+    def count(self, key: str, n: int, **values: object) -> str:
+        """A message whose wording depends on a number: ``key.one`` or ``key.other`` (French: 0 is singular)."""
+        one = n == 1 or (self.lang == "fr" and n == 0)
+        return text(self.lang, f"{key}.{'one' if one else 'other'}", n=n, **values)
+
+    def names(self) -> list[str]:
+        """Names for the players in examples, chosen per language so they read naturally."""
+        names = [n.strip() for n in self("learn.names").split(",") if n.strip()]
+        return names if len(names) >= 3 else ["Ann", "Ben", "Cleo"]
+
+    def seconds(self, ms: int) -> str:
+        amount = f"{ms / 1000:g}"
+        if self.lang in ("fr", "de"):
+            amount = amount.replace(".", ",")
+        return self("learn.value.s", n=amount)
+
+
+def card_text(card: Card) -> str:
+    """A card as people write it (``Q♠``, ``10♦``, ``Joker``): the same letters the drawn cards show."""
+    return card.pretty
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+def rank_name(tr: Texts, rank: Rank) -> str:
+    return tr(f"learn.rank.{rank.symbol}")
+
+
+def value_label(tr: Texts, opt: Option, value: Value) -> str:
+    """A rule value in words: on/off, a choice's label, or a number with its unit."""
+    if opt.kind == "bool":
+        return tr("learn.value.on" if value else "learn.value.off")
+    if opt.kind == "choice":
+        return tr(f"choice.{opt.key}.{value}")
+    assert isinstance(value, int)
+    if value == 0 and opt.key in ZERO_WORDS:
+        return tr(f"learn.value.zero.{opt.key}")
+    if opt.key.endswith("_ms"):
+        return tr("learn.value.ms", n=value)
+    if opt.key.endswith("_s"):
+        return tr("learn.value.s", n=value)
+    if opt.key.startswith("challenge."):
+        return tr.count("learn.value.cards", value)
+    return str(value)
+
+
+def key_doc(tr: Texts, rules: Rules, key: str) -> Doc:
+    """One rules key as shown beside an explanation: the key, its value and the value in words."""
+    opt = OPTIONS_BY_KEY[key]
+    value = rules.get(key)
+    return {
+        "key": key,
+        "value": value,
+        "label": value_label(tr, opt, value),
+        "default": opt.default,
+        "changed": value != opt.default,
+    }
+
+
+def keys_doc(tr: Texts, rules: Rules, keys: Sequence[str]) -> list[Doc]:
+    return [key_doc(tr, rules, k) for k in keys]
+
+
+def paragraph(value: str) -> Doc:
+    return {"type": "p", "text": value}
+
+
+def note(value: str) -> Doc:
+    return {"type": "note", "text": value}
+
+
+def missing_texts(lang: str) -> list[str]:
+    """Keys the English catalog has and ``lang`` lacks (a test keeps this empty)."""
+    english, other = catalog("en"), catalog(lang)
+    return sorted(k for k in english if k.startswith(("learn.", "drill.")) and k not in other)

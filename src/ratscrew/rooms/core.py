@@ -1,0 +1,846 @@
+"""One room, without I/O: its lobby, its seats and their tokens, the game at its table, and every page watching.
+
+The room is a state machine driven from outside: a page connects (``open_page``), sends messages
+(``receive``), drops (``close_page``); time passes (``tick`` at ``next_deadline``). What it wants sent comes
+back from ``take_outgoing`` as (page id, message) pairs, and what must be kept goes to a :class:`Journal`.
+The asyncio owner task (``runner.py``) feeds it from sockets on the event loop's clock; the tests feed it
+on virtual time, with simulated delays, and never sleep.
+"""
+
+from __future__ import annotations
+
+import secrets
+import statistics
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from ratscrew.bots.levels import LEVELS
+from ratscrew.engine.actions import Millis
+from ratscrew.engine.events import (
+    CardTurned,
+    Event,
+    GameOver,
+    PileWon,
+    PlayerOut,
+    SlapCorrect,
+    SlapDismissed,
+    WonBy,
+    WrongSlap,
+)
+from ratscrew.engine.game import Game
+from ratscrew.engine.view import view_for
+from ratscrew.errors import RatscrewError
+from ratscrew.record import Record, action_to_json
+from ratscrew.rooms import wire
+from ratscrew.rooms.fairness import Credit, LagEstimate, Quota, credit, decision_window
+from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
+from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ratscrew.table.clock import Clock, OffsetClock
+from ratscrew.table.table import MATCH, RejectCode, SeatSpec, Table, TableConfig, TableEvent
+
+HISTORY = 500  # events kept for pages that reconnect
+GRACE_MS = 15_000  # a dropped player keeps their seat this long before a computer holds it (if allowed)
+STANDIN_LEVEL = "medium"
+PROBE_EVERY_MS = 2_000  # how often each page's delay is measured
+SENT_CARDS_KEPT = 64
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class SeatKind(StrEnum):
+    EMPTY = "empty"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class Out(StrEnum):
+    """Every type of message the server sends (the closed set of ``wire.py``)."""
+
+    WELCOME = "welcome"
+    SEATED = "seated"
+    LOBBY = "lobby"
+    EVENTS = "events"
+    STATE = "state"
+    REJECTED = "rejected"
+    ERROR = "error"
+    OVER = "over"
+    PONG = "pong"
+    PROBE = "probe"
+
+
+class Refusal(StrEnum):
+    """Why the room refused a message (the table's own reasons are ``RejectCode``)."""
+
+    NOT_HOST = "not_host"
+    NOT_SEATED = "not_seated"
+    SEAT_TAKEN = "seat_taken"
+    NOT_READY = "not_ready"
+    WRONG_PHASE = "wrong_phase"
+    BAD_VALUE = "bad_value"
+
+
+Message = dict[str, object]
+
+
+class Journal(Protocol):
+    """Where a room keeps what must survive a restart (the SQLite journal, or nothing in some tests)."""
+
+    def room(self, code: str, doc: dict[str, object]) -> None: ...
+
+    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None: ...
+
+    def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None: ...
+
+
+class NoJournal:
+    def room(self, code: str, doc: dict[str, object]) -> None:
+        pass
+
+    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None:
+        pass
+
+    def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
+        pass
+
+
+@dataclass
+class SeatInfo:
+    kind: SeatKind = SeatKind.EMPTY
+    name: str = ""
+    level: str | None = None
+    ready: bool = False
+    away_since: Millis | None = None
+    standin: bool = False
+    quota: Quota = field(default_factory=Quota)
+
+    def to_doc(self) -> dict[str, object]:
+        return {"kind": self.kind.value, "name": self.name, "level": self.level}
+
+
+@dataclass
+class Page:
+    """One websocket: the seats its token holds, its measured delay, when it was sent each card."""
+
+    id: int
+    seats: frozenset[int] = frozenset()
+    token: str | None = None
+    greeted: bool = False
+    lag: LagEstimate = field(default_factory=LagEstimate)
+    sent_cards: dict[int, Millis] = field(default_factory=dict)
+    probes: dict[int, Millis] = field(default_factory=dict)
+    next_probe: Millis = 0
+
+
+@dataclass
+class Adjudication:
+    seat: int
+    card: int | None
+    credit: Credit
+    verdict: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {"seat": self.seat, "card": self.card, "verdict": self.verdict, **self.credit.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class RoomOptions:
+    public: bool = False
+    standins: bool = True  # a computer may hold a dropped player's seat until they come back
+    bot_pace: float = 1.0
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class RoomCore:
+    def __init__(
+        self,
+        code: str,
+        clock: Clock,
+        *,
+        seats: Iterable[SeatInfo],
+        rules: Rules,
+        options: RoomOptions = RoomOptions(),
+        journal: Journal | None = None,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(48),
+    ) -> None:
+        self.code = code
+        self.clock = clock
+        self.seats = list(seats)
+        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
+            raise RatscrewError(f"a room has {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {len(self.seats)}")
+        self.rules = rules
+        self.options = options
+        self.journal: Journal = journal or NoJournal()
+        self.seed_source = seed_source
+        self.phase = Phase.LOBBY
+        self.tokens: dict[str, frozenset[int]] = {}
+        self.host_token = new_token()
+        self.tokens[self.host_token] = frozenset()
+        self.pages: dict[int, Page] = {}
+        self.outgoing: list[tuple[int, Message]] = []
+        self.seq = -1
+        self.history: deque[Message] = deque(maxlen=HISTORY)
+        self.game_no = 0
+        self.game: Game | None = None
+        self.table: Table | None = None
+        self.seed = 0
+        self.game_id = ""
+        self.summary: dict[str, object] | None = None
+        self.adjudications: list[Adjudication] = []
+        self.reactions: dict[int, list[int]] = {}
+        self._pending: list[TableEvent] = []
+        self._journaled = 0
+        self._lobby_dirty = False
+
+    # ------------------------------------------------------------------ seats and tokens
+
+    def issue_token(self, seats: Iterable[int]) -> str:
+        token = new_token()
+        self.tokens[token] = frozenset(seats)
+        return token
+
+    def seats_of(self, token: str | None) -> frozenset[int] | None:
+        """The seats a token holds (the host's token may hold none); None for an unknown token."""
+        if token is None:
+            return None
+        found = None
+        for known, seats in self.tokens.items():
+            if secrets.compare_digest(known, token):
+                found = seats
+        return found
+
+    def is_host(self, page: Page) -> bool:
+        return page.token is not None and secrets.compare_digest(page.token, self.host_token)
+
+    # ------------------------------------------------------------------ pages coming and going
+
+    def open_page(self, page_id: int) -> None:
+        self.pages[page_id] = Page(page_id, next_probe=self.now())
+
+    def close_page(self, page_id: int) -> None:
+        page = self.pages.pop(page_id, None)
+        if page is None:
+            return
+        now = self.now()
+        for seat in page.seats:
+            if not self._connected(seat):
+                self.seats[seat].away_since = now
+        self._lobby_dirty = True
+
+    @property
+    def watched(self) -> bool:
+        return any(p.greeted for p in self.pages.values())
+
+    def _connected(self, seat: int) -> bool:
+        return any(seat in p.seats for p in self.pages.values())
+
+    # ------------------------------------------------------------------ time
+
+    def now(self) -> Millis:
+        return self.clock.now()
+
+    def next_deadline(self) -> Millis | None:
+        """The room clock's time when ``tick`` next has something to do."""
+        times: list[Millis] = [p.next_probe for p in self.pages.values() if p.greeted]
+        if self.table is not None and self.phase is Phase.PLAYING:
+            due = self.table.next_deadline()
+            if due is not None:
+                times.append(due - self.table.clock.now() + self.now())
+            if self.options.standins:
+                times.extend(s.away_since + GRACE_MS for s in self.seats if s.away_since is not None and not s.standin)
+        return min(times, default=None)
+
+    def tick(self) -> None:
+        now = self.now()
+        for page in self.pages.values():
+            if page.greeted and page.next_probe <= now:
+                probe_id = now
+                page.probes = {k: v for k, v in page.probes.items() if now - v < 30_000}
+                page.probes[probe_id] = now
+                page.next_probe = now + PROBE_EVERY_MS
+                self._send(page.id, {"type": Out.PROBE, "id": probe_id})
+        if self.table is not None and self.phase is Phase.PLAYING:
+            self._standins(now)
+            self.table.run_due()
+        self._flush()
+
+    def _standins(self, now: Millis) -> None:
+        assert self.table is not None
+        for index, seat in enumerate(self.seats):
+            if seat.kind is not SeatKind.HUMAN:
+                continue
+            connected = self._connected(index)
+            if connected and seat.standin:
+                seat.standin = False
+                seat.away_since = None
+                self.table.set_standin(index, None)
+                self._lobby_dirty = True
+            elif connected:
+                seat.away_since = None
+            elif (
+                self.options.standins
+                and seat.away_since is not None
+                and not seat.standin
+                and now - seat.away_since >= GRACE_MS
+            ):
+                seat.standin = True
+                self.table.set_standin(index, STANDIN_LEVEL)
+                self._lobby_dirty = True
+
+    # ------------------------------------------------------------------ messages from pages
+
+    def receive(self, page_id: int, msg: wire.ClientMessage) -> None:
+        page = self.pages.get(page_id)
+        if page is None:
+            return
+        if not page.greeted:
+            if not isinstance(msg, wire.Hello):
+                self._send(page_id, {"type": Out.ERROR, "message": 'the first message must be "hello"'})
+                return
+            self._hello(page, msg)
+        elif isinstance(msg, wire.Hello):
+            self._send(page_id, {"type": Out.ERROR, "message": "hello was already said on this connection"})
+        elif isinstance(msg, wire.Ping):
+            self._send(page_id, {"type": Out.PONG, "id": msg.id})
+        elif isinstance(msg, wire.Echo):
+            sent = page.probes.pop(msg.id, None)
+            if sent is not None:
+                self._observe(page, self.now() - sent)
+        elif isinstance(msg, wire.Resync):
+            self._resync(page, msg.since)
+        elif isinstance(msg, wire.FlipMsg | wire.SlapMsg):
+            self._play(page, msg)
+        else:
+            self._lobby_message(page, msg)
+        self._flush()
+
+    def observe_rtt(self, page_id: int, rtt_ms: float) -> None:
+        """A round trip measured outside the protocol (the websocket's own ping)."""
+        page = self.pages.get(page_id)
+        if page is not None:
+            self._observe(page, rtt_ms)
+
+    def _observe(self, page: Page, rtt_ms: float) -> None:
+        before = page.lag.shown_ms
+        page.lag.observe(rtt_ms)
+        if self.table is not None and self.phase is Phase.PLAYING:
+            self.table.hold_ms = self.window()
+        after = page.lag.shown_ms
+        if page.seats and (before is None or after is None or abs(after - before) >= 5):
+            self._lobby_dirty = True
+
+    def window(self) -> int:
+        """The decision window: enough for the slowest connected player's measured lag, within the cap."""
+        return decision_window(p.lag.allowance() for p in self.pages.values() if p.seats and p.lag.samples)
+
+    def _hello(self, page: Page, msg: wire.Hello) -> None:
+        seats = self.seats_of(msg.token)
+        if msg.token is not None and seats is None:
+            self._send(page.id, {"type": Out.ERROR, "message": "that seat token is not valid here: watching only"})
+        page.greeted = True
+        if seats is not None:
+            page.token = msg.token
+            page.seats = seats
+            for seat in seats:
+                self.seats[seat].away_since = None
+            self._lobby_dirty = True
+        missed = [item for item in self.history if int(str(item["seq"])) > msg.since] if msg.since >= 0 else []
+        oldest = int(str(self.history[0]["seq"])) if self.history else self.seq + 1
+        gap = msg.since >= 0 and msg.since + 1 < oldest
+        self._send(page.id, self._welcome(page, None if gap or msg.since < 0 else len(missed)))
+        if missed and not gap:
+            self._send(page.id, {"type": Out.EVENTS, "items": missed, "state": self.state()})
+
+    def _resync(self, page: Page, since: int) -> None:
+        oldest = int(str(self.history[0]["seq"])) if self.history else self.seq + 1
+        if since + 1 < oldest:
+            self._send(page.id, {"type": Out.STATE, "seq": self.seq, "state": self.state(), "room": self.lobby()})
+            return
+        missed = [item for item in self.history if int(str(item["seq"])) > since]
+        self._send(page.id, {"type": Out.EVENTS, "items": missed, "state": self.state()})
+
+    def _refuse(self, page: Page, code: StrEnum, reason: str, seat: int | None = None) -> None:
+        self._send(page.id, {"type": Out.REJECTED, "code": code.value, "reason": reason, "seat": seat})
+
+    def _play(self, page: Page, msg: wire.FlipMsg | wire.SlapMsg) -> None:
+        table = self.table
+        if table is None or self.phase is not Phase.PLAYING:
+            self._refuse(page, Refusal.WRONG_PHASE, "no game is being played in this room")
+            return
+        if msg.seat not in page.seats or msg.seat >= len(self.seats):
+            self._refuse(page, RejectCode.NOT_YOURS, f"seat {msg.seat} is not yours", msg.seat)
+            return
+        if isinstance(msg, wire.FlipMsg):
+            result = table.flip(msg.seat)
+        else:
+            received = table.clock.now()
+            seat = self.seats[msg.seat]
+            judged = credit(
+                received=received,
+                sent=page.sent_cards.get(msg.card) if msg.card is not None else None,
+                reaction=msg.rt,
+                lag=page.lag,
+                quota=seat.quota,
+                window=table.hold_ms,
+            )
+            result = table.slap(msg.seat, card=msg.card, landed=judged.landed)
+            if result is None:
+                self.adjudications.append(Adjudication(msg.seat, msg.card, judged))
+        if result is not None:
+            self._refuse(page, result.code, result.reason, result.seat)
+
+    # ------------------------------------------------------------------ the lobby
+
+    def _lobby_message(self, page: Page, msg: wire.ClientMessage) -> None:
+        if isinstance(msg, wire.Rematch):
+            self._rematch(page)
+            return
+        if self.phase is not Phase.LOBBY:
+            self._refuse(page, Refusal.WRONG_PHASE, "the seats and rules can only change in the lobby")
+            return
+        if isinstance(msg, wire.Sit):
+            self._sit(page, msg)
+        elif isinstance(msg, wire.Stand):
+            for seat in page.seats:
+                self.seats[seat] = SeatInfo()
+            self._retoken(page, frozenset())
+        elif isinstance(msg, wire.Ready):
+            if not page.seats:
+                self._refuse(page, Refusal.NOT_SEATED, "take a seat first")
+                return
+            for seat in page.seats:
+                self.seats[seat].ready = msg.ready
+        elif not self.is_host(page):
+            self._refuse(page, Refusal.NOT_HOST, "only the host changes the seats and the rules")
+            return
+        elif isinstance(msg, wire.SetSeats):
+            self._resize(page, msg.count)
+        elif isinstance(msg, wire.SetBot):
+            self._set_bot(page, msg)
+        elif isinstance(msg, wire.SetRules):
+            try:
+                self.rules = rules_from_mapping(msg.rules, where="rules")
+                self.rules.deck_for(len(self.seats))
+            except RatscrewError as exc:
+                self._refuse(page, Refusal.BAD_VALUE, str(exc))
+                return
+            for info in self.seats:
+                info.ready = info.kind is SeatKind.BOT  # new rules need every person's agreement again
+        elif isinstance(msg, wire.SetVisibility):
+            self.options = RoomOptions(msg.public, self.options.standins, self.options.bot_pace)
+        elif isinstance(msg, wire.Start):
+            self._start(page)
+            return
+        self._lobby_changed()
+
+    def _sit(self, page: Page, msg: wire.Sit) -> None:
+        if not 0 <= msg.seat < len(self.seats) or self.seats[msg.seat].kind is not SeatKind.EMPTY:
+            self._refuse(page, Refusal.SEAT_TAKEN, f"seat {msg.seat + 1} is not free", msg.seat)
+            return
+        for seat in page.seats:  # one page, one seat in an online room: moving frees the old one
+            self.seats[seat] = SeatInfo()
+        self.seats[msg.seat] = SeatInfo(SeatKind.HUMAN, msg.name or f"Player {msg.seat + 1}")
+        self._retoken(page, frozenset({msg.seat}))
+
+    def _retoken(self, page: Page, seats: frozenset[int]) -> None:
+        if page.token is not None and self.is_host(page):
+            self.tokens[self.host_token] = seats
+            token = self.host_token
+        else:
+            if page.token is not None:
+                self.tokens.pop(page.token, None)
+            token = self.issue_token(seats)
+        page.token = token
+        page.seats = seats
+        self._send(page.id, {"type": Out.SEATED, "seats": sorted(seats), "token": token})
+
+    def _resize(self, page: Page, count: int) -> None:
+        try:
+            self.rules.deck_for(count)
+        except RatscrewError as exc:
+            self._refuse(page, Refusal.BAD_VALUE, str(exc))
+            return
+        if count < len(self.seats):
+            dropped = [s for s in range(count, len(self.seats)) if self.seats[s].kind is SeatKind.HUMAN]
+            if dropped:
+                self._refuse(page, Refusal.SEAT_TAKEN, f"seat {dropped[0] + 1} is taken: ask them to move first")
+                return
+            del self.seats[count:]
+        else:
+            self.seats.extend(SeatInfo() for _ in range(count - len(self.seats)))
+
+    def _set_bot(self, page: Page, msg: wire.SetBot) -> None:
+        if not 0 <= msg.seat < len(self.seats) or self.seats[msg.seat].kind is SeatKind.HUMAN:
+            self._refuse(page, Refusal.SEAT_TAKEN, f"seat {msg.seat + 1} is not free", msg.seat)
+            return
+        if msg.level is None:
+            self.seats[msg.seat] = SeatInfo()
+            return
+        if msg.level not in LEVELS:
+            self._refuse(
+                page, Refusal.BAD_VALUE, f"unknown level {msg.level[:20]!r}: expected one of {', '.join(LEVELS)}"
+            )
+            return
+        self.seats[msg.seat] = SeatInfo(SeatKind.BOT, f"Computer {msg.seat + 1}", msg.level, ready=True)
+
+    def _start(self, page: Page) -> None:
+        empty = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.EMPTY]
+        waiting = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN and not s.ready]
+        if empty:
+            self._refuse(
+                page, Refusal.NOT_READY, f"seat {empty[0] + 1} is empty: someone must sit there, or a computer"
+            )
+        elif waiting:
+            self._refuse(page, Refusal.NOT_READY, f"{self.seats[waiting[0]].name} has not pressed ready")
+        else:
+            self.start_game()
+
+    def _rematch(self, page: Page) -> None:
+        if self.phase is not Phase.OVER or not page.seats:
+            self._refuse(page, Refusal.WRONG_PHASE, "a rematch can start once the game is over, by a player")
+            return
+        self.phase = Phase.LOBBY
+        for seat in self.seats:
+            seat.ready = seat.kind is SeatKind.BOT
+            seat.standin = False
+            seat.away_since = None
+        self._lobby_changed()
+
+    def _lobby_changed(self) -> None:
+        self._lobby_dirty = True
+        self.journal.room(self.code, self.to_doc())
+
+    # ------------------------------------------------------------------ the game
+
+    def seat_specs(self) -> list[SeatSpec]:
+        people = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN]
+        specs = []
+        for seat in self.seats:
+            if seat.kind is SeatKind.BOT:
+                match_seat = people[0] if seat.level == MATCH and people else None
+                specs.append(SeatSpec(seat.name, seat.level, match_seat))
+            else:
+                specs.append(SeatSpec(seat.name))
+        return specs
+
+    def start_game(self, *, seed: int | None = None) -> None:
+        self.seed = self.seed_source() if seed is None else seed
+        self.game_no += 1
+        self.game_id = f"{self.code}-{self.game_no}"
+        game = Game.from_seed(self.rules, len(self.seats), self.seed)
+        self._attach(game)
+        self.phase = Phase.PLAYING
+        self._lobby_changed()
+
+    def _attach(self, game: Game) -> None:
+        self.game = game
+        clock = OffsetClock(self.clock, game.now)
+        self.table = Table(
+            game,
+            self.seat_specs(),
+            clock,
+            seed=self.seed ^ len(game.actions),
+            config=TableConfig(hold_ms=self.window(), bot_pace=self.options.bot_pace),
+            reactions=self.reactions,
+        )
+        self.table.listeners.append(self._pending.append)
+        self.summary = None
+        self.adjudications = []
+        self._journaled = len(game.actions)
+
+    def resume_game(self, game_no: int, seed: int, actions: list[object]) -> None:
+        """Rebuild the game from its journal after a restart: the deal again, then every applied action."""
+        from ratscrew.record import action_from_json
+
+        self.game_no = game_no
+        self.seed = seed
+        self.game_id = f"{self.code}-{game_no}"
+        game = Game.from_seed(self.rules, len(self.seats), seed)
+        for index, raw in enumerate(actions):
+            game.apply(action_from_json(raw, index))
+        self._attach(game)
+        self.phase = Phase.PLAYING if not game.over else Phase.OVER
+        if game.over:
+            self.summary = self.build_summary()
+
+    def _flush(self) -> None:
+        if self._pending:
+            assert self.table is not None and self.game is not None
+            now = self.table.clock.now()
+            items: list[Message] = []
+            for published in self._pending:
+                self.seq += 1
+                event = published.event
+                self._judge(published)
+                item: Message = {
+                    "seq": self.seq,
+                    "game": self.game_no,
+                    "t": published.t,
+                    "event": public(event, self.game),
+                }
+                items.append(item)
+                self.history.append(item)
+                if isinstance(event, CardTurned):
+                    for page in self.pages.values():
+                        page.sent_cards[event.number] = now
+                        if len(page.sent_cards) > SENT_CARDS_KEPT:
+                            del page.sent_cards[min(page.sent_cards)]
+                    for seat in self.seats:
+                        seat.quota.refill()
+            self._pending.clear()
+            message: Message = {"type": Out.EVENTS, "items": items, "state": self.state()}
+            for page in self.pages.values():
+                if page.greeted:
+                    self.outgoing.append((page.id, message))
+            self._journal_actions()
+            if self.game.over and self.phase is Phase.PLAYING:
+                self._finish()
+        if self._lobby_dirty:
+            self._lobby_dirty = False
+            lobby: Message = {"type": Out.LOBBY, "room": self.lobby()}
+            for page in self.pages.values():
+                if page.greeted:
+                    self.outgoing.append((page.id, lobby))
+
+    def _judge(self, published: TableEvent) -> None:
+        """Attach each slap's verdict to the figures that timed it."""
+        event = published.event
+        if not isinstance(event, SlapCorrect | WrongSlap | SlapDismissed):
+            return
+        for adjudication in self.adjudications:
+            fits = adjudication.seat == event.seat and adjudication.credit.landed <= published.t
+            if adjudication.verdict is None and fits:
+                adjudication.verdict = event.kind.value
+                return
+
+    def _journal_actions(self) -> None:
+        assert self.game is not None
+        actions = self.game.actions
+        if len(actions) > self._journaled:
+            docs = [action_to_json(a) for a in actions[self._journaled :]]
+            self.journal.actions(self.code, self.game_no, self._journaled, docs)
+            self._journaled = len(actions)
+
+    def _finish(self) -> None:
+        assert self.table is not None
+        self.phase = Phase.OVER
+        self.summary = self.build_summary()
+        for seat, times in self.table.reactions.items():
+            if self.seats[seat].kind is SeatKind.HUMAN:
+                self.reactions[seat] = times[-50:]
+        self.journal.finished(self.code, self.game_id, self.record().to_json(), self.summary)
+        self.journal.room(self.code, self.to_doc())
+        for page in self.pages.values():
+            if page.greeted:
+                self.outgoing.append((page.id, {"type": Out.OVER, "summary": self.summary}))
+        self._lobby_dirty = True
+
+    def record(self) -> Record:
+        assert self.game is not None
+        names = tuple(s.name for s in self.seats)
+        extra: dict[str, object] = {"adjudications": [a.to_dict() for a in self.adjudications]}
+        return Record(
+            self.rules, len(names), seed=self.seed, players=names, actions=tuple(self.game.actions), extra=extra
+        )
+
+    def build_summary(self) -> dict[str, object]:
+        game, table = self.game, self.table
+        assert game is not None and table is not None and game.outcome is not None
+        outcome = game.outcome
+        n = game.players
+        wrong = [0] * n
+        by_slap = [0] * n
+        by_challenge = [0] * n
+        out_order: list[int] = []
+        for item in table.log:
+            event = item.event
+            if isinstance(event, WrongSlap):
+                wrong[event.seat] += 1
+            elif isinstance(event, PileWon):
+                for seat, _count in event.shares:
+                    (by_slap if event.how is WonBy.SLAP else by_challenge)[seat] += 1
+            elif isinstance(event, PlayerOut):
+                out_order.append(event.seat)
+        end_t = next((e.t for e in reversed(table.log) if isinstance(e.event, GameOver)), game.now)
+        players = []
+        for seat in range(n):
+            times = table.reactions[seat]
+            info = self.seats[seat]
+            players.append(
+                {
+                    "seat": seat,
+                    "name": info.name,
+                    "bot": info.level if info.kind is SeatKind.BOT else None,
+                    "cards": len(game.stacks[seat]),
+                    "piles_by_slap": by_slap[seat],
+                    "piles_by_challenge": by_challenge[seat],
+                    "wrong_slaps": wrong[seat],
+                    "reaction_ms": times,
+                    "median_reaction_ms": statistics.median(times) if times else None,
+                }
+            )
+        return {
+            "game": self.game_id,
+            "result": outcome.result.value,
+            "winner": outcome.winner,
+            "reason": outcome.reason,
+            "how": outcome.how.value if outcome.how else None,
+            "cards": game.cards,
+            "tricks": game.tricks,
+            "ms": end_t,
+            "players": players,
+            "out_order": out_order,
+            "races": races(self.adjudications),
+        }
+
+    # ------------------------------------------------------------------ what pages see
+
+    def state(self) -> Message:
+        if self.game is None or self.table is None:
+            return {}
+        view = view_for(self.game).as_dict()
+        view["now"] = self.table.clock.now()
+        view["collect_delay_ms"] = self.rules.slapping.collect_delay_ms
+        view["hold_ms"] = self.table.hold_ms
+        return view
+
+    def lobby(self) -> Message:
+        seats = []
+        for index, seat in enumerate(self.seats):
+            lags = [p.lag.shown_ms for p in self.pages.values() if index in p.seats and p.lag.shown_ms is not None]
+            seats.append(
+                {
+                    "kind": seat.kind.value,
+                    "name": seat.name,
+                    "level": seat.level,
+                    "ready": seat.ready,
+                    "connected": seat.kind is SeatKind.BOT or self._connected(index),
+                    "latency_ms": min(lags) if lags else None,
+                    "standin": seat.standin,
+                }
+            )
+        return {
+            "code": self.code,
+            "phase": self.phase.value,
+            "public": self.options.public,
+            "seats": seats,
+            "rules": rules_to_mapping(self.rules, full=True),
+            "preset": self.rules.preset,
+            "game": self.game_id or None,
+            "window_ms": self.table.hold_ms if self.table is not None and self.phase is Phase.PLAYING else None,
+        }
+
+    def _welcome(self, page: Page, missed: int | None) -> Message:
+        return {
+            "type": Out.WELCOME,
+            "v": wire.VERSION,
+            "room": self.lobby(),
+            "yours": sorted(page.seats),
+            "host": self.is_host(page),
+            "seq": self.seq,
+            "missed": missed,
+            "state": self.state(),
+            "summary": self.summary,
+        }
+
+    def _send(self, page_id: int, message: Message) -> None:
+        self.outgoing.append((page_id, message))
+
+    def snapshot_for(self, page_id: int) -> Message:
+        """The whole state for a page whose outbox overflowed: it replaces what it could not take."""
+        return {"type": Out.STATE, "seq": self.seq, "state": self.state(), "room": self.lobby()}
+
+    def take_outgoing(self) -> list[tuple[int, Message]]:
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    # ------------------------------------------------------------------ keeping
+
+    def to_doc(self) -> dict[str, object]:
+        """What the journal keeps of the room (the game itself is its seed plus its actions)."""
+        return {
+            "code": self.code,
+            "phase": self.phase.value,
+            "seats": [s.to_doc() for s in self.seats],
+            "ready": [s.ready for s in self.seats],
+            "rules": rules_to_mapping(self.rules, full=True),
+            "public": self.options.public,
+            "standins": self.options.standins,
+            "bot_pace": self.options.bot_pace,
+            "host_token": self.host_token,
+            "tokens": {t: sorted(s) for t, s in self.tokens.items()},
+            "game_no": self.game_no,
+            "seed": self.seed,
+            "reactions": {str(k): v for k, v in self.reactions.items()},
+        }
+
+    @staticmethod
+    def from_doc(doc: dict[str, object], clock: Clock, journal: Journal | None = None) -> RoomCore:
+        seats_doc = doc["seats"]
+        ready = doc.get("ready", [])
+        assert isinstance(seats_doc, list) and isinstance(ready, list)
+        seats = []
+        for i, item in enumerate(seats_doc):
+            seats.append(
+                SeatInfo(
+                    SeatKind(item["kind"]),
+                    str(item["name"]),
+                    item.get("level"),
+                    bool(ready[i]) if i < len(ready) else False,
+                )
+            )
+        options = RoomOptions(
+            bool(doc.get("public")), bool(doc.get("standins", True)), float(str(doc.get("bot_pace", 1.0)))
+        )
+        room = RoomCore(
+            str(doc["code"]),
+            clock,
+            seats=seats,
+            rules=rules_from_mapping(doc["rules"]),
+            options=options,
+            journal=journal,
+        )
+        room.host_token = str(doc["host_token"])
+        tokens = doc["tokens"]
+        assert isinstance(tokens, dict)
+        room.tokens = {str(t): frozenset(int(s) for s in seats) for t, seats in tokens.items()}
+        reactions = doc.get("reactions", {})
+        assert isinstance(reactions, dict)
+        room.reactions = {int(k): [int(x) for x in v] for k, v in reactions.items()}
+        room.game_no = int(str(doc.get("game_no", 0)))
+        room.seed = int(str(doc.get("seed", 0)))
+        return room
+
+
+def public(event: Event, game: Game) -> dict[str, object]:
+    """An event as everyone at the table may see it: cards that lie face down are not named."""
+    doc = event.to_dict()
+    if isinstance(event, WrongSlap):
+        if not game.rules.slaps.burned_count:
+            doc["burned"] = [None] * len(event.burned)
+        doc["given"] = [[seat, None] for seat, _card in event.given]
+    elif isinstance(event, PileWon):
+        doc["cards"] = [None] * len(event.cards)
+    return doc
+
+
+def races(adjudications: list[Adjudication]) -> list[dict[str, object]]:
+    """Cards more than one person slapped, with the figures each slap was timed by: why a race went one way."""
+    by_card: dict[int, list[Adjudication]] = {}
+    for adjudication in adjudications:
+        if adjudication.card is not None:
+            by_card.setdefault(adjudication.card, []).append(adjudication)
+    return [
+        {"card": card, "slaps": [a.to_dict() for a in sorted(group, key=lambda a: a.credit.landed)]}
+        for card, group in sorted(by_card.items())
+        if len({a.seat for a in group}) > 1
+    ]

@@ -1,0 +1,184 @@
+"""The rooms' journal: every room and every applied action, written to SQLite as it happens, off the event loop.
+
+Rooms hand their writes to a queue; one thread writes them in order, batching what arrived together into
+one transaction. A room is its lobby document plus, for the game in progress, its seed and the actions
+applied so far, so a server stopped by SIGTERM or kill -9 reloads every room and replays every game to its
+last written action. Finished games go to the store's ``games`` table, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    doc TEXT NOT NULL,
+    closed INTEGER NOT NULL DEFAULT 0,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS room_actions (
+    code TEXT NOT NULL,
+    game_no INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (code, game_no, idx)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    created REAL NOT NULL
+);
+"""
+
+Write = Callable[[sqlite3.Connection], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SavedRoom:
+    doc: dict[str, object]
+    actions: list[object]  # of the room's current game, in order
+
+
+class SqliteJournal:
+    """Implements ``core.Journal``; writes happen on its own thread, reads (at start-up) on the caller's."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.executescript(SCHEMA)
+        self._queue: queue.Queue[Write | None] = queue.Queue()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread = threading.Thread(target=self._write_loop, name="ratscrew journal", daemon=True)
+        self._thread.start()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        return db
+
+    # ------------------------------------------------------------------ writes (any thread)
+
+    def room(self, code: str, doc: dict[str, object]) -> None:
+        text = json.dumps(doc)
+        closed = 0
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO rooms (code, doc, closed, updated) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET doc = excluded.doc, updated = excluded.updated",
+                (code, text, closed, time.time()),
+            )
+
+        self._put(write)
+
+    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None:
+        rows = [(code, game_no, start + i, json.dumps(a)) for i, a in enumerate(actions)]
+
+        def write(db: sqlite3.Connection) -> None:
+            db.executemany("INSERT OR REPLACE INTO room_actions (code, game_no, idx, action) VALUES (?, ?, ?, ?)", rows)
+
+        self._put(write)
+
+    def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
+        row = (game_id, json.dumps(record), json.dumps(summary), time.time())
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)", row)
+
+        self._put(write)
+
+    def close_room(self, code: str) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE rooms SET closed = 1, updated = ? WHERE code = ?", (time.time(), code))
+            db.execute("DELETE FROM room_actions WHERE code = ?", (code,))
+
+        self._put(write)
+
+    def _put(self, write: Write) -> None:
+        self._idle.clear()
+        self._queue.put(write)
+
+    # ------------------------------------------------------------------ the writer thread
+
+    def _write_loop(self) -> None:
+        db = self._connect()
+        try:
+            while True:
+                first = self._queue.get()
+                if first is None:
+                    return
+                batch = [first]
+                stop = False
+                while True:  # whatever else is already waiting goes into the same transaction
+                    try:
+                        item = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if item is None:
+                        stop = True
+                        break
+                    batch.append(item)
+                with db:
+                    for write in batch:
+                        write(db)
+                if self._queue.empty():
+                    self._idle.set()
+                if stop:
+                    return
+        finally:
+            db.close()
+            self._idle.set()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until every write so far is committed (tests, and a clean shutdown)."""
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    # ------------------------------------------------------------------ reads
+
+    def open_rooms(self) -> list[SavedRoom]:
+        """Every room not closed, with the actions of its current game."""
+        with self._connect() as db:
+            rows = db.execute("SELECT code, doc FROM rooms WHERE closed = 0").fetchall()
+            saved = []
+            for code, text in rows:
+                doc = json.loads(text)
+                game_no = int(doc.get("game_no", 0))
+                actions = [
+                    json.loads(a)
+                    for (a,) in db.execute(
+                        "SELECT action FROM room_actions WHERE code = ? AND game_no = ? ORDER BY idx", (code, game_no)
+                    )
+                ]
+                saved.append(SavedRoom(doc, actions))
+        return saved
+
+    def load_room(self, code: str) -> SavedRoom | None:
+        with self._connect() as db:
+            row = db.execute("SELECT doc FROM rooms WHERE code = ? AND closed = 0", (code,)).fetchone()
+            if row is None:
+                return None
+            doc = json.loads(row[0])
+            game_no = int(doc.get("game_no", 0))
+            actions = [
+                json.loads(a)
+                for (a,) in db.execute(
+                    "SELECT action FROM room_actions WHERE code = ? AND game_no = ? ORDER BY idx", (code, game_no)
+                )
+            ]
+        return SavedRoom(doc, actions)

@@ -1,0 +1,287 @@
+"""Rooms on the event loop: one owner task per room, and the directory of every room on this server.
+
+Each room's task waits for the next thing in its inbox (a page opening, a message, a page closing) or the
+room's next deadline, hands it to the room's core, and puts what the core wants sent into each page's
+outbox. Outboxes are bounded: a page that cannot keep up is sent the whole state instead of the backlog,
+and closed if it keeps falling behind. Nothing else touches a room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections import defaultdict, deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ratscrew.errors import NotFound, TooMany
+from ratscrew.rooms import wire
+from ratscrew.rooms.core import Message, Phase, RoomCore, RoomOptions, SeatInfo, SeatKind
+from ratscrew.rooms.journal import SavedRoom, SqliteJournal
+from ratscrew.rules.model import Rules
+from ratscrew.table.clock import LoopClock
+
+OUTBOX_LIMIT = 64  # messages waiting for one page before it is sent the whole state instead
+OVERFLOWS_BEFORE_CLOSE = 3
+IDLE_UNLOAD_S = 120.0  # a room nobody watches is taken out of memory (its journal keeps it) after this
+MAX_ROOMS = 2000
+ROOMS_PER_CLIENT_PER_HOUR = 60
+CONNECTIONS_PER_CLIENT = 48
+FAILED_LOOKUPS_PER_MINUTE = 20
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud across a table
+CODE_LENGTH = 6
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+@dataclass(eq=False)
+class PageLink:
+    """One connected page as its room's task sees it: an id and a bounded outbox the socket drains."""
+
+    id: int
+    outbox: asyncio.Queue[Message | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT + 1))
+    overflows: int = 0
+
+
+class RoomRunner:
+    def __init__(self, core: RoomCore, journal: SqliteJournal | None, idle_unload_s: float = IDLE_UNLOAD_S) -> None:
+        self.core = core
+        self.journal = journal
+        self.idle_unload_s = idle_unload_s
+        self.links: dict[int, PageLink] = {}
+        self.inbox: asyncio.Queue[tuple[str, PageLink, wire.ClientMessage | None] | None] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self.idle_since: float | None = loop.time()
+        self._task = loop.create_task(self._run(), name=f"room {core.code}")
+
+    @property
+    def code(self) -> str:
+        return self.core.code
+
+    @property
+    def closed(self) -> bool:
+        return self._task.done()
+
+    # ------------------------------------------------------------------ called from socket handlers
+
+    def open(self, link: PageLink) -> None:
+        self.inbox.put_nowait(("open", link, None))
+
+    def submit(self, link: PageLink, msg: wire.ClientMessage) -> None:
+        self.inbox.put_nowait(("msg", link, msg))
+
+    def close_link(self, link: PageLink) -> None:
+        self.inbox.put_nowait(("close", link, None))
+
+    async def stop(self) -> None:
+        self.inbox.put_nowait(None)
+        await asyncio.gather(self._task, return_exceptions=True)
+        for link in list(self.links.values()):
+            self._shut(link)
+
+    # ------------------------------------------------------------------ the owner task
+
+    async def _run(self) -> None:
+        core = self.core
+        while True:
+            deadline = core.next_deadline()
+            timeout = None if deadline is None else max(0.0, (deadline - core.now()) / 1000)
+            if self.idle_since is not None:
+                idle_left = max(0.0, self.idle_since + self.idle_unload_s - self._loop.time())
+                if idle_left == 0:
+                    return  # nobody watches: the journal keeps the room; it is loaded again when someone comes
+                timeout = idle_left if timeout is None else min(timeout, idle_left)
+            try:
+                item = await asyncio.wait_for(self.inbox.get(), timeout)
+            except TimeoutError:
+                item = ("tick", PageLink(-1), None)
+            if item is None:
+                return
+            what, link, msg = item
+            if what == "open":
+                self.links[link.id] = link
+                core.open_page(link.id)
+                self.idle_since = None
+            elif what == "msg" and msg is not None:
+                core.receive(link.id, msg)
+            elif what == "close":
+                self.links.pop(link.id, None)
+                core.close_page(link.id)
+                if not self.links:
+                    self.idle_since = self._loop.time()
+            core.tick()
+            self._deliver()
+
+    def _deliver(self) -> None:
+        for page_id, message in self.core.take_outgoing():
+            link = self.links.get(page_id)
+            if link is None:
+                continue
+            if link.outbox.qsize() >= OUTBOX_LIMIT:
+                # The page cannot keep up: drop its backlog and send the whole state once instead.
+                while not link.outbox.empty():
+                    link.outbox.get_nowait()
+                link.overflows += 1
+                if link.overflows >= OVERFLOWS_BEFORE_CLOSE:
+                    self._shut(link)
+                    continue
+                message = self.core.snapshot_for(page_id)
+            link.outbox.put_nowait(message)
+
+    def _shut(self, link: PageLink) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            link.outbox.put_nowait(None)
+
+
+class Rooms:
+    """Every room on this server by code: creates, finds, reloads from the journal, and enforces the caps."""
+
+    def __init__(self, journal: SqliteJournal | None, *, idle_unload_s: float = IDLE_UNLOAD_S) -> None:
+        self.journal = journal
+        self.idle_unload_s = idle_unload_s
+        self.rooms: dict[str, RoomRunner] = {}
+        self._created: dict[str, deque[float]] = defaultdict(deque)
+        self._failed_lookups: dict[str, deque[float]] = defaultdict(deque)
+        self.connections: dict[str, int] = defaultdict(int)
+        self._next_page = 0
+
+    # ------------------------------------------------------------------ creating
+
+    def _check_create(self, client: str) -> None:
+        self._forget_closed()
+        if len(self.rooms) >= MAX_ROOMS:
+            raise TooMany(f"this server is full ({MAX_ROOMS} live rooms): try again in a few minutes")
+        recent = self._created[client]
+        _trim(recent, 3600)
+        if len(recent) >= ROOMS_PER_CLIENT_PER_HOUR:
+            raise TooMany(f"you created {len(recent)} rooms in the last hour: at most {ROOMS_PER_CLIENT_PER_HOUR}")
+        recent.append(time.monotonic())
+
+    def _unused_code(self) -> str:
+        while True:
+            code = new_code()
+            if code not in self.rooms and (self.journal is None or self.journal.load_room(code) is None):
+                return code
+
+    def create_room(self, client: str, *, seats: int, rules: Rules, name: str, public: bool) -> tuple[RoomRunner, str]:
+        """An online room in its lobby; the creator is the host, sitting at seat 0. Returns the room and token."""
+        self._check_create(client)
+        infos = [SeatInfo(SeatKind.HUMAN, name)] + [SeatInfo() for _ in range(seats - 1)]
+        core = RoomCore(self._unused_code(), LoopClock(), seats=infos, rules=rules, options=RoomOptions(public=public),
+                        journal=self.journal)
+        core.tokens[core.host_token] = frozenset({0})
+        core.journal.room(core.code, core.to_doc())
+        return self._run(core), core.host_token
+
+    def create_game(
+        self, client: str, *, seats: Iterable[SeatInfo], rules: Rules, bot_pace: float, seed: int,
+        reactions: dict[int, list[int]] | None = None, token: str | None = None,
+    ) -> tuple[RoomRunner, str]:
+        """A game against the computer (or two on one screen): it starts at once. Returns the room and token."""
+        self._check_create(client)
+        infos = list(seats)
+        core = RoomCore(self._unused_code(), LoopClock(), seats=infos, rules=rules,
+                        options=RoomOptions(public=False, standins=False, bot_pace=bot_pace), journal=self.journal)
+        people = frozenset(i for i, s in enumerate(infos) if s.kind is SeatKind.HUMAN)
+        if token is not None:
+            core.host_token = token
+        core.tokens = {core.host_token: people}
+        core.reactions = dict(reactions or {})
+        core.start_game(seed=seed)
+        return self._run(core), core.host_token
+
+    def _run(self, core: RoomCore) -> RoomRunner:
+        runner = RoomRunner(core, self.journal, self.idle_unload_s)
+        self.rooms[core.code] = runner
+        return runner
+
+    # ------------------------------------------------------------------ finding
+
+    def get(self, code: str) -> RoomRunner | None:
+        """A room by code, loaded from the journal if it is not in memory (after a restart, or idle)."""
+        self._forget_closed()
+        runner = self.rooms.get(code)
+        if runner is not None or self.journal is None or len(code) != CODE_LENGTH:
+            return runner
+        saved = self.journal.load_room(code)
+        return None if saved is None else self._restore(saved)
+
+    def lookup(self, client: str, code: str) -> RoomRunner:
+        """A room a client asked for by code; failed guesses are rate-limited so codes cannot be enumerated."""
+        failed = self._failed_lookups[client]
+        _trim(failed, 60)
+        if len(failed) >= FAILED_LOOKUPS_PER_MINUTE:
+            raise TooMany("too many wrong room codes: wait a minute and check the code")
+        code = code.strip().upper()
+        runner = self.get(code) if code.isascii() and code.isalnum() else None
+        if runner is None:
+            failed.append(time.monotonic())
+            raise NotFound(f"no room {code[:12]!r}: check the code (it has {CODE_LENGTH} letters and digits)")
+        return runner
+
+    def open_lobbies(self) -> list[dict[str, object]]:
+        self._forget_closed()
+        listed = []
+        for runner in self.rooms.values():
+            core = runner.core
+            if core.options.public and core.phase is Phase.LOBBY:
+                free = sum(1 for s in core.seats if s.kind is SeatKind.EMPTY)
+                host = next((s.name for s in core.seats if s.kind is SeatKind.HUMAN), "")
+                listed.append({"code": core.code, "seats": len(core.seats), "free": free, "host": host,
+                               "preset": core.rules.preset})
+        return listed[:100]
+
+    def _restore(self, saved: SavedRoom) -> RoomRunner:
+        core = RoomCore.from_doc(saved.doc, LoopClock(), self.journal)
+        phase = Phase(str(saved.doc.get("phase", "lobby")))
+        if phase is not Phase.LOBBY and core.game_no:
+            core.resume_game(core.game_no, core.seed, saved.actions)
+        return self._run(core)
+
+    def restore_all(self) -> int:
+        """At start-up: every room that was playing when the server stopped is running again."""
+        if self.journal is None:
+            return 0
+        count = 0
+        for saved in self.journal.open_rooms():
+            code = str(saved.doc["code"])
+            if code not in self.rooms and saved.doc.get("phase") == Phase.PLAYING.value:
+                self._restore(saved)
+                count += 1
+        return count
+
+    # ------------------------------------------------------------------ pages
+
+    def connect(self, client: str) -> PageLink:
+        if self.connections[client] >= CONNECTIONS_PER_CLIENT:
+            raise TooMany(f"too many open connections from your address: at most {CONNECTIONS_PER_CLIENT}")
+        self.connections[client] += 1
+        self._next_page += 1
+        return PageLink(self._next_page)
+
+    def disconnect(self, client: str) -> None:
+        self.connections[client] -= 1
+        if self.connections[client] <= 0:
+            del self.connections[client]
+
+    def _forget_closed(self) -> None:
+        for code in [c for c, r in self.rooms.items() if r.closed]:
+            del self.rooms[code]
+
+    async def close(self) -> None:
+        for runner in list(self.rooms.values()):
+            await runner.stop()
+        self.rooms.clear()
+        if self.journal is not None:
+            self.journal.flush()
+
+
+def _trim(times: deque[float], seconds: float) -> None:
+    cutoff = time.monotonic() - seconds
+    while times and times[0] < cutoff:
+        times.popleft()

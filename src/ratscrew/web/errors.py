@@ -1,0 +1,73 @@
+"""The one place where errors become HTTP answers: every error is ``{"error": "one readable line"}``.
+
+Endpoints raise from the project's error tree (``ratscrew.errors``) and never build error answers
+themselves; the handlers registered here pick the status from the error's branch.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Mapping
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from ratscrew.errors import (
+    Conflict,
+    Forbidden,
+    IllegalAction,
+    MalformedInput,
+    NotFound,
+    RatscrewError,
+    StaleInput,
+    TooMany,
+)
+
+log = logging.getLogger(__name__)
+
+# Most specific first is not needed: an error belongs to exactly one branch.
+STATUS: dict[type[RatscrewError], int] = {
+    MalformedInput: 400,
+    IllegalAction: 400,
+    NotFound: 404,
+    StaleInput: 409,
+    Conflict: 409,
+    Forbidden: 403,
+    TooMany: 429,
+}
+
+
+def status_for(exc: RatscrewError) -> int:
+    """The HTTP status of an error, found by its branch of the tree (400 for the bare root)."""
+    for kind in type(exc).__mro__:
+        if kind in STATUS:
+            return STATUS[kind]
+    return 400
+
+
+def error_response(message: str, status: int, extra: Mapping[str, object] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, **(extra or {})}, status_code=status)
+
+
+async def ratscrew_error(request: Request, exc: Exception) -> Response:
+    """An error from the tree: its own message, and any fields it carries for the page (``exc.extra``)."""
+    assert isinstance(exc, RatscrewError)
+    extra = getattr(exc, "extra", None)
+    return error_response(str(exc), status_for(exc), extra if isinstance(extra, Mapping) else None)
+
+
+async def store_error(request: Request, exc: Exception) -> Response:
+    """The SQLite file is locked or unreadable: nothing was written, so the page may simply try again."""
+    log.error("store failed on %s %s: %r", request.method, request.url.path, exc)
+    return error_response(
+        f"the store could not be used ({exc.__class__.__name__}); nothing was changed, try again in a moment", 503
+    )
+
+
+async def internal_error(request: Request, exc: Exception) -> Response:
+    """A bug: answered with one line, never the traceback (the server logs that, as for any crash)."""
+    return error_response("internal error; nothing was changed", 500)
+
+
+HANDLERS = {RatscrewError: ratscrew_error, sqlite3.Error: store_error, Exception: internal_error}

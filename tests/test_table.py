@@ -238,8 +238,8 @@ def test_every_preset_plays_to_an_end_between_computers(preset: str) -> None:
     results = doc["results"]
     assert isinstance(results, dict)
     assert sum(results.values()) == 40
-    assert all(s.result in ("win", "draw", "limit", "loop") for s in summary.stats)
-    assert all(s.cards > 0 for s in summary.stats)
+    assert set(results) == {"win", "draw", "limit", "loop"}
+    assert summary.tally.games == 40 and min(summary.tally.cards) > 0
 
 
 def test_simulation_is_the_same_for_the_same_seed_whatever_the_workers() -> None:

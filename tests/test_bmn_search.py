@@ -41,6 +41,11 @@ def test_a_climb_only_ever_improves_and_every_find_replays() -> None:
     assert climb(seed=3, restart=1, patience=300) != (found, played)
 
 
+@pytest.mark.parametrize(("seed", "restart"), [(1, 0), (3, 4), (2024, 1)])
+def test_the_c_climb_takes_the_python_climbs_every_step(seed: int, restart: int) -> None:
+    assert climb(seed, restart, patience=400) == climb(seed, restart, patience=400, accelerated=False)
+
+
 def test_same_seed_same_bests_whatever_the_workers() -> None:
     one = list(search(SearchState(seed=8), restarts=5, patience=300))
     two = list(search(SearchState(seed=8), restarts=5, patience=300, workers=2))

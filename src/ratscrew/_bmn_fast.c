@@ -243,28 +243,77 @@ static uint64_t next_u64(uint64_t *state) {
 
 /* A random deal, as ratscrew.bmn.random_deal: a partial Fisher-Yates picks the places of the 16 court
  * cards among 52 (SeededRandom.below: a draw at or above 2**64 minus 2**64 mod n is drawn again), and
- * place k of the deck goes to hand k % 2 as its card k / 2. Unrolled, every modulus is a constant. */
-static void random_deal(uint64_t *state, Hand *first, Hand *second) {
+ * place k of the deck goes to hand k % 2 as its card k / 2. Unrolled, every modulus is a constant.
+ * `court_at[c]` receives the place of the c-th court card drawn (demand 1 + c / 4). */
+static inline void deal_courts(uint64_t *state, uint8_t court_at[16]) {
     uint8_t places[52];
-    uint64_t court[2] = {0, 0}, lo[2] = {0, 0}, hi[2] = {0, 0};
     for (int i = 0; i < 52; i++) places[i] = (uint8_t)i;
 #pragma GCC unroll 16
     for (int i = 0; i < 16; i++) {
         const uint64_t n = (uint64_t)(52 - i), rest = (0 - n) % n;
         uint64_t draw;
         do draw = next_u64(state);
-        while (draw >= 0 - rest);
+        while (rest != 0 && draw >= 0 - rest);
         int j = i + (int)(draw % n);
         uint8_t place = places[j];
         places[j] = places[i];
         places[i] = place;
-        uint64_t bit = 1ULL << (place >> 1), d = (uint64_t)(i / 4);
+        court_at[i] = place;
+    }
+}
+
+static void random_deal(uint64_t *state, Hand *first, Hand *second) {
+    uint8_t court_at[16];
+    uint64_t court[2] = {0, 0}, lo[2] = {0, 0}, hi[2] = {0, 0};
+    deal_courts(state, court_at);
+    for (int c = 0; c < 16; c++) {
+        int place = court_at[c];
+        uint64_t bit = 1ULL << (place >> 1), d = (uint64_t)(c / 4);
         court[place & 1] |= bit;
         lo[place & 1] |= (d & 1) * bit;
         hi[place & 1] |= (d >> 1) * bit;
     }
     *first = (Hand){court[0], lo[0], hi[0], 0, 26};
     *second = (Hand){court[1], lo[1], hi[1], 0, 26};
+}
+
+/* SeededRandom.below(n) for a bound known when compiling. */
+static inline uint64_t below(uint64_t *state, const uint64_t n) {
+    const uint64_t rest = (0 - n) % n;
+    uint64_t draw;
+    do draw = next_u64(state);
+    while (rest != 0 && draw >= 0 - rest);
+    return draw % n;
+}
+
+/* How a deal plays, as ratscrew.lab.bmn_search scores it: an endless deal beats any that ends, then the
+ * longer game wins (for an endless deal, the cards up to its first repeated position). */
+typedef struct {
+    int loop;
+    long long cards, tricks;
+} Score;
+
+static Score score(const uint8_t deck[52]) {
+    Hand first, second;
+    Result r;
+    set_hand(&first, deck, 26);
+    set_hand(&second, deck + 26, 26);
+    play(&first, &second, &r);
+    Score s = {r.winner < 0, r.cards, r.tricks};
+    if (s.loop) {
+        s.cards = r.prefix_cards + r.cycle_cards;
+        s.tricks = r.prefix_tricks + r.cycle_tricks;
+    }
+    return s;
+}
+
+static inline int beats(Score a, Score b) { return a.loop != b.loop ? a.loop > b.loop : a.cards > b.cards; }
+
+static PyObject *found_entry(const uint8_t deck[52], Score s) {
+    char text[52];
+    for (int i = 0; i < 52; i++) text[i] = (char)('0' + deck[i]);
+    return Py_BuildValue("(s#s#LLO)", text, (Py_ssize_t)26, text + 26, (Py_ssize_t)26, s.cards, s.tricks,
+                         s.loop ? Py_True : Py_False);
 }
 
 static int read_hand(PyObject *obj, uint8_t *out, int *n) {
@@ -335,11 +384,66 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
     return Py_BuildValue("(LLLL)", total, ended, longest, loops);
 }
 
+/* ratscrew.lab.bmn_search.climb, step for step: the same deal, the same swaps drawn from the same stream,
+ * the same rule for keeping a swap, so it finds the same deals. */
+static PyObject *py_climb(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long seed;
+    long long patience;
+    if (!PyArg_ParseTuple(args, "KL", &seed, &patience)) return NULL;
+    uint64_t state = seed;
+    uint8_t deck[52], court_at[16];
+    memset(deck, 0, sizeof(deck));
+    deal_courts(&state, court_at);
+    for (int c = 0; c < 16; c++) { /* place k of the shuffled deck is card k / 2 of hand k % 2 */
+        int place = court_at[c];
+        deck[(place & 1) * 26 + (place >> 1)] = (uint8_t)(1 + c / 4);
+    }
+    PyObject *found = PyList_New(0);
+    if (found == NULL) return NULL;
+    Score best = score(deck);
+    PyObject *entry = found_entry(deck, best);
+    if (entry == NULL || PyList_Append(found, entry) < 0) goto fail;
+    Py_DECREF(entry);
+    long long played = 1, stale = 0;
+    while (stale < patience) {
+        int i = (int)below(&state, 52), j = (int)below(&state, 52);
+        if (deck[i] == deck[j]) continue;
+        uint8_t t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+        Score trial = score(deck);
+        played++;
+        int better = beats(trial, best);
+        if (better || (trial.loop == best.loop && trial.cards == best.cards)) {
+            best = trial;
+        } else {
+            deck[j] = deck[i];
+            deck[i] = t;
+        }
+        if (better) {
+            entry = found_entry(deck, trial);
+            if (entry == NULL || PyList_Append(found, entry) < 0) goto fail;
+            Py_DECREF(entry);
+            stale = 0;
+        } else {
+            stale++;
+        }
+    }
+    return Py_BuildValue("(NL)", found, played);
+fail:
+    Py_XDECREF(entry);
+    Py_DECREF(found);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"play2", py_play2, METH_VARARGS,
      "play2(first, second) -> (winner or -1, cards, tricks, prefix_cards, prefix_tricks, cycle_cards, cycle_tricks)"},
     {"play_random", py_play_random, METH_VARARGS,
      "play_random(games, seed) -> (total cards of ended games, ended games, longest, loops)"},
+    {"climb", py_climb, METH_VARARGS,
+     "climb(seed, patience) -> ([(first, second, cards, tricks, loop), ...], deals played)"},
     {NULL, NULL, 0, NULL},
 };
 

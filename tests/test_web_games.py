@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +15,11 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from ratscrew.record import Record, state_json
+from ratscrew.rooms.core import SeatInfo, SeatKind
+from ratscrew.rooms.journal import SqliteJournal
+from ratscrew.rooms.runner import PageLink, Rooms
+from ratscrew.rooms.wire import Hello
 from ratscrew.rules import Rules
-from ratscrew.table import SeatSpec
-from ratscrew.web.rooms import Connection, GameSetup, Rooms
-from ratscrew.web.store import Store
 from tests.conftest import Server
 
 
@@ -32,11 +35,16 @@ def new_game(server: Server, **extra: object) -> dict[str, Any]:
     return dict(doc)
 
 
-def socket_for(server: Server, game: dict[str, Any], token: str | None = None) -> ClientConnection:
+@contextmanager
+def socket_for(
+    server: Server, game: dict[str, Any], token: str | None = None, since: int = -1
+) -> Iterator[ClientConnection]:
+    """A page's socket to a game, greeted with its seat token (the game's own unless another is given)."""
     ws_url = server.url.replace("http://", "ws://").rstrip("/")
-    return connect(
-        f"{ws_url}/ws/games/{game['id']}?token={token if token is not None else game['token']}", open_timeout=10
-    )
+    with connect(f"{ws_url}/ws/rooms/{game['id']}", open_timeout=10) as ws:
+        hello = {"type": "hello", "v": 2, "token": token if token is not None else game["token"], "since": since}
+        ws.send(json.dumps(hello))
+        yield ws
 
 
 def receive(ws: ClientConnection, kind: str, timeout: float = 5.0) -> dict[str, Any]:
@@ -53,8 +61,9 @@ def test_welcome_tells_the_page_its_seats_and_the_rules(live_server: Server) -> 
     with socket_for(live_server, game) as ws:
         welcome = receive(ws, "welcome")
     assert welcome["yours"] == [0, 1]
-    assert [s["name"] for s in welcome["seats"]] == ["Ann", "Bob"]
-    assert welcome["rules"]["slaps"]["sandwich"] is True
+    assert [s["name"] for s in welcome["room"]["seats"]] == ["Ann", "Bob"]
+    assert welcome["room"]["rules"]["slaps"]["sandwich"] is True
+    assert welcome["v"] == 2
     assert welcome["state"]["stack_sizes"] == [26, 26]
     assert "hands" not in welcome["state"]  # a page never sees the cards in a stack
 
@@ -112,32 +121,39 @@ def test_moves_out_of_turn_are_rejected_with_a_reason(live_server: Server) -> No
     assert rejected["seat"] == 0
 
 
-def test_a_played_game_downloads_as_a_record_that_replays_to_the_same_state(live_server: Server) -> None:
-    game = new_game(live_server)
+def test_a_played_game_downloads_as_a_record_once_it_is_over(live_server: Server) -> None:
+    game = new_game(live_server, rules={"preset": "standard", "end": {"max_cards": 30}})
     with socket_for(live_server, game) as ws:
         receive(ws, "welcome")
         state: dict[str, Any] = {}
-        for _ in range(30):
+        slapped = False
+        while not state.get("over"):
+            if state.get("cards", 0) >= 20 and not slapped:
+                ws.send(json.dumps({"type": "slap", "seat": 1, "card": state["cards"], "rt": 400}))
+                slapped = True
+                state = receive(ws, "events")["state"]
+                continue
+            # The live record would tell every card to come: it is refused until the game is over.
+            assert live_server.get(f"/api/games/{game['id']}/record")[0] == 409
             ws.send(json.dumps({"type": "flip", "seat": state.get("turn", 0)}))
             message = receive(ws, "events")
             state = message["state"]
             if state["collect_pending"] is not None:
                 time.sleep(1.1)  # let the won pile move
-                ws.send(json.dumps({"type": "ping"}))
+                ws.send(json.dumps({"type": "ping", "id": 1}))
                 receive(ws, "pong")
-        ws.send(json.dumps({"type": "slap", "seat": 1, "card": state["cards"]}))
-        final = receive(ws, "events")["state"]
+                state = {**state, "collect_pending": None}
+        final = state
     status, doc = live_server.get(f"/api/games/{game['id']}/record")
-    assert status == 200
+    assert status == 200, doc
     assert doc["format"] == "ratscrew-record/1"
     assert doc["players"] == ["Ann", "Bob"]
     assert doc["seed"] == 7
     replayed = state_json(Record.from_json(doc).replay())
-    assert replayed["cards"] == final["cards"] >= 30
+    assert replayed["cards"] == final["cards"] == 30
     assert [len(h) for h in replayed["hands"]] == final["stack_sizes"]
-    assert replayed["pile"] == final["pile"]
-    assert len(replayed["burned"]) == final["burned_count"]
     assert any(isinstance(a, dict) and a.get("act") == "slap" for a in doc["actions"])
+    assert [a["seat"] for a in doc["adjudications"]] == [1]  # with the figures that timed it
 
 
 @pytest.mark.parametrize(
@@ -161,42 +177,53 @@ def test_unknown_game_and_unknown_api_paths(live_server: Server) -> None:
     assert live_server.get("/api/games/nope/record")[0] == 404
     assert live_server.get("/api/does-not-exist")[0] == 404
     ws_url = live_server.url.replace("http://", "ws://").rstrip("/")
-    with connect(f"{ws_url}/ws/games/nope", open_timeout=10) as ws:
-        assert receive(ws, "error")["message"] == "no such game"
+    with connect(f"{ws_url}/ws/rooms/nope", open_timeout=10) as ws:
+        assert receive(ws, "error")["message"].startswith("no room 'NOPE'")
 
 
 def test_play_again_keeps_seats_and_rules(live_server: Server) -> None:
-    game = new_game(live_server, rules={"preset": "bicycle", "slapping": {"penalty_cards": 2}})
+    game = new_game(live_server, rules={"preset": "bicycle", "slapping": {"penalty_cards": 2}, "end": {"max_cards": 3}})
+    with socket_for(live_server, game) as ws:
+        receive(ws, "welcome")
+        assert live_server.post(f"/api/games/{game['id']}/again", {"token": game["token"]})[0] == 409
+        for seat in (0, 1, 0):
+            ws.send(json.dumps({"type": "flip", "seat": seat}))
+            receive(ws, "events")
+        receive(ws, "over")
     status, again = live_server.post(f"/api/games/{game['id']}/again", {"token": game["token"]})
     assert status == 200
     assert again["id"] != game["id"]
     with socket_for(live_server, {"id": again["id"], "token": again["token"]}) as ws:
         welcome = receive(ws, "welcome")
-    assert [s["name"] for s in welcome["seats"]] == ["Ann", "Bob"]
-    assert welcome["rules"]["slapping"]["penalty_cards"] == 2
-    assert welcome["preset"] == "bicycle"
+    assert [s["name"] for s in welcome["room"]["seats"]] == ["Ann", "Bob"]
+    assert welcome["room"]["rules"]["slapping"]["penalty_cards"] == 2
+    assert welcome["room"]["preset"] == "bicycle"
     assert live_server.post(f"/api/games/{game['id']}/again", {"token": "wrong"})[0] == 403
 
 
-def test_a_game_nobody_watches_is_closed_after_the_idle_limit(tmp_path: Path) -> None:
+def test_a_game_nobody_watches_leaves_memory_but_not_the_journal(tmp_path: Path) -> None:
     async def scenario() -> None:
-        rooms = Rooms(Store(tmp_path / "store.sqlite3"), idle_limit_s=0.3)
-        setup = GameSetup((SeatSpec("Ann"), SeatSpec("Bot", "expert")), Rules.build("standard"), seed=3)
-        watched, abandoned = rooms.create(setup), rooms.create(setup)
-        conn = Connection(send=_ignore, seats=frozenset({0}))
-        await watched.attach(conn)
+        journal = SqliteJournal(tmp_path / "store.sqlite3")
+        rooms = Rooms(journal, idle_unload_s=0.3)
+        seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.BOT, "Bot", "expert", ready=True)]
+        rules = Rules.build("standard")
+        watched, _ = rooms.create_game("me", seats=seats, rules=rules, bot_pace=1.0, seed=3)
+        abandoned, token = rooms.create_game("me", seats=seats, rules=rules, bot_pace=1.0, seed=3)
+        link = PageLink(1)
+        watched.open(link)
+        watched.submit(link, Hello(2, None, -1))
         await asyncio.sleep(0.8)
-        assert rooms.get(abandoned.id) is None  # closed and forgotten: its computer stopped playing
-        assert rooms.get(watched.id) is watched
-        watched.detach(conn)
-        await asyncio.sleep(0.8)
-        assert rooms.get(watched.id) is None
+        assert abandoned.closed  # its computer stopped playing...
+        assert rooms.get(watched.code) is watched
+        assert abandoned.code not in rooms.rooms
+        reloaded = rooms.get(abandoned.code)  # ...and it is loaded again, where it stood, when someone comes back
+        assert reloaded is not None and reloaded is not abandoned
+        before, after = abandoned.core.game, reloaded.core.game
+        assert before is not None and after is not None and after.actions == before.actions
+        assert reloaded.core.seats_of(token) == frozenset({0})
         await rooms.close()
+        journal.close()
 
     # Its own thread: Playwright's synchronous API may already run an event loop in this one.
     with ThreadPoolExecutor(1) as worker:
         worker.submit(asyncio.run, scenario()).result(timeout=30)
-
-
-async def _ignore(message: dict[str, object]) -> None:
-    return None

@@ -200,6 +200,7 @@ class RoomCore:
         self._pending: list[TableEvent] = []
         self._journaled = 0
         self._lobby_dirty = False
+        self._state_dirty = False
 
     # ------------------------------------------------------------------ seats and tokens
 
@@ -355,7 +356,8 @@ class RoomCore:
             self._lobby_dirty = True
         missed = [item for item in self.history if int(str(item["seq"])) > msg.since] if msg.since >= 0 else []
         oldest = int(str(self.history[0]["seq"])) if self.history else self.seq + 1
-        gap = msg.since >= 0 and msg.since + 1 < oldest
+        # Too old for the history, or from before a restart (numbering starts again): the whole state instead.
+        gap = msg.since >= 0 and (msg.since + 1 < oldest or msg.since > self.seq)
         self._send(page.id, self._welcome(page, None if gap or msg.since < 0 else len(missed)))
         if missed and not gap:
             self._send(page.id, {"type": Out.EVENTS, "items": missed, "state": self.state()})
@@ -485,7 +487,7 @@ class RoomCore:
         if msg.level is None:
             self.seats[msg.seat] = SeatInfo()
             return
-        if msg.level not in LEVELS:
+        if msg.level != MATCH and msg.level not in LEVELS:
             self._refuse(
                 page, Refusal.BAD_VALUE, f"unknown level {msg.level[:20]!r}: expected one of {', '.join(LEVELS)}"
             )
@@ -535,11 +537,13 @@ class RoomCore:
     def start_game(self, *, seed: int | None = None) -> None:
         self.seed = self.seed_source() if seed is None else seed
         self.game_no += 1
-        self.game_id = f"{self.code}-{self.game_no}"
+        self.game_id = game_id(self.code, self.game_no)
         game = Game.from_seed(self.rules, len(self.seats), self.seed)
+        self.summary = None
         self._attach(game)
         self.phase = Phase.PLAYING
         self._lobby_changed()
+        self._state_dirty = True  # every page needs the table as dealt
 
     def _attach(self, game: Game) -> None:
         self.game = game
@@ -553,7 +557,6 @@ class RoomCore:
             reactions=self.reactions,
         )
         self.table.listeners.append(self._pending.append)
-        self.summary = None
         self.adjudications = []
         self._journaled = len(game.actions)
 
@@ -563,13 +566,18 @@ class RoomCore:
 
         self.game_no = game_no
         self.seed = seed
-        self.game_id = f"{self.code}-{game_no}"
+        self.game_id = game_id(self.code, game_no)
         game = Game.from_seed(self.rules, len(self.seats), seed)
+        replayed: list[tuple[int, Event]] = []
         for index, raw in enumerate(actions):
-            game.apply(action_from_json(raw, index))
+            action = action_from_json(raw, index)
+            replayed.extend((game.now if action.t is None else action.t, e) for e in game.apply(action))
         self._attach(game)
+        # The table's log is what summaries count from: give it the events of the replay.
+        assert self.table is not None
+        self.table.log.extend(TableEvent(i, t, e) for i, (t, e) in enumerate(replayed))
         self.phase = Phase.PLAYING if not game.over else Phase.OVER
-        if game.over:
+        if game.over and self.summary is None:
             self.summary = self.build_summary()
 
     def _flush(self) -> None:
@@ -604,6 +612,11 @@ class RoomCore:
             self._journal_actions()
             if self.game.over and self.phase is Phase.PLAYING:
                 self._finish()
+        if self._state_dirty:
+            self._state_dirty = False
+            for page in self.pages.values():
+                if page.greeted:
+                    self.outgoing.append((page.id, self.snapshot_for(page.id)))
         if self._lobby_dirty:
             self._lobby_dirty = False
             lobby: Message = {"type": Out.LOBBY, "room": self.lobby()}
@@ -732,6 +745,7 @@ class RoomCore:
             "code": self.code,
             "phase": self.phase.value,
             "public": self.options.public,
+            "standins": self.options.standins,
             "seats": seats,
             "rules": rules_to_mapping(self.rules, full=True),
             "preset": self.rules.preset,
@@ -781,6 +795,7 @@ class RoomCore:
             "game_no": self.game_no,
             "seed": self.seed,
             "reactions": {str(k): v for k, v in self.reactions.items()},
+            "summary": self.summary,
         }
 
     @staticmethod
@@ -818,7 +833,14 @@ class RoomCore:
         room.reactions = {int(k): [int(x) for x in v] for k, v in reactions.items()}
         room.game_no = int(str(doc.get("game_no", 0)))
         room.seed = int(str(doc.get("seed", 0)))
+        summary = doc.get("summary")
+        room.summary = summary if isinstance(summary, dict) else None
         return room
+
+
+def game_id(code: str, game_no: int) -> str:
+    """The first game of a room is known by the room's code; rematches add their number."""
+    return code if game_no == 1 else f"{code}-{game_no}"
 
 
 def public(event: Event, game: Game) -> dict[str, object]:

@@ -168,25 +168,46 @@ class Rooms:
             if code not in self.rooms and (self.journal is None or self.journal.load_room(code) is None):
                 return code
 
-    def create_room(self, client: str, *, seats: int, rules: Rules, name: str, public: bool) -> tuple[RoomRunner, str]:
+    def create_room(
+        self, client: str, *, seats: int, rules: Rules, name: str, public: bool, standins: bool = True
+    ) -> tuple[RoomRunner, str]:
         """An online room in its lobby; the creator is the host, sitting at seat 0. Returns the room and token."""
         self._check_create(client)
         infos = [SeatInfo(SeatKind.HUMAN, name)] + [SeatInfo() for _ in range(seats - 1)]
-        core = RoomCore(self._unused_code(), LoopClock(), seats=infos, rules=rules, options=RoomOptions(public=public),
-                        journal=self.journal)
+        core = RoomCore(
+            self._unused_code(),
+            LoopClock(),
+            seats=infos,
+            rules=rules,
+            options=RoomOptions(public=public, standins=standins),
+            journal=self.journal,
+        )
         core.tokens[core.host_token] = frozenset({0})
         core.journal.room(core.code, core.to_doc())
         return self._run(core), core.host_token
 
     def create_game(
-        self, client: str, *, seats: Iterable[SeatInfo], rules: Rules, bot_pace: float, seed: int,
-        reactions: dict[int, list[int]] | None = None, token: str | None = None,
+        self,
+        client: str,
+        *,
+        seats: Iterable[SeatInfo],
+        rules: Rules,
+        bot_pace: float,
+        seed: int,
+        reactions: dict[int, list[int]] | None = None,
+        token: str | None = None,
     ) -> tuple[RoomRunner, str]:
         """A game against the computer (or two on one screen): it starts at once. Returns the room and token."""
         self._check_create(client)
         infos = list(seats)
-        core = RoomCore(self._unused_code(), LoopClock(), seats=infos, rules=rules,
-                        options=RoomOptions(public=False, standins=False, bot_pace=bot_pace), journal=self.journal)
+        core = RoomCore(
+            self._unused_code(),
+            LoopClock(),
+            seats=infos,
+            rules=rules,
+            options=RoomOptions(public=False, standins=False, bot_pace=bot_pace),
+            journal=self.journal,
+        )
         people = frozenset(i for i, s in enumerate(infos) if s.kind is SeatKind.HUMAN)
         if token is not None:
             core.host_token = token
@@ -232,8 +253,15 @@ class Rooms:
             if core.options.public and core.phase is Phase.LOBBY:
                 free = sum(1 for s in core.seats if s.kind is SeatKind.EMPTY)
                 host = next((s.name for s in core.seats if s.kind is SeatKind.HUMAN), "")
-                listed.append({"code": core.code, "seats": len(core.seats), "free": free, "host": host,
-                               "preset": core.rules.preset})
+                listed.append(
+                    {
+                        "code": core.code,
+                        "seats": len(core.seats),
+                        "free": free,
+                        "host": host,
+                        "preset": core.rules.preset,
+                    }
+                )
         return listed[:100]
 
     def _restore(self, saved: SavedRoom) -> RoomRunner:

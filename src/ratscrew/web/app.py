@@ -8,15 +8,18 @@ from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ratscrew.errors import NotFound
-from ratscrew.web import games, learn, meta, referee, scores
+from ratscrew.rooms.journal import SqliteJournal
+from ratscrew.rooms.runner import Rooms
+from ratscrew.web import games, learn, meta, online, referee, scores
 from ratscrew.web.errors import HANDLERS
-from ratscrew.web.rooms import Rooms
+from ratscrew.web.limits import RateLimit
 from ratscrew.web.store import Store
 
 STATIC = resources.files("ratscrew.web").joinpath("static")
@@ -34,16 +37,22 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        app.state.rooms = Rooms(store)
+        # Rooms keep their journal in the same SQLite file; games that were being played when the server
+        # stopped (SIGTERM or kill -9) are running again before the first request.
+        journal = SqliteJournal(store.path)
+        app.state.rooms = Rooms(journal)
+        app.state.rooms.restore_all()
         try:
             yield
         finally:
             await app.state.rooms.close()
+            journal.close()
 
     routes: list[BaseRoute] = [
         *meta.routes,
         *referee.routes,
         *games.routes,
+        *online.routes,
         *learn.routes,
         *scores.routes,
         *(extra_routes or []),
@@ -51,7 +60,9 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         # Every page of the app is the same shell (the script shows the right one); other methods get a JSON 404.
         Route("/{path:path}", index, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict(HANDLERS))
+    app = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers=dict(HANDLERS), middleware=[Middleware(RateLimit)]
+    )
     app.state.store = store
     app.state.data_dir = data_dir
     return app

@@ -1,185 +1,147 @@
-"""HTTP and websocket endpoints for live games: create one, play it, play again, download its record."""
+"""HTTP endpoints for games against the computer (or two on one screen): create one, play again, its record.
+
+Such a game is a room that starts at once; its page talks to it over the rooms' websocket (``online.py``).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-import time
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.routing import BaseRoute, Route
 
 from ratscrew.bots.levels import LEVELS
-from ratscrew.errors import RatscrewError
+from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound, RatscrewError
+from ratscrew.rooms.core import Phase, SeatInfo, SeatKind
+from ratscrew.rooms.runner import Rooms
+from ratscrew.rooms.wire import MAX_NAME
 from ratscrew.rules.io import rules_from_mapping
-from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
-from ratscrew.table.table import MATCH, SeatSpec
-from ratscrew.web.bodies import BadRequest, read_body
-from ratscrew.web.protocol import BadMessage, parse_message
-from ratscrew.web.rooms import Connection, GameSetup, Room, Rooms
-from ratscrew.web.store import NotFound, Store
+from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ratscrew.table.table import MATCH
+from ratscrew.web.bodies import read_body
+from ratscrew.web.store import Store
 
-MAX_NAME = 24
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
-MESSAGES_PER_SECOND = 40
 
 
-def error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def parse_name(value: object, fallback: str) -> str:
+    if value is None or value == "":
+        return fallback
+    if not isinstance(value, str):
+        raise BadRequest(f"a name must be text, got {type(value).__name__}")
+    return "".join(ch for ch in value if ch.isprintable()).strip()[:MAX_NAME] or fallback
 
 
-def parse_setup(doc: Any) -> GameSetup:
-    """A new game's seats, rules and pace from an untrusted request body."""
-    if not isinstance(doc, dict):
-        raise BadRequest("expected a JSON object with seats and rules")
-    seats_doc = doc.get("seats")
-    if not isinstance(seats_doc, list) or not MIN_PLAYERS <= len(seats_doc) <= MAX_PLAYERS:
-        raise BadRequest(f"seats must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats")
-    seats: list[SeatSpec] = []
-    for i, item in enumerate(seats_doc):
-        if not isinstance(item, dict):
-            raise BadRequest(f"seat {i} must be an object with a name and a kind")
-        name = str(item.get("name") or "").strip()[:MAX_NAME] or f"Player {i + 1}"
-        kind = item.get("kind", "human")
-        if kind == "human":
-            seats.append(SeatSpec(name))
-        elif kind == "bot":
-            level = item.get("level", "medium")
-            if level != MATCH and level not in LEVELS:
-                raise BadRequest(
-                    f"seat {i}: unknown level {str(level)[:20]!r}: expected one of {', '.join(LEVELS)} or match"
-                )
-            seats.append(SeatSpec(name, str(level)))
-        else:
-            raise BadRequest(f"seat {i}: kind must be human or bot")
-    people = [i for i, s in enumerate(seats) if s.bot is None]
-    if not 1 <= len(people) <= MAX_PEOPLE:
-        raise BadRequest(f"a game here needs 1 or {MAX_PEOPLE} people at the table, got {len(people)}")
-    seats = [SeatSpec(s.name, s.bot, people[0]) if s.bot == MATCH else s for s in seats]
+def parse_level(value: object, where: str) -> str:
+    if not isinstance(value, str) or (value != MATCH and value not in LEVELS):
+        shown = repr(value)[:20] if isinstance(value, str) else type(value).__name__
+        raise BadRequest(f"{where}: unknown level {shown}: expected one of {', '.join(LEVELS)} or {MATCH}")
+    return value
+
+
+def parse_rules(doc: dict[str, Any], seats: int) -> Rules:
     try:
         rules = rules_from_mapping(doc.get("rules", "standard"), where="rules")
     except RatscrewError as exc:
         raise BadRequest(str(exc)) from None
-    deck = rules.deck_for(len(seats))
-    if deck.size < len(seats):
-        raise BadRequest(f"{len(seats)} players need more than {deck.size} cards")
+    deck = rules.deck_for(seats)
+    if deck.size < seats:
+        raise BadRequest(f"{seats} players need more than {deck.size} cards")
+    return rules
+
+
+def parse_setup(doc: dict[str, Any]) -> tuple[list[SeatInfo], Rules, float, int]:
+    """A new game's seats, rules, pace and seed from an untrusted request body."""
+    seats_doc = doc.get("seats")
+    if not isinstance(seats_doc, list) or not MIN_PLAYERS <= len(seats_doc) <= MAX_PLAYERS:
+        raise BadRequest(f"seats must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats")
+    seats: list[SeatInfo] = []
+    for i, item in enumerate(seats_doc):
+        if not isinstance(item, dict):
+            raise BadRequest(f"seat {i} must be an object with a name and a kind")
+        kind = item.get("kind", "human")
+        if kind == "human":
+            seats.append(SeatInfo(SeatKind.HUMAN, parse_name(item.get("name"), f"Player {i + 1}")))
+        elif kind == "bot":
+            level = parse_level(item.get("level", "medium"), f"seat {i}")
+            seats.append(SeatInfo(SeatKind.BOT, parse_name(item.get("name"), f"Computer {i + 1}"), level, ready=True))
+        else:
+            raise BadRequest(f"seat {i}: kind must be human or bot")
+    people = [s for s in seats if s.kind is SeatKind.HUMAN]
+    if not 1 <= len(people) <= MAX_PEOPLE:
+        raise BadRequest(f"a game here needs 1 or {MAX_PEOPLE} people at the table, got {len(people)}")
+    rules = parse_rules(doc, len(seats))
     pace = doc.get("bot_pace", 1.0)
     if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0.25 <= pace <= 4:
         raise BadRequest("bot_pace must be a number from 0.25 (brisk) to 4 (leisurely)")
     seed = doc.get("seed")
     if seed is None:
         seed = secrets.randbits(48)
-    elif isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise BadRequest("seed must be a non-negative whole number")
-    return GameSetup(tuple(seats), rules, float(pace), seed)
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise BadRequest("seed must be a whole number from 0 to 2**64 - 1")
+    return seats, rules, float(pace), seed
 
 
-def _rooms(request: Request | WebSocket) -> Rooms:
+def rooms_of(request: Request) -> Rooms:
     rooms: Rooms = request.app.state.rooms
     return rooms
 
 
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
 async def create_game(request: Request) -> Response:
-    try:
-        setup = parse_setup(await read_body(request, '{"seats": [...], "rules": "standard"}'))
-    except BadRequest as exc:
-        return error(str(exc))
-    room = _rooms(request).create(setup)
-    return JSONResponse({"id": room.id, "token": room.token, "seats": list(setup.human_seats)})
+    seats, rules, pace, seed = parse_setup(await read_body(request, '{"seats": [...], "rules": "standard"}'))
+    runner, token = rooms_of(request).create_game(
+        client_of(request), seats=seats, rules=rules, bot_pace=pace, seed=seed
+    )
+    people = [i for i, s in enumerate(seats) if s.kind is SeatKind.HUMAN]
+    return JSONResponse({"id": runner.code, "token": token, "seats": people})
 
 
 async def play_again(request: Request) -> Response:
-    room = _rooms(request).get(request.path_params["game_id"])
-    if room is None:
-        return error("no such game (it may have ended a long time ago)", 404)
-    try:
-        doc = await read_body(request, '{"token": "..."}')
-    except BadRequest as exc:
-        return error(str(exc))
+    rooms = rooms_of(request)
+    runner = rooms.get(request.path_params["game_id"])
+    if runner is None:
+        raise NotFound("no such game (it may have ended a long time ago)")
+    doc = await read_body(request, '{"token": "..."}')
+    core = runner.core
     token = doc.get("token")
-    if not isinstance(token, str) or not secrets.compare_digest(token, room.token):
-        return error("only the players of this game can start it again", 403)
-    if room.next_room is None:
-        people = {seat: room.table.reactions[seat][-50:] for seat in room.setup.human_seats}
-        setup = GameSetup(room.setup.seats, room.setup.rules, room.setup.bot_pace, secrets.randbits(48), people)
-        fresh = _rooms(request).create(setup)
-        fresh.token = room.token
-        room.next_room = fresh.id
-    return JSONResponse({"id": room.next_room, "token": room.token})
+    if not isinstance(token, str) or not token.isascii() or not secrets.compare_digest(token, core.host_token):
+        raise Forbidden("only the players of this game can start it again")
+    if core.phase is not Phase.OVER:
+        raise Conflict("this game is still being played: play again once it is over")
+    seats = [SeatInfo(s.kind, s.name, s.level, ready=True) for s in core.seats]
+    fresh, token = rooms.create_game(
+        client_of(request),
+        seats=seats,
+        rules=core.rules,
+        bot_pace=core.options.bot_pace,
+        seed=secrets.randbits(48),
+        reactions=core.reactions,
+        token=core.host_token,
+    )
+    return JSONResponse({"id": fresh.code, "token": token})
 
 
 async def game_record(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
-    room = _rooms(request).get(game_id)
-    if room is not None:
-        record: dict[str, object] = room.record().to_json()
-    else:
-        store: Store = request.app.state.store
-        try:
-            record = await asyncio.to_thread(store.game_record, game_id)
-        except NotFound:
-            return error("no such game", 404)
+    """A finished game's record. Never a live one: it holds the seed, which tells every card to come."""
+    game_id: str = request.path_params["game_id"]
+    runner = rooms_of(request).get(game_id.split("-")[0])
+    if runner is not None and runner.core.phase is Phase.PLAYING and runner.core.game_id == game_id:
+        raise Conflict("the record of a game is available once the game is over")
+    store: Store = request.app.state.store
+    record = await asyncio.to_thread(store.game_record, game_id)
     headers = {"Content-Disposition": f'attachment; filename="ratscrew-{game_id}.json"'}
     return JSONResponse(record, headers=headers)
-
-
-async def game_socket(ws: WebSocket) -> None:
-    room: Room | None = _rooms(ws).get(ws.path_params["game_id"])
-    await ws.accept()
-    if room is None:
-        await ws.send_json({"type": "error", "message": "no such game"})
-        await ws.close(code=4404)
-        return
-    token = ws.query_params.get("token", "")
-    seats = frozenset(room.setup.human_seats) if secrets.compare_digest(token, room.token) else frozenset()
-    conn = Connection(send=ws.send_json, seats=seats)
-    await room.attach(conn)
-    sender = asyncio.get_running_loop().create_task(_pump(ws, conn))
-    window_start, in_window = time.monotonic(), 0
-    try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text, data = message.get("text"), message.get("bytes")
-            raw: str | bytes = text if isinstance(text, str) else data if isinstance(data, bytes) else b""
-            now = time.monotonic()
-            if now - window_start >= 1.0:
-                window_start, in_window = now, 0
-            in_window += 1
-            if in_window > MESSAGES_PER_SECOND:
-                continue  # flooding: drop quietly, the game goes on
-            try:
-                parsed = parse_message(raw)
-            except BadMessage as exc:
-                conn.outbox.put_nowait({"type": "error", "message": str(exc)})
-                continue
-            room.submit(conn, parsed)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        room.detach(conn)
-        await asyncio.gather(sender, return_exceptions=True)
-
-
-async def _pump(ws: WebSocket, conn: Connection) -> None:
-    """Send a connection's outbox in order; one slow page never holds up the room."""
-    while True:
-        message = await conn.outbox.get()
-        if message is None:
-            return
-        try:
-            await ws.send_json(message)
-        except (RuntimeError, WebSocketDisconnect, OSError):
-            return
 
 
 routes: list[BaseRoute] = [
     Route("/api/games", create_game, methods=["POST"]),
     Route("/api/games/{game_id:str}/again", play_again, methods=["POST"]),
     Route("/api/games/{game_id:str}/record", game_record),
-    WebSocketRoute("/ws/games/{game_id:str}", game_socket),
 ]

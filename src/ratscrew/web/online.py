@@ -1,0 +1,149 @@
+"""Online rooms over HTTP and the websocket every live game's page talks to (``rooms/wire.py`` is the protocol).
+
+Every message is untrusted: it is size- and rate-limited here and parsed into a typed message before the
+room's owner task sees it. A refused message gets an ``error`` answer and a log line; the room goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ratscrew.errors import BadMessage, BadRequest, NotFound, RatscrewError, TooMany
+from ratscrew.rooms import wire
+from ratscrew.rooms.runner import PageLink, RoomRunner, Rooms
+from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
+from ratscrew.web.bodies import read_body
+from ratscrew.web.games import client_of, parse_name, parse_rules, rooms_of
+
+log = logging.getLogger(__name__)
+
+MESSAGES_PER_SECOND = 40
+IDLE_SOCKET_S = 60.0  # a page answers a probe every two seconds; one silent this long is gone
+HELLO_WITHIN_S = 10.0
+
+
+async def create_room(request: Request) -> Response:
+    doc: dict[str, Any] = await read_body(request, '{"public": false, "seats": 4, "name": "Ana"}')
+    seats = doc.get("seats", 4)
+    if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+        raise BadRequest(f"seats must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
+    public = doc.get("public", False)
+    if not isinstance(public, bool):
+        raise BadRequest("public must be true or false")
+    standins = doc.get("standins", True)
+    if not isinstance(standins, bool):
+        raise BadRequest("standins must be true or false (may a computer hold a dropped player's seat?)")
+    name = parse_name(doc.get("name"), "Player 1")
+    rules = parse_rules(doc, seats)
+    runner, token = rooms_of(request).create_room(
+        client_of(request), seats=seats, rules=rules, name=name, public=public, standins=standins
+    )
+    return JSONResponse({"code": runner.code, "token": token, "seat": 0})
+
+
+async def list_rooms(request: Request) -> Response:
+    return JSONResponse({"rooms": rooms_of(request).open_lobbies()})
+
+
+async def room_info(request: Request) -> Response:
+    runner = rooms_of(request).lookup(client_of(request), request.path_params["code"])
+    core = runner.core
+    return JSONResponse({"code": core.code, "phase": core.phase.value, "public": core.options.public})
+
+
+async def room_socket(ws: WebSocket) -> None:
+    rooms: Rooms = ws.app.state.rooms
+    client = ws.client.host if ws.client else "unknown"
+    await ws.accept()
+    try:
+        runner = rooms.lookup(client, ws.path_params["code"])
+        link = rooms.connect(client)
+    except (NotFound, TooMany) as exc:
+        log.info("room socket refused for %s: %s", client, exc)
+        await _refuse(ws, str(exc), 4404 if isinstance(exc, NotFound) else 4429)
+        return
+    runner.open(link)
+    sender = asyncio.get_running_loop().create_task(_pump(ws, link))
+    try:
+        await _read(ws, runner, link, client)
+    finally:
+        runner.close_link(link)
+        rooms.disconnect(client)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def _read(ws: WebSocket, runner: RoomRunner, link: PageLink, client: str) -> None:
+    window_start, in_window = time.monotonic(), 0
+    greeted = False
+    while True:
+        try:
+            message = await asyncio.wait_for(ws.receive(), HELLO_WITHIN_S if not greeted else IDLE_SOCKET_S)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text, data = message.get("text"), message.get("bytes")
+        raw: str | bytes = text if isinstance(text, str) else data if isinstance(data, bytes) else b""
+        now = time.monotonic()
+        if now - window_start >= 1.0:
+            window_start, in_window = now, 0
+        in_window += 1
+        if in_window > MESSAGES_PER_SECOND:
+            if in_window == MESSAGES_PER_SECOND + 1:
+                log.info("room %s: messages from %s over %d a second dropped", runner.code, client, MESSAGES_PER_SECOND)
+                _tell(link, f"too many messages: at most {MESSAGES_PER_SECOND} a second; the rest were dropped")
+            continue
+        try:
+            parsed = wire.parse_client(raw)
+        except BadMessage as exc:
+            log.info("room %s: bad message from %s: %s", runner.code, client, exc)
+            _tell(link, str(exc))
+            continue
+        greeted = greeted or isinstance(parsed, wire.Hello)
+        runner.submit(link, parsed)
+
+
+def _tell(link: PageLink, message: str) -> None:
+    if not link.outbox.full():
+        link.outbox.put_nowait({"type": "error", "message": message})
+
+
+async def _refuse(ws: WebSocket, message: str, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_json({"type": "error", "message": message})
+        await ws.close(code=code)
+
+
+async def _pump(ws: WebSocket, link: PageLink) -> None:
+    """Send a page's outbox in order; one slow page never holds up its room."""
+    while True:
+        message = await link.outbox.get()
+        if message is None:
+            with contextlib.suppress(Exception):
+                await ws.close(code=4408)
+            return
+        try:
+            await ws.send_json(message)
+        except (RuntimeError, WebSocketDisconnect, OSError, RatscrewError):
+            return
+
+
+routes: list[BaseRoute] = [
+    Route("/api/rooms", create_room, methods=["POST"]),
+    Route("/api/rooms", list_rooms, methods=["GET"]),
+    Route("/api/rooms/{code:str}", room_info),
+    WebSocketRoute("/ws/rooms/{code:str}", room_socket),
+]

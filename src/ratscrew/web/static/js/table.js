@@ -61,6 +61,8 @@ export function createTable({ send, actions = () => [] }) {
   let state = null;
   let shownCards = 0;
   let startedAt = performance.now();
+  let currentGame = null;
+  let applied = 0; // events applied (the tests compare pages by it)
   const paintedAt = new Map(); // card number -> performance.now() at its first paint
   const flippers = new Map();
 
@@ -88,8 +90,19 @@ export function createTable({ send, actions = () => [] }) {
 
   // ------------------------------------------------------------------ building the table
 
-  // seats: the room's seats ({kind, name, level, connected, latency_ms, standin}); yours: the seats this page plays.
-  function setup(nextSeats, nextYours, nextRules) {
+  // seats: the room's seats ({kind, name, level, connected, latency_ms, standin}); yours: the seats this page
+  // plays; game: which game of the room this is (a new one starts from a clean table: card numbers restart).
+  function setup(nextSeats, nextYours, nextRules, game = null) {
+    if (game !== currentGame) {
+      currentGame = game;
+      state = null;
+      shownCards = 0;
+      applied = 0;
+      paintedAt.clear();
+      flippers.clear();
+      clear(feed);
+      hideSummary();
+    }
     seats = nextSeats;
     yours = nextYours;
     rules = nextRules;
@@ -312,6 +325,11 @@ export function createTable({ send, actions = () => [] }) {
   function apply(items, next) {
     const quiet = items.length > 12; // catching up after a long gap: the feed, without a burst of animations
     for (const item of items) happened(item.event, quiet);
+    applied += items.length;
+    if (items.length) {
+      element.dataset.seq = String(items[items.length - 1].seq);
+      element.dataset.applied = String(applied);
+    }
     if (next) update(next, { animate: !quiet });
   }
 

@@ -486,7 +486,7 @@ export function racesBlock(races, players) {
       h("td", {}, ms(slap.received)),
       h("td", {}, ms(slap.landed))));
     list.append(h("li", { class: "race" },
-      h("p", {}, t("room.race.lead", { card: race.card, name: name(first.seat), n: Math.round(first.compensation ?? 0) })),
+      h("p", {}, raceLead(race, name)),
       h("div", { class: "table-scroll" }, h("table", { class: "summary-table race-table" },
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, t("game.summary.player")),
@@ -502,4 +502,17 @@ export function racesBlock(races, players) {
     h("summary", {}, t("room.races.title", { n: races.length })),
     h("p", { class: "hint" }, t("room.races.hint")),
     list);
+}
+
+// One sentence on a race: who won it, and whether the delay credited to a slower link is why.
+function raceLead(race, name) {
+  const winner = race.slaps.find((slap) => slap.verdict === "slap_correct");
+  const first = race.slaps[0];
+  if (!winner) return t("room.race.first", { card: race.card, name: name(first.seat) });
+  const overtaken = race.slaps.find((slap) => slap !== winner && slap.received < winner.received);
+  if (overtaken) {
+    return t("room.race.overtook", { card: race.card, name: name(winner.seat), other: name(overtaken.seat),
+      n: Math.round(winner.compensation ?? 0) });
+  }
+  return t("room.race.won", { card: race.card, name: name(winner.seat) });
 }

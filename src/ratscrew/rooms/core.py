@@ -200,6 +200,7 @@ class RoomCore:
         self._pending: list[TableEvent] = []
         self._journaled = 0
         self._lobby_dirty = False
+        self._state_dirty = False
 
     # ------------------------------------------------------------------ seats and tokens
 
@@ -542,6 +543,7 @@ class RoomCore:
         self._attach(game)
         self.phase = Phase.PLAYING
         self._lobby_changed()
+        self._state_dirty = True  # every page needs the table as dealt
 
     def _attach(self, game: Game) -> None:
         self.game = game
@@ -610,6 +612,11 @@ class RoomCore:
             self._journal_actions()
             if self.game.over and self.phase is Phase.PLAYING:
                 self._finish()
+        if self._state_dirty:
+            self._state_dirty = False
+            for page in self.pages.values():
+                if page.greeted:
+                    self.outgoing.append((page.id, self.snapshot_for(page.id)))
         if self._lobby_dirty:
             self._lobby_dirty = False
             lobby: Message = {"type": Out.LOBBY, "room": self.lobby()}
@@ -738,6 +745,7 @@ class RoomCore:
             "code": self.code,
             "phase": self.phase.value,
             "public": self.options.public,
+            "standins": self.options.standins,
             "seats": seats,
             "rules": rules_to_mapping(self.rules, full=True),
             "preset": self.rules.preset,

@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -18,6 +19,7 @@ from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
 from ratscrew.web import games, learn, meta, online, referee, scores
 from ratscrew.web.errors import HANDLERS
+from ratscrew.web.limits import RateLimit
 from ratscrew.web.store import Store
 
 STATIC = resources.files("ratscrew.web").joinpath("static")
@@ -58,7 +60,9 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         # Every page of the app is the same shell (the script shows the right one); other methods get a JSON 404.
         Route("/{path:path}", index, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict(HANDLERS))
+    app = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers=dict(HANDLERS), middleware=[Middleware(RateLimit)]
+    )
     app.state.store = store
     app.state.data_dir = data_dir
     return app

@@ -1,0 +1,116 @@
+"""A simulated network on virtual time for room tests: pages with their own delays, and a room that never sleeps.
+
+Every message between a page and the room is delivered after the page's one-way delay (plus jitter), in
+time order; the room's timers fire at their deadlines. Pages are scripted by a callback that sees each
+message as it arrives and answers with messages to send back after a pause.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ratscrew.rooms import wire
+from ratscrew.rooms.core import RoomCore
+from ratscrew.table.clock import VirtualClock
+
+Script = Callable[["SimPage", dict[str, Any]], list[tuple[int, dict[str, Any]]]]
+
+
+@dataclass
+class SimPage:
+    id: int
+    delay: int  # one-way, ms
+    token: str | None = None
+    jitter: float = 0.0
+    script: Script | None = None
+    received: list[dict[str, Any]] = field(default_factory=list)
+    last_seq: int = -1
+    connected: bool = False
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+class SimNet:
+    def __init__(self, room: RoomCore, clock: VirtualClock, seed: int = 0) -> None:
+        self.room = room
+        self.clock = clock
+        self.rng = random.Random(seed)
+        self.pages: dict[int, SimPage] = {}
+        self._queue: list[tuple[int, int, str, int, Any]] = []
+        self._order = itertools.count()
+
+    def _lag(self, page: SimPage) -> int:
+        return max(0, round(page.delay * (1 + self.rng.uniform(-page.jitter, page.jitter))))
+
+    def connect(self, page: SimPage, since: int = -1) -> None:
+        """The page opens its socket and says hello (with its token and the last event it saw)."""
+        self.pages[page.id] = page
+        page.connected = True
+        self._push(self.clock.now(), "open", page.id, None)  # the socket opens before its first message lands
+        self.send(page, {"type": "hello", "v": 2, "token": page.token, "since": since})
+
+    def disconnect(self, page: SimPage) -> None:
+        page.connected = False
+        self._push(self.clock.now() + self._lag(page), "close", page.id, None)
+
+    def send(self, page: SimPage, message: dict[str, Any], after: int = 0) -> None:
+        self._push(self.clock.now() + after + self._lag(page), "to_room", page.id, json.dumps(message))
+
+    def _push(self, at: int, kind: str, page_id: int, payload: Any) -> None:
+        heapq.heappush(self._queue, (at, next(self._order), kind, page_id, payload))
+
+    def run_while(self, busy: Callable[[], bool], limit: int, step: int = 5_000) -> None:
+        """Run in steps until ``busy`` says otherwise or virtual time reaches ``limit``."""
+        while busy() and self.clock.now() < limit:
+            self.run_until(self.clock.now() + step)
+
+    def run_until(self, t: int) -> None:
+        room = self.room
+        while True:
+            deadline = room.next_deadline()
+            nxt = self._queue[0][0] if self._queue else None
+            candidates = [x for x in (deadline, nxt) if x is not None]
+            at = min(candidates, default=None)
+            if at is None or at > t:
+                break
+            self.clock.advance_to(max(at, self.clock.now()))
+            if nxt is not None and nxt <= self.clock.now():
+                _, _, kind, page_id, payload = heapq.heappop(self._queue)
+                if kind == "open":
+                    room.open_page(page_id)
+                elif kind == "close":
+                    room.close_page(page_id)
+                elif kind == "to_room":
+                    room.receive(page_id, wire.parse_client(payload))
+                elif kind == "to_page":
+                    self._deliver(self.pages[page_id], payload)
+            room.tick()
+            for page_id, message in room.take_outgoing():
+                page = self.pages.get(page_id)
+                if page is not None and page.connected:
+                    self._push(self.clock.now() + self._lag(page), "to_page", page_id, json.loads(json.dumps(message)))
+        self.clock.advance_to(max(t, self.clock.now()))
+
+    def _deliver(self, page: SimPage, message: dict[str, Any]) -> None:
+        if not page.connected:
+            return
+        page.received.append(message)
+        kind = message["type"]
+        if kind == "probe":
+            self.send(page, {"type": "echo", "id": message["id"]})
+        if kind in ("events", "welcome", "state") and message.get("state"):
+            page.state = message["state"]
+        if kind == "events":
+            for item in message["items"]:
+                if item["seq"] > page.last_seq:
+                    page.last_seq = item["seq"]
+        elif kind in ("welcome", "state") and (kind == "state" or message.get("missed") is None):
+            page.last_seq = message["seq"]
+        if page.script is not None:
+            for after, reply in page.script(page, message):
+                self.send(page, reply, after)

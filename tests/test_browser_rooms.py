@@ -203,7 +203,7 @@ def test_two_browsers_join_a_room_by_code_play_and_one_reloads_still_seated(
     bob.wait_for_selector("#seat-1.mine")
     bob.wait_for_selector("#flip-1")
     assert bob.locator("#room-lobby").is_hidden()
-    bob.wait_for_selector("#pile .pile-card")
+    bob.wait_for_function("document.querySelector('#status-line').textContent.length > 0")  # the table is back
     ann.wait_for_function("!document.querySelector('#seat-1').classList.contains('away')")
     after = cards_turned(ann)
     play_until(ann, bob, after + 3)

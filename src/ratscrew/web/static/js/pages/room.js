@@ -77,6 +77,7 @@ export async function render(view, ctx) {
       h("h2", { id: "room-seats-title" }, t("room.seats")),
       h("div", { class: "field-row" }, h("label", { for: "room-name" }, t("room.your_name")), nameInput),
       seatList,
+      h("p", { class: "hint", id: "room-standins" }),
       h("div", { class: "field-row host-only" }, h("label", { for: "room-seat-count" }, t("room.seat_count")), seatCount)),
     h("section", { class: "panel room-rules-panel", "aria-labelledby": "room-rules-title" },
       h("h2", { id: "room-rules-title" }, t("setup.rules")),
@@ -129,6 +130,7 @@ export async function render(view, ctx) {
     seatCount.value = String(room.seats.length);
     seatCount.disabled = !host;
     renderSeatList();
+    view.querySelector("#room-standins").textContent = room.standins === false ? t("room.standins.off") : t("room.standins.on");
     renderRules();
     renderGo();
     showPhase();

@@ -209,3 +209,51 @@ def test_two_browsers_join_a_room_by_code_play_and_one_reloads_still_seated(
     play_until(ann, bob, after + 3)
     shot(bob, "room-table-phone")
     assert cards_turned(bob) >= after + 3
+
+
+def test_an_open_room_is_listed_on_the_play_page_and_joined_from_there(browser: Browser, live_server: Server) -> None:
+    status, created = live_server.post("/api/rooms", {"public": True, "seats": 2, "name": "Zoë"})
+    assert status == 200
+    page, errors = open_page(browser, live_server.url, lang="fr")
+    try:
+        entry = page.locator("#open-rooms li", has_text="Zoë")
+        entry.wait_for()
+        entry.locator("a").click()
+        page.wait_for_selector("#sit-1")
+        assert page.locator("#room-code").inner_text() == created["code"]
+        assert page.locator("#room-seat-0 .room-seat-name").inner_text() == "Zoë"
+        page.fill("#room-name", "Yann")
+        page.click("#sit-1")
+        page.wait_for_selector("#room-seat-1.mine")
+        assert page.locator("#room-seat-1 .room-seat-name").inner_text() == "Yann"
+        assert page.locator("#ready-button").is_visible() and page.locator("#start-button").is_hidden()
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+def test_a_game_against_the_computer_keeps_its_seat_over_a_reload(browser: Browser, live_server: Server) -> None:
+    page, errors = open_page(browser, live_server.url)
+    try:
+        page.click("#start-game")
+        page.wait_for_selector("#flip-0")
+        game_id = page.url.rsplit("/", 1)[-1]
+        token = page.evaluate(f"localStorage.getItem('ratscrew.seat.{game_id}')")
+        assert token
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        page.wait_for_selector("#seat-0.mine")
+        page.wait_for_selector("#flip-0")
+        # A tab that started its game before seats were kept in localStorage still has it in sessionStorage.
+        page.evaluate(
+            f"localStorage.removeItem('ratscrew.seat.{game_id}');"
+            f"sessionStorage.setItem('ratscrew.token.{game_id}', {token!r})"
+        )
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        page.wait_for_selector("#flip-0")
+        assert page.evaluate(f"localStorage.getItem('ratscrew.seat.{game_id}')") == token
+        assert page.evaluate(f"sessionStorage.getItem('ratscrew.token.{game_id}')") is None
+        assert errors == []
+    finally:
+        page.context.close()

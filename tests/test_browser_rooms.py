@@ -257,3 +257,47 @@ def test_a_game_against_the_computer_keeps_its_seat_over_a_reload(browser: Brows
         assert errors == []
     finally:
         page.context.close()
+
+
+def test_a_timed_room_game_ends_with_its_summary_and_a_rematch_brings_the_lobby_back(
+    browser: Browser, live_server: Server
+) -> None:
+    page, errors = open_page(browser, live_server.url)
+    try:
+        page.click("details.house-rules summary")
+        page.fill("#opt-end-time_limit_s", "6")
+        page.dispatch_event("#opt-end-time_limit_s", "change")
+        page.select_option("#online-seats", "2")
+        page.click("#create-room")
+        page.wait_for_selector("#bot-1")
+        page.select_option("#bot-1", "medium")
+        page.click("#ready-button")
+        page.wait_for_selector("#start-button:not([disabled])")
+        page.click("#start-button")
+        page.wait_for_function(
+            """() => {
+              const button = document.querySelector('#flip-0.ready');
+              if (button) button.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+              return document.querySelector('#rematch') !== null;
+            }""",
+            polling=150,
+            timeout=20_000,
+        )
+        summary = page.locator(".overlay-card")
+        assert summary.locator("tbody tr").count() == 2
+        assert page.locator("#room-phase").inner_text() == "Game over"
+        record = page.request.get(live_server.url.rstrip("/") + (page.get_attribute("#download-record", "href") or ""))
+        assert record.ok and json.loads(record.body())["rules"]["end"]["time_limit_s"] == 6
+        page.click("#rematch")
+        page.wait_for_selector("#room-lobby:not([hidden])")
+        assert page.locator(".overlay").is_hidden()
+        assert page.locator("#ready-button").inner_text() == "I'm ready"  # a rematch asks everyone again
+        page.click("#ready-button")
+        page.wait_for_selector("#start-button:not([disabled])")
+        page.click("#start-button")
+        page.wait_for_selector("#flip-0")
+        page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
+        assert page.locator("#feed li").count() <= 1  # a new game starts from a clean table
+        assert errors == []
+    finally:
+        page.context.close()

@@ -1,6 +1,7 @@
 """A computer player: it watches the pile through a View and decides whether and when to slap.
 
-It never sees a stack: everything it decides comes from the view a person at the table would have.
+It never sees a stack: everything it decides comes from the view a person at the table would have (and,
+for a strategy, the burned cards under the pile, which the lab's strategies are defined to count).
 Its randomness comes from its own seeded stream, so a simulation replays exactly.
 """
 
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ratscrew.bots.levels import LONG_CHALLENGE_MISS, NEAR_MISS_WRONG, PATTERN_DIFFICULTY, Level
-from ratscrew.cards import Rank
+from ratscrew.cards import Card, Rank
 from ratscrew.engine.actions import Millis
 from ratscrew.engine.view import View
 from ratscrew.patterns import Match
@@ -25,11 +26,13 @@ class Sight:
     matches: tuple[Match, ...]
     long_challenge: bool  # a King or an Ace (or a card demanding 3+) is being paid
     near_miss: bool  # the top two cards almost make a pattern
+    burned: tuple[Card, ...] = ()  # the cards burned under the pile (only strategies look at them)
 
     @staticmethod
-    def of(view: View, matches: Sequence[Match]) -> Sight:
+    def of(view: View, matches: Sequence[Match], burned: Sequence[Card] | None = None) -> Sight:
         long_challenge = view.owed > 0 and view.challenger is not None and _demand_was_high(view)
-        return Sight(view, tuple(matches), long_challenge, not matches and _nearly(view))
+        under = view.burned_visible if burned is None else tuple(burned)
+        return Sight(view, tuple(matches), long_challenge, not matches and _nearly(view), under)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,7 @@ class Bot:
     def __init__(self, level: Level, rng: SeededRandom) -> None:
         self.level = level
         self.rng = rng
+        self._last_card = -1  # the card a strategy last reacted to: it reacts once to each card
 
     def flip_delay(self) -> Millis:
         return self.level.flip.sample(self.rng)
@@ -54,11 +58,14 @@ class Bot:
         view = sight.view
         if view.over or view.out[seat]:
             return None
+        if self.level.strategy is not None:
+            return self._follow_strategy(sight)
         if sight.matches:
             easiest = min(sight.matches, key=lambda m: PATTERN_DIFFICULTY.get(m.pattern, (2.0, 100.0)))
             miss_factor, extra = PATTERN_DIFFICULTY.get(easiest.pattern, (2.0, 100.0))
             miss = self.level.miss * miss_factor * (LONG_CHALLENGE_MISS if sight.long_challenge else 1.0)
-            if self.rng.random() < min(miss, 0.95):
+            # A level that never misses draws nothing here, so its stream is spent on reactions alone.
+            if miss > 0 and self.rng.random() < min(miss, 0.95):
                 return None
             return SlapPlan(self.level.reaction.sample(self.rng, extra), True, easiest.pattern)
         if self.level.wrong <= 0 or not view.pile:
@@ -67,6 +74,18 @@ class Bot:
         if self.rng.random() < chance:
             return SlapPlan(self.level.reaction.sample(self.rng), False, None)
         return None
+
+    def _follow_strategy(self, sight: Sight) -> SlapPlan | None:
+        """Slap when the strategy says so, once per card turned, at the level's speed, right or wrong."""
+        assert self.level.strategy is not None
+        view = sight.view
+        if view.cards == self._last_card:
+            return None
+        self._last_card = view.cards
+        if not self.level.strategy.wants(view.pile, sight.burned):
+            return None
+        pattern = sight.matches[0].pattern if sight.matches else None
+        return SlapPlan(self.level.reaction.sample(self.rng), bool(sight.matches), pattern)
 
 
 def _demand_was_high(view: View) -> bool:

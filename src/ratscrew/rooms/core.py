@@ -9,6 +9,7 @@ on virtual time, with simulated delays, and never sleep.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import statistics
 from collections import deque
@@ -40,6 +41,8 @@ from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.table.clock import Clock, OffsetClock
 from ratscrew.table.table import MATCH, RejectCode, SeatSpec, Table, TableConfig, TableEvent
+
+log = logging.getLogger(__name__)
 
 HISTORY = 500  # events kept for pages that reconnect
 GRACE_MS = 15_000  # a dropped player keeps their seat this long before a computer holds it (if allowed)
@@ -305,6 +308,7 @@ class RoomCore:
             return
         if not page.greeted:
             if not isinstance(msg, wire.Hello):
+                log.info("room %s: page %d sent %s before hello", self.code, page_id, type(msg).__name__)
                 self._send(page_id, {"type": Out.ERROR, "message": 'the first message must be "hello"'})
                 return
             self._hello(page, msg)
@@ -371,6 +375,7 @@ class RoomCore:
         self._send(page.id, {"type": Out.EVENTS, "items": missed, "state": self.state()})
 
     def _refuse(self, page: Page, code: StrEnum, reason: str, seat: int | None = None) -> None:
+        log.info("room %s: page %d refused (%s): %s", self.code, page.id, code, reason)
         self._send(page.id, {"type": Out.REJECTED, "code": code.value, "reason": reason, "seat": seat})
 
     def _play(self, page: Page, msg: wire.FlipMsg | wire.SlapMsg) -> None:

@@ -61,6 +61,8 @@ export function createTable({ send, actions = () => [] }) {
   let state = null;
   let shownCards = 0;
   let startedAt = performance.now();
+  let currentGame = null;
+  let applied = 0; // events applied (the tests compare pages by it)
   const paintedAt = new Map(); // card number -> performance.now() at its first paint
   const flippers = new Map();
 
@@ -88,8 +90,19 @@ export function createTable({ send, actions = () => [] }) {
 
   // ------------------------------------------------------------------ building the table
 
-  // seats: the room's seats ({kind, name, level, connected, latency_ms, standin}); yours: the seats this page plays.
-  function setup(nextSeats, nextYours, nextRules) {
+  // seats: the room's seats ({kind, name, level, connected, latency_ms, standin}); yours: the seats this page
+  // plays; game: which game of the room this is (a new one starts from a clean table: card numbers restart).
+  function setup(nextSeats, nextYours, nextRules, game = null) {
+    if (game !== currentGame) {
+      currentGame = game;
+      state = null;
+      shownCards = 0;
+      applied = 0;
+      paintedAt.clear();
+      flippers.clear();
+      clear(feed);
+      hideSummary();
+    }
     seats = nextSeats;
     yours = nextYours;
     rules = nextRules;
@@ -312,6 +325,11 @@ export function createTable({ send, actions = () => [] }) {
   function apply(items, next) {
     const quiet = items.length > 12; // catching up after a long gap: the feed, without a burst of animations
     for (const item of items) happened(item.event, quiet);
+    applied += items.length;
+    if (items.length) {
+      element.dataset.seq = String(items[items.length - 1].seq);
+      element.dataset.applied = String(applied);
+    }
     if (next) update(next, { animate: !quiet });
   }
 
@@ -468,7 +486,7 @@ export function racesBlock(races, players) {
       h("td", {}, ms(slap.received)),
       h("td", {}, ms(slap.landed))));
     list.append(h("li", { class: "race" },
-      h("p", {}, t("room.race.lead", { card: race.card, name: name(first.seat), n: Math.round(first.compensation ?? 0) })),
+      h("p", {}, raceLead(race, name)),
       h("div", { class: "table-scroll" }, h("table", { class: "summary-table race-table" },
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, t("game.summary.player")),
@@ -484,4 +502,17 @@ export function racesBlock(races, players) {
     h("summary", {}, t("room.races.title", { n: races.length })),
     h("p", { class: "hint" }, t("room.races.hint")),
     list);
+}
+
+// One sentence on a race: who won it, and whether the delay credited to a slower link is why.
+function raceLead(race, name) {
+  const winner = race.slaps.find((slap) => slap.verdict === "slap_correct");
+  const first = race.slaps[0];
+  if (!winner) return t("room.race.first", { card: race.card, name: name(first.seat) });
+  const overtaken = race.slaps.find((slap) => slap !== winner && slap.received < winner.received);
+  if (overtaken) {
+    return t("room.race.overtook", { card: race.card, name: name(winner.seat), other: name(overtaken.seat),
+      n: Math.round(winner.compensation ?? 0) });
+  }
+  return t("room.race.won", { card: race.card, name: name(winner.seat) });
 }

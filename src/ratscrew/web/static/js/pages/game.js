@@ -1,6 +1,6 @@
 // A game against the computer (or two on one screen): a room that starts playing at once. The server runs
 // the game; this page says hello with its seat token, sends flips and slaps, and shows what happened.
-import { h, clear } from "../dom.js";
+import { h, clear, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { sendJSON } from "../api.js";
 import { openRoom, saveToken } from "../connection.js";
@@ -43,7 +43,7 @@ export async function render(view, ctx) {
   }
 
   function whole(room, yours, state) {
-    table.setup(room.seats, yours, room.rules);
+    table.setup(room.seats, yours, room.rules, room.game);
     table.update(state, { animate: false });
   }
 
@@ -60,7 +60,7 @@ export async function render(view, ctx) {
     lobby: (room) => table.setSeats(room.seats),
     over: (summary) => {
       clearTimeout(overTimer);
-      overTimer = setTimeout(() => table.showSummary(summary), 900);
+      overTimer = setTimeout(() => table.showSummary(summary), reducedMotion() ? 0 : 900);
     },
     rejected: (message) => table.rejected(message),
     error: (message) => table.toast(message.message, "muted"),

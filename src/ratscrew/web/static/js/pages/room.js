@@ -1,7 +1,7 @@
 // An online room (#/room/CODE): the lobby (seats, rules, ready, start), then the same table as a game against
 // the computer, then the summary and a rematch. Everyone sees everything public; only the host changes the
 // seats and the rules; a page without a seat watches.
-import { h, clear, announce } from "../dom.js";
+import { h, clear, announce, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { ruleChips } from "../format.js";
 import { keepName, openRoom, savedName } from "../connection.js";
@@ -77,6 +77,7 @@ export async function render(view, ctx) {
       h("h2", { id: "room-seats-title" }, t("room.seats")),
       h("div", { class: "field-row" }, h("label", { for: "room-name" }, t("room.your_name")), nameInput),
       seatList,
+      h("p", { class: "hint", id: "room-standins" }),
       h("div", { class: "field-row host-only" }, h("label", { for: "room-seat-count" }, t("room.seat_count")), seatCount)),
     h("section", { class: "panel room-rules-panel", "aria-labelledby": "room-rules-title" },
       h("h2", { id: "room-rules-title" }, t("setup.rules")),
@@ -129,6 +130,7 @@ export async function render(view, ctx) {
     seatCount.value = String(room.seats.length);
     seatCount.disabled = !host;
     renderSeatList();
+    view.querySelector("#room-standins").textContent = room.standins === false ? t("room.standins.off") : t("room.standins.on");
     renderRules();
     renderGo();
     showPhase();
@@ -259,7 +261,7 @@ export async function render(view, ctx) {
     if (tableGame !== room.game) {
       tableGame = room.game;
       table.hideSummary();
-      table.setup(room.seats, yours, room.rules);
+      table.setup(room.seats, yours, room.rules, room.game);
       connection.resync(); // the state of the table that was just dealt
     } else {
       table.setSeats(room.seats);
@@ -288,7 +290,7 @@ export async function render(view, ctx) {
       rowKeys.length = 0;
       tableGame = room.phase === "lobby" ? null : room.game;
       if (tableGame !== null) {
-        table.setup(room.seats, yours, room.rules);
+        table.setup(room.seats, yours, room.rules, room.game);
         table.update(message.state, { animate: false });
       }
       renderRoom();
@@ -315,7 +317,7 @@ export async function render(view, ctx) {
     },
     over: (summary) => {
       clearTimeout(overTimer);
-      overTimer = setTimeout(() => table.showSummary(summary), 900);
+      overTimer = setTimeout(() => table.showSummary(summary), reducedMotion() ? 0 : 900);
     },
     rejected,
     error: (message) => say(message.message, "bad"),

@@ -181,6 +181,7 @@ function onlinePanel(ctx, currentRules) {
       h("label", { class: "mode-option" },
         h("input", { type: "radio", name: "online-visibility", value: name, checked: !pub }),
         h("span", { class: "mode-title" }, t(`online.${name}`)), h("span", { class: "mode-hint" }, t(`online.${name}_hint`)))));
+  const standins = h("input", { type: "checkbox", id: "online-standins", checked: true });
   const codeInput = h("input", { type: "text", id: "join-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters",
     spellcheck: "false", placeholder: "ABC234", "aria-describedby": "join-hint" });
   const openList = h("ul", { class: "open-rooms", id: "open-rooms", "aria-live": "polite" });
@@ -197,7 +198,7 @@ function onlinePanel(ctx, currentRules) {
     keepName(nameInput.value.trim());
     const pub = event.currentTarget.querySelector("input[name=online-visibility]:checked")?.value === "public";
     try {
-      const created = await sendJSON("/api/rooms", { public: pub, seats: Number(seatsSelect.value), name, rules: currentRules() });
+      const created = await sendJSON("/api/rooms", { public: pub, seats: Number(seatsSelect.value), name, standins: standins.checked, rules: currentRules() });
       saveToken(created.code, created.token);
       ctx.navigate(`#/room/${created.code}`);
     } catch (error) {
@@ -253,6 +254,7 @@ function onlinePanel(ctx, currentRules) {
         h("h3", { id: "online-create-title" }, t("online.create_title")),
         visibility,
         h("div", { class: "field-row" }, h("label", { for: "online-seats" }, t("room.seat_count")), seatsSelect),
+        h("div", { class: "option option-bool" }, standins, h("label", { for: "online-standins" }, t("online.standins"))),
         h("p", { class: "hint" }, t("online.rules_hint")),
         h("button", { type: "submit", id: "create-room" }, t("online.create"))),
       h("div", { class: "online-join" },

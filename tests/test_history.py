@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from ratscrew.engine.actions import Flip, Slap
 from ratscrew.engine.game import Game
+from ratscrew.i18n import LANGUAGES
 from ratscrew.record import Record, play_out, state_json
 from ratscrew.rules import Rules
 from ratscrew.web.app import create_app
@@ -256,3 +257,40 @@ def test_replay_windows_outside_the_game_are_refused(client: TestClient, query: 
     response = client.post(f"/api/replay?{query}", json=doc)
     assert response.status_code == 400
     assert expected in response.json()["error"]
+
+
+# ------------------------------------------------------------------ texts
+
+
+def history_catalog(lang: str) -> dict[str, str]:
+    from importlib import resources
+
+    text = resources.files("ratscrew.i18n").joinpath(lang, "history.json").read_text(encoding="utf-8")
+    catalog: dict[str, str] = json.loads(text)
+    return catalog
+
+
+def test_history_catalogs_have_the_same_keys_and_placeholders_in_every_language() -> None:
+    import re
+
+    placeholder = re.compile(r"\{(\w+)\}")
+    english = history_catalog("en")
+    assert all(k.startswith(("history.", "replay.", "nav.history")) for k in english)
+    for lang in LANGUAGES:
+        other = history_catalog(lang)
+        assert set(other) == set(english), f"{lang}/history.json: {set(english) ^ set(other)}"
+        for key, text in english.items():
+            assert set(placeholder.findall(other[key])) == set(placeholder.findall(text)), (lang, key)
+            assert other[key].strip(), (lang, key)
+
+
+def test_every_history_key_the_pages_ask_for_is_there() -> None:
+    import re
+    from importlib import resources
+
+    static = Path(str(resources.files("ratscrew.web").joinpath("static")))
+    english = history_catalog("en")
+    for name in ("js/pages/history.js", "js/pages/replay.js", "index.html"):
+        source = (static / name).read_text(encoding="utf-8")
+        for key in re.findall(r"[\"`]((?:history|replay)\.[a-z_.]+[a-z])[\"`]", source):
+            assert key in english, f"{name} uses {key}, missing in history.json"

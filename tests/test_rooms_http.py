@@ -76,3 +76,10 @@ def test_too_many_requests_from_one_address_are_refused(client: TestClient) -> N
     statuses = [client.get("/api/rooms").status_code for _ in range(int(BURST) + 60)]
     assert statuses[0] == 200 and 429 in statuses
     assert statuses.count(200) >= BURST
+
+
+def test_pages_and_scripts_are_sent_compressed(client: TestClient) -> None:
+    for path in ("/", "/static/js/pages/game.js", "/api/i18n/fr", "/api/meta"):
+        answer = client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert answer.status_code == 200
+        assert answer.headers.get("content-encoding") == "gzip", path

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -62,7 +63,10 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         Route("/{path:path}", index, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
     ]
     app = Starlette(
-        routes=routes, lifespan=lifespan, exception_handlers=dict(HANDLERS), middleware=[Middleware(RateLimit)]
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers=dict(HANDLERS),
+        middleware=[Middleware(RateLimit), Middleware(GZipMiddleware, minimum_size=800)],
     )
     app.state.store = store
     app.state.data_dir = data_dir

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
+from ratscrew.i18n import LANGUAGES, catalog
 from tests.conftest import SCREENSHOTS, Server, open_page
 
 
@@ -184,10 +185,14 @@ def test_a_file_that_is_not_a_record_is_explained(page: Page) -> None:
     assert 'format must be "ratscrew-record/1"' in page.locator("#replay-status").inner_text()
 
 
-def test_an_empty_history_says_so_and_the_viewer_fits_a_phone(browser: Browser, live_server: Server) -> None:
-    page, errors = open_page(browser, live_server.url + "#/history", width=390, height=844, touch=True)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_empty_history_says_so_and_the_viewer_fits_a_phone(browser: Browser, live_server: Server, lang: str) -> None:
+    texts = catalog(lang)
+    page, errors = open_page(browser, live_server.url + "#/history", lang=lang, width=390, height=844, touch=True)
     try:
-        page.wait_for_function("document.querySelector('#history-status').textContent.includes('No finished game')")
+        page.wait_for_function(
+            "text => document.querySelector('#history-status').textContent === text", arg=texts["history.empty"]
+        )
         record = {
             "format": "ratscrew-record/1",
             "rules": "standard",
@@ -202,14 +207,48 @@ def test_an_empty_history_says_so_and_the_viewer_fits_a_phone(browser: Browser, 
         page.wait_for_function("document.querySelectorAll('#replay-pile .replay-card').length === 2")
         cards = page.eval_on_selector_all("#replay-pile .replay-card", "els => els.map(e => e.dataset.card)")
         assert cards == ["7S", "7H"]
+        assert page.locator("#replay-next").inner_text() == texts["replay.next"]
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         for button in page.locator(".replay-buttons button").all():
             box = button.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
-        shot(page, "replay-phone")
+        # The pile and the step buttons are on the screen together.
+        for selector in ("#replay-pile", "#replay-next", "#replay-seats"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 844, selector
+        shot(page, f"replay-phone-{lang}")
         page.keyboard.press("End")
         page.wait_for_function("document.querySelector('#replay-next').disabled")
         assert final_counts(page) == [2, 4]
         assert errors == []
     finally:
         page.context.close()
+
+
+def test_a_long_record_is_fetched_page_by_page(page: Page) -> None:
+    """A game of more steps than one answer holds: the viewer asks for the page it needs, forward and back."""
+    record = {
+        "format": "ratscrew-record/1",
+        "rules": "standard",
+        "players": ["Ann", "Bob"],
+        "hands": [["7S", "KD", "3C"], ["7H", "2C", "4D"]],
+        "actions": ["wait"] * 1500 + ["flip", "flip", {"slap": 0}],
+    }
+    page.click("[data-nav=history]")
+    page.wait_for_selector("#record-file")
+    drop_file(page, "long.json", json.dumps(record))
+    page.wait_for_selector("#replay[data-ready=true]")
+    assert page.locator("#replay-step").inner_text() == "Step 0 of 1503"
+    page.keyboard.press("PageDown")  # the slap lies on the second page of steps
+    page.wait_for_function("document.querySelector('#replay-slider').value === '1503'")
+    assert page.locator("#replay-events li[data-kind=slap_correct]").count() == 1
+    assert final_counts(page) == [4, 2]
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.querySelector('#replay-slider').value === '1502'")
+    assert page.eval_on_selector_all("#replay-pile .replay-card", "els => els.map(e => e.dataset.card)") == [
+        "7S",
+        "7H",
+    ]
+    page.locator("#replay-slider").fill("999")
+    page.wait_for_function("document.querySelector('#replay-slider').value === '999'")
+    assert page.locator("#replay-events").inner_text() == "Nothing happens: the table waits."

@@ -36,7 +36,7 @@ function tilt(number) {
 }
 
 function createViewer(doc, title, { download = null } = {}) {
-  const pages = new Map(); // first step of a page -> its steps
+  const pages = new Map(); // first step of a page -> the promise of its steps
   let info = null; // total, slaps, players, final
   let seats = [];
   let current = 0;
@@ -90,11 +90,15 @@ function createViewer(doc, title, { download = null } = {}) {
     return info.slaps.find((s) => s > step) ?? step;
   }
 
-  async function page(start) {
+  // Each page is asked for once, even when several steps of it are wanted before it arrives.
+  function page(start) {
     if (!pages.has(start)) {
-      const answer = await sendJSON(`/api/replay?start=${start}&count=${PAGE}`, doc);
-      info = answer;
-      pages.set(start, answer.steps);
+      const request = sendJSON(`/api/replay?start=${start}&count=${PAGE}`, doc).then(({ steps, ...rest }) => {
+        info = rest;
+        return steps;
+      });
+      request.catch(() => pages.delete(start)); // a failed page may be asked for again
+      pages.set(start, request);
     }
     return pages.get(start);
   }
@@ -131,6 +135,8 @@ function createViewer(doc, title, { download = null } = {}) {
     last.disabled = next.disabled = current === info.total - 1;
     prevSlap.disabled = slapBefore(current) === current;
     nextSlap.disabled = slapAfter(current) === current;
+    // A button that just became disabled (Last, at the last step) would drop the focus to the page: keep it here.
+    if (document.activeElement instanceof HTMLButtonElement && document.activeElement.disabled) slider.focus();
 
     clear(pileBox);
     const shown = view.pile.slice(-PILE_SHOWN);

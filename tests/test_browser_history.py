@@ -185,10 +185,15 @@ def test_a_file_that_is_not_a_record_is_explained(page: Page) -> None:
     assert 'format must be "ratscrew-record/1"' in page.locator("#replay-status").inner_text()
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_an_empty_history_says_so_and_the_viewer_fits_a_phone(browser: Browser, live_server: Server, lang: str) -> None:
+PHONES = [(lang, 390, 844) for lang in LANGUAGES] + [("de", 844, 390)]  # upright in each language, and sideways
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), PHONES)
+def test_an_empty_history_says_so_and_the_viewer_fits_a_phone(
+    browser: Browser, live_server: Server, lang: str, width: int, height: int
+) -> None:
     texts = catalog(lang)
-    page, errors = open_page(browser, live_server.url + "#/history", lang=lang, width=390, height=844, touch=True)
+    page, errors = open_page(browser, live_server.url + "#/history", lang=lang, width=width, height=height, touch=True)
     try:
         page.wait_for_function(
             "text => document.querySelector('#history-status').textContent === text", arg=texts["history.empty"]
@@ -208,15 +213,16 @@ def test_an_empty_history_says_so_and_the_viewer_fits_a_phone(browser: Browser, 
         cards = page.eval_on_selector_all("#replay-pile .replay-card", "els => els.map(e => e.dataset.card)")
         assert cards == ["7S", "7H"]
         assert page.locator("#replay-next").inner_text() == texts["replay.next"]
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, f"replay-phone-{lang}-{width}x{height}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
         for button in page.locator(".replay-buttons button").all():
             box = button.bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
-        # The pile and the step buttons are on the screen together.
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        # The pile, the seats and the step buttons are on the screen together.
         for selector in ("#replay-pile", "#replay-next", "#replay-seats"):
             box = page.locator(selector).bounding_box()
-            assert box is not None and box["y"] + box["height"] <= 844, selector
-        shot(page, f"replay-phone-{lang}")
+            assert box is not None and box["y"] + box["height"] <= height, selector
+
         page.keyboard.press("End")
         page.wait_for_function("document.querySelector('#replay-next').disabled")
         assert final_counts(page) == [2, 4]

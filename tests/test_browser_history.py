@@ -258,3 +258,13 @@ def test_a_long_record_is_fetched_page_by_page(page: Page) -> None:
     page.locator("#replay-slider").fill("999")
     page.wait_for_function("document.querySelector('#replay-slider').value === '999'")
     assert page.locator("#replay-events").inner_text() == "Nothing happens: the table waits."
+
+
+def test_odd_entries_in_the_remembered_games_are_passed_over(page: Page) -> None:
+    page.evaluate("localStorage.setItem('ratscrew.games', JSON.stringify(['bad id!', 5, 'ZZZZZZ', 'Q'.repeat(40)]))")
+    page.click("[data-nav=history]")
+    page.wait_for_function("document.querySelector('#history-status')?.textContent.includes('No finished game')")
+    assert page.locator(".history-game").count() == 0
+    page.evaluate("localStorage.setItem('ratscrew.games', '{not json')")
+    page.reload()
+    page.wait_for_function("document.querySelector('#history-status')?.textContent.includes('No finished game')")

@@ -6,7 +6,8 @@ export const KEEP = 100; // the server answers at most 100 ids at once
 export function playedGames() {
   try {
     const ids = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
-    return Array.isArray(ids) ? ids.filter((id) => typeof id === "string" && /^[A-Za-z0-9-]{1,20}$/.test(id)) : [];
+    // Only ids the server takes (web/history.py GAME_ID): one odd entry must not cost the whole list.
+    return Array.isArray(ids) ? ids.filter((id) => typeof id === "string" && /^[A-Za-z0-9]{1,12}(?:-[0-9]{1,6})?$/.test(id)) : [];
   } catch {
     return []; // a damaged entry is forgotten rather than breaking the page
   }

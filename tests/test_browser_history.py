@@ -249,6 +249,10 @@ def test_a_long_record_is_fetched_page_by_page(page: Page) -> None:
     page.wait_for_function("document.querySelector('#replay-slider').value === '1503'")
     assert page.locator("#replay-events li[data-kind=slap_correct]").count() == 1
     assert final_counts(page) == [4, 2]
+    # Screen readers hear the step and what happened, cards in words.
+    page.wait_for_function("document.querySelector('#announcer').textContent.startsWith('Step 1503 of 1503.')")
+    assert "Ann slaps" in page.locator("#announcer").inner_text()
+    assert page.locator("#replay-players").inner_text() == "Ann · Bob"
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("document.querySelector('#replay-slider').value === '1502'")
     assert page.eval_on_selector_all("#replay-pile .replay-card", "els => els.map(e => e.dataset.card)") == [

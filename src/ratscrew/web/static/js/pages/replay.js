@@ -44,6 +44,7 @@ function createViewer(doc, title, { download = null } = {}) {
   let started = false;
 
   const heading = h("h1", { id: "replay-title" }, title);
+  const playerLine = h("p", { class: "replay-players", id: "replay-players" });
   const status = h("p", { class: "hint", id: "replay-status", role: "status" }, t("replay.loading"));
   const stepText = h("p", { class: "replay-step", id: "replay-step" });
   const turnLine = h("p", { class: "replay-turn", id: "replay-turn" });
@@ -79,7 +80,7 @@ function createViewer(doc, title, { download = null } = {}) {
   const element = h("section", { class: "replay", id: "replay" },
     h("p", { class: "replay-nav" }, h("a", { href: "#/history" }, t("replay.back")),
       download ? h("a", { class: "button secondary", id: "replay-download", href: download.href, download: download.name }, t("history.download")) : null),
-    heading, status, stepText, board, controls, after);
+    heading, playerLine, status, stepText, board, controls, after);
 
   function slapBefore(step) {
     const earlier = info.slaps.filter((s) => s < step);
@@ -171,7 +172,10 @@ function createViewer(doc, title, { download = null } = {}) {
     if (current === 0) events.append(h("li", {}, t("replay.dealt")));
     else if (!step.events.length) events.append(h("li", {}, t("replay.nothing")));
     for (const event of step.events) events.append(h("li", { dataset: { kind: event.kind } }, describe(event, seats)));
-    if (spoken) announce([stepText.textContent, ...[...events.children].map((li) => li.textContent)].join(". "));
+    if (spoken) {
+      const said = step.events.map((event) => describe(event, seats, { spoken: true })); // card names in words
+      announce([stepText.textContent, ...(said.length ? said : [...events.children].map((li) => li.textContent))].join(". "));
+    }
   }
 
   function showFinal() {
@@ -206,6 +210,7 @@ function createViewer(doc, title, { download = null } = {}) {
       return;
     }
     seats = info.players.map((name) => ({ name }));
+    playerLine.textContent = info.players.join(" · ");
     slider.max = String(info.total - 1);
     status.hidden = true;
     board.hidden = controls.hidden = after.hidden = false;

@@ -68,7 +68,7 @@ class Player:
                         self.last_seq = item["seq"]
                 self.state = message["state"]
 
-    def wait_for(self, check: Any, what: str, timeout: float = 10.0) -> None:
+    def wait_for(self, check: Any, what: str, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         while not check():
             if time.monotonic() > deadline:
@@ -99,7 +99,7 @@ def open_room(server: Server, seats: int) -> list[Player]:
     return players
 
 
-def play(players: list[Player], until: Any, limit: float = 20.0) -> None:
+def play(players: list[Player], until: Any, limit: float = 60.0) -> None:
     """Whoever is due turns a card, until ``until()`` holds."""
     deadline = time.monotonic() + limit
     while not until():

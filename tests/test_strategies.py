@@ -26,6 +26,20 @@ def sight_after(game: Game, flips: int) -> Sight:
     return Sight.of(view_for(game), game.matches(), game.burned)
 
 
+@pytest.mark.parametrize("preset", ["standard", "bicycle", "everything"])
+def test_the_tables_sight_of_a_game_is_what_its_view_shows(preset: str) -> None:
+    # The table builds a bot's Sight straight from the game; it must be what a View of the game shows.
+    rules = Rules.build(preset, {"slaps.burned_count": True})
+    game = Game.from_seed(rules, 3, 12)
+    rng = SeededRandom(4)
+    for step in range(400):
+        if game.over:
+            break
+        assert Sight.at(game) == Sight.of(view_for(game), game.matches(), game.burned), step
+        slapper = rng.below(3)
+        game.apply(Slap(slapper) if rng.below(4) == 0 and not game.out[slapper] else Flip())
+
+
 @pytest.mark.parametrize("name", [*LEVELS, *LAB_LEVELS, "match"])
 def test_every_level_resolves_by_name_in_any_case(name: str) -> None:
     assert resolve(name.upper()).name == name
@@ -69,12 +83,12 @@ def test_risk_faces_slaps_while_a_court_card_lies_under_the_top_card() -> None:
     game = Game(Rules.build("standard"), hands("3S 2C 8S", "KD 4H 9C"))
     faces, jqk = STRATEGIES["risk-faces"], STRATEGIES["risk-jqk"]
     first = sight_after(game, 1)  # 3S alone
-    assert not faces.wants(first.view.pile, first.burned)
+    assert not faces.wants(first.pile, first.burned)
     second = sight_after(game, 1)  # 3S KD: the King is the top card, nothing under it is a court card
-    assert not faces.wants(second.view.pile, second.burned)
+    assert not faces.wants(second.pile, second.burned)
     third = sight_after(game, 1)  # 3S KD 2C: a King lies under the top card
-    assert faces.wants(third.view.pile, third.burned)
-    assert jqk.wants(third.view.pile, third.burned)
+    assert faces.wants(third.pile, third.burned)
+    assert jqk.wants(third.pile, third.burned)
 
 
 def test_risk_faces_counts_an_ace_and_burned_cards_but_risk_jqk_no_ace() -> None:

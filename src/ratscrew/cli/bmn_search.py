@@ -76,8 +76,10 @@ def run_search(options: dict[str, object], as_json: bool) -> None:
 
 def _progress(err: Console) -> Progress:
     columns = (TextColumn("searching"), BarColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
-    # Finds go to stdout as they come; the bar stays on stderr and is not handed the program's output.
-    return Progress(*columns, console=err, transient=True, redirect_stdout=False, redirect_stderr=False)
+    # Finds go to stdout as they come. When stdout is the terminal too, they are printed above the bar so
+    # it does not draw over them; when stdout is a pipe or a file, it is left alone.
+    on_screen = sys.stdout.isatty()
+    return Progress(*columns, console=err, transient=True, redirect_stdout=on_screen, redirect_stderr=False)
 
 
 def _state(options: dict[str, object]) -> tuple[SearchState, Path | None]:

@@ -417,6 +417,9 @@ class RoomCore:
         if isinstance(msg, wire.Sit):
             self._sit(page, msg)
         elif isinstance(msg, wire.Stand):
+            if not page.seats:
+                self._refuse(page, Refusal.NOT_SEATED, "you hold no seat to leave")
+                return
             for seat in page.seats:
                 self.seats[seat] = SeatInfo()
             self._retoken(page, frozenset())
@@ -459,16 +462,23 @@ class RoomCore:
         self._retoken(page, frozenset({msg.seat}))
 
     def _retoken(self, page: Page, seats: frozenset[int]) -> None:
-        if page.token is not None and self.is_host(page):
+        old = page.token
+        token: str | None
+        if old is not None and self.is_host(page):
             self.tokens[self.host_token] = seats
             token = self.host_token
         else:
-            if page.token is not None:
-                self.tokens.pop(page.token, None)
-            token = self.issue_token(seats)
-        page.token = token
-        page.seats = seats
-        self._send(page.id, {"type": Out.SEATED, "seats": sorted(seats), "token": token})
+            if old is not None:
+                self.tokens.pop(old, None)
+            # A page that stood up watches: it needs no token, and none is kept for it.
+            token = self.issue_token(seats) if seats else None
+        # Every page that showed the old token (the same player in another tab) follows: none keeps a seat
+        # that was freed, and may since be someone else's.
+        for other in self.pages.values():
+            if other is page or (old is not None and other.token == old):
+                other.token = token
+                other.seats = seats
+                self._send(other.id, {"type": Out.SEATED, "seats": sorted(seats), "token": token})
 
     def _resize(self, page: Page, count: int) -> None:
         try:

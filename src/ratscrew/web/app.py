@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from ratscrew.errors import NotFound
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
-from ratscrew.web import games, learn, meta, online, referee, scores
+from ratscrew.web import games, history, learn, meta, online, referee, scores
 from ratscrew.web.errors import HANDLERS
 from ratscrew.web.limits import RateLimit
 from ratscrew.web.store import Store
@@ -56,6 +56,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         *online.routes,
         *learn.routes,
         *scores.routes,
+        *history.routes,
         *(extra_routes or []),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         # Every page of the app is the same shell (the script shows the right one); other methods get a JSON 404.

@@ -20,10 +20,10 @@ MAX_CLIENTS = 10_000  # addresses remembered; the quietest are forgotten first
 
 
 class RateLimit:
-    def __init__(self, app: ASGIApp, rate: float = RATE, burst: float = BURST) -> None:
+    def __init__(self, app: ASGIApp, rate: float | None = None, burst: float | None = None) -> None:
         self.app = app
-        self.rate = rate
-        self.burst = burst
+        self.rate = RATE if rate is None else rate
+        self.burst = BURST if burst is None else burst
         self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when last counted)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

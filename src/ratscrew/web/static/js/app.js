@@ -11,6 +11,8 @@ const PAGES = [
   { pattern: /^#\/learn(?:\/([\w-]+))?$/, nav: "learn", load: () => import("./pages/learn.js") },
   { pattern: /^#\/drills(?:\/([\w-]+))?$/, nav: "drills", load: () => import("./pages/drills.js") },
   { pattern: /^#\/scores(?:\/([\w-]+))?$/, nav: "scores", load: () => import("./pages/scores.js") },
+  { pattern: /^#\/history$/, nav: "history", load: () => import("./pages/history.js") },
+  { pattern: /^#\/replay\/([\w-]+)$/, nav: "history", load: () => import("./pages/replay.js") },
 ];
 
 const context = { meta: null, lang: "en", navigate, refresh: () => show() };

@@ -8,6 +8,7 @@ import { createTable } from "../table.js";
 
 export async function render(view, ctx) {
   const gameId = ctx.params[0];
+  import("../played.js").then(({ rememberGame }) => rememberGame(gameId)); // the history page lists the games this browser played
   let connection = null;
   let overTimer = null;
 

@@ -1,0 +1,78 @@
+"""Room bugs the fuzzing found, one test each, in-process on virtual time."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ratscrew.rooms import wire
+from ratscrew.rooms.core import Phase, RoomCore, SeatInfo, SeatKind
+from ratscrew.rules import Rules
+from ratscrew.table.clock import VirtualClock
+
+
+def lobby_room() -> RoomCore:
+    room = RoomCore(
+        "FOUND2",
+        VirtualClock(),
+        seats=[SeatInfo(SeatKind.HUMAN, "Host")] + [SeatInfo() for _ in range(3)],
+        rules=Rules.build("standard"),
+    )
+    room.tokens[room.host_token] = frozenset({0})
+    return room
+
+
+def say(room: RoomCore, page: int, doc: dict[str, object]) -> list[dict[str, Any]]:
+    """What ``page`` is sent back after it sends ``doc``."""
+    room.receive(page, wire.parse_client(json.dumps(doc)))
+    return [json.loads(json.dumps(m)) for p, m in room.take_outgoing() if p == page]
+
+
+def page(room: RoomCore, page_id: int, token: str | None) -> None:
+    room.open_page(page_id)
+    say(room, page_id, {"type": "hello", "v": 2, "token": token})
+
+
+def test_pages_that_stand_up_or_hold_nothing_leave_no_tokens_behind() -> None:
+    # Each "stand" from a page without a seat was issued a fresh token for no seat, kept (and journaled with
+    # the room) for ever: a thousand visits left a thousand tokens.
+    room = lobby_room()
+    for page_id in range(1, 1001):
+        page(room, page_id, None)
+        answer = say(room, page_id, {"type": "stand"})
+        assert [m["code"] for m in answer if m["type"] == "rejected"] == ["not_seated"]
+        room.close_page(page_id)
+    page(room, 2000, None)
+    for _ in range(100):
+        assert say(room, 2000, {"type": "sit", "seat": 2, "name": "Sam"})[0]["token"]
+        seated = say(room, 2000, {"type": "stand"})[0]
+        assert seated == {"type": "seated", "seats": [], "token": None}
+    assert len(room.tokens) == 1  # the host's
+    assert len(room.to_doc()["tokens"]) == 1  # type: ignore[arg-type]
+
+
+def test_a_second_tab_does_not_keep_a_seat_its_player_left() -> None:
+    # Two pages with one token; one moved (or stood up) and the other still held the old seat: once someone
+    # else sat there, it could flip and slap for them.
+    room = lobby_room()
+    page(room, 1, None)
+    token = say(room, 1, {"type": "sit", "seat": 1, "name": "Ann"})[0]["token"]
+    page(room, 2, token)  # Ann's second tab
+    say(room, 1, {"type": "sit", "seat": 2, "name": "Ann"})
+    assert room.pages[2].seats == frozenset({2}) and room.pages[2].token == room.pages[1].token
+    say(room, 1, {"type": "stand"})
+    assert room.pages[2].seats == frozenset() and room.pages[2].token is None
+    page(room, 3, None)
+    bob = say(room, 3, {"type": "sit", "seat": 1, "name": "Bob"})[0]["token"]
+    page(room, 4, None)
+    say(room, 4, {"type": "sit", "seat": 2, "name": "Cy"})
+    page(room, 5, None)
+    say(room, 5, {"type": "sit", "seat": 3, "name": "Di"})
+    for page_id in (3, 4, 5):
+        say(room, page_id, {"type": "ready", "ready": True})
+    room.start_game(seed=1)
+    assert room.phase is Phase.PLAYING
+    for page_id in (1, 2):
+        refused = say(room, page_id, {"type": "slap", "seat": 1, "card": 0, "rt": 300})
+        assert [m["code"] for m in refused if m["type"] == "rejected"] == ["not_yours"]
+    assert room.seats_of(bob) == frozenset({1})

@@ -235,6 +235,10 @@ def test_an_open_room_is_listed_on_the_play_page_and_joined_from_there(browser: 
     assert status == 200
     page, errors = open_page(browser, live_server.url, lang="fr")
     try:
+        page.fill("#join-code", "ZZZZZ9")  # no such room: said on the spot, nothing else happens
+        page.click("#join-room")
+        page.wait_for_selector("#online-error:not([hidden])")
+        assert "#/room/" not in page.url
         entry = page.locator("#open-rooms li", has_text="Zoë")
         entry.wait_for()
         entry.locator("a").click()
@@ -246,6 +250,8 @@ def test_an_open_room_is_listed_on_the_play_page_and_joined_from_there(browser: 
         page.wait_for_selector("#room-seat-1.mine")
         assert page.locator("#room-seat-1 .room-seat-name").inner_text() == "Yann"
         assert page.locator("#ready-button").is_visible() and page.locator("#start-button").is_hidden()
+        page.goto(f"{live_server.url}#/room/ZZZZZ9")  # a link to a room that is not there
+        page.wait_for_selector(".missing h1")
         assert errors == []
     finally:
         page.context.close()

@@ -125,7 +125,8 @@ def test_a_page_that_lies_gains_at_most_the_cap() -> None:
     # Claims lag on every card: the quota runs dry.
     drained = Quota()
     spent = [
-        credit(received=900, sent=0, reaction=200, lag=slow, quota=drained, window=150).compensation for _ in range(5)
+        credit(received=900, sent=0, reaction=200, lag=slow, quota=drained, window=HARD_CAP_MS).compensation
+        for _ in range(5)
     ]
     assert spent[:2] == [HARD_CAP_MS, HARD_CAP_MS] and spent[-1] == 0
 

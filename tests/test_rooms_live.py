@@ -132,6 +132,7 @@ def test_four_players_one_drops_mid_challenge_and_catches_up_event_by_event(live
         player.pump(0.3)
     back = Player(live_server, dropped.code, dropped.token, since=seen)
     back.seqs = []
+    back.wait_for(lambda: bool(back.room), "the welcome")
     back.wait_for(lambda: back.last_seq >= first.last_seq, "the missed events")
     assert back.yours == [3]
     assert back.seqs == list(range(seen + 1, first.last_seq + 1))  # exactly the missed events, in order
@@ -149,7 +150,8 @@ def test_a_restart_mid_game_resumes_every_room(tmp_path: Path, sig: int) -> None
     server = start_server(tmp_path)
     try:
         online = open_room(server, 2)
-        play(online, lambda: online[0].state.get("cards", 0) >= 5)
+        # Stop where nothing is waiting to happen (no won pile about to move): the state must be the same after.
+        play(online, lambda: online[0].state.get("cards", 0) >= 5 and online[0].state.get("collect_pending") is None)
         status, solo = server.post(
             "/api/games", {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}], "seed": 4}
         )

@@ -507,7 +507,7 @@ class RoomCore:
                 page, Refusal.BAD_VALUE, f"unknown level {msg.level[:20]!r}: expected one of {', '.join(LEVELS)}"
             )
             return
-        self.seats[msg.seat] = SeatInfo(SeatKind.BOT, f"Computer {msg.seat + 1}", msg.level, ready=True)
+        self.seats[msg.seat] = SeatInfo(SeatKind.BOT, msg.name or f"Computer {msg.seat + 1}", msg.level, ready=True)
 
     def _start(self, page: Page) -> None:
         empty = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.EMPTY]

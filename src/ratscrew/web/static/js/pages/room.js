@@ -189,7 +189,7 @@ export async function render(view, ctx) {
 
   function levelSelect(index, level) {
     const select = h("select", { id: `bot-${index}`, "aria-label": t("setup.level_for", { n: index + 1 }),
-      onchange: (e) => { if (e.target.value) send({ type: "bot", seat: index, level: e.target.value }); } });
+      onchange: (e) => { if (e.target.value) send({ type: "bot", seat: index, level: e.target.value, name: t("setup.computer_n", { n: index + 1 }) }); } });
     if (level === null) select.append(h("option", { value: "", selected: true }, t("room.add_bot")));
     for (const l of meta.levels) select.append(h("option", { value: l.name, selected: level === l.name, title: l.summary }, l.label));
     select.append(h("option", { value: "match", selected: level === "match" }, t("level.match")));

@@ -148,10 +148,11 @@ export async function render(view, ctx) {
     h("div", { class: "hero-card c1" }, cardBack()), h("div", { class: "hero-card c2" }, cardFace("7S")),
     h("div", { class: "hero-card c3" }, cardFace("KH")), h("div", { class: "hero-card c4" }, cardFace("7D")));
 
+  const online = onlinePanel(ctx, () => ({ preset: settings.preset, ...settings.values }));
   view.append(
     h("section", { class: "setup-hero" },
       h("div", {}, h("h1", { "data-i18n": "setup.title" }), h("p", { class: "lead", "data-i18n": "setup.lead" })), hero),
-    onlinePanel(ctx, () => ({ preset: settings.preset, ...settings.values })),
+    online.element,
     h("form", { class: "setup panel", onsubmit: start },
       h("h2", { "data-i18n": "setup.who" }), modeSwitch, seatsBox,
       h("div", { class: "field-row" }, h("label", { for: "pace", "data-i18n": "setup.pace" }), paceSelect),
@@ -166,10 +167,11 @@ export async function render(view, ctx) {
   renderSeats();
   renderRules();
   translate(view);
+  return online.stop;
 }
 
 // Play online with friends: create a room (private, with a code and a link; or listed in the open lobby),
-// join one by its code, or pick one of the open rooms waiting for players.
+// join one by its code, or pick one of the open rooms waiting for players (the list refreshes itself).
 function onlinePanel(ctx, currentRules) {
   const errorBox = h("p", { class: "error-box", id: "online-error", hidden: true, role: "alert" });
   const nameInput = h("input", { type: "text", id: "online-name", maxlength: 24, value: savedName(), autocomplete: "nickname",
@@ -244,8 +246,9 @@ function onlinePanel(ctx, currentRules) {
     }
   }
   refresh();
+  const timer = setInterval(() => { if (!document.hidden) refresh(); }, 15000); // rooms open and fill meanwhile
 
-  return h("section", { class: "online panel", id: "online", "aria-labelledby": "online-title" },
+  const element = h("section", { class: "online panel", id: "online", "aria-labelledby": "online-title" },
     h("h2", { id: "online-title" }, t("online.title")),
     h("p", { class: "hint" }, t("online.lead")),
     h("div", { class: "field-row" }, h("label", { for: "online-name" }, t("room.your_name")), nameInput),
@@ -267,4 +270,5 @@ function onlinePanel(ctx, currentRules) {
           h("button", { type: "button", class: "ghost small", id: "refresh-rooms", onclick: refresh }, t("online.refresh"))),
         openList)),
     errorBox);
+  return { element, stop: () => clearInterval(timer) };
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sqlite3
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -145,6 +146,20 @@ def test_four_players_one_drops_mid_challenge_and_catches_up_event_by_event(live
         player.close()
 
 
+def journaled(data: Path, code: str, cards: int, timeout: float = 20.0) -> None:
+    """Wait until the room's journal in the SQLite file holds at least ``cards`` flips."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with sqlite3.connect(data / "ratscrew.sqlite3", timeout=10) as db:
+            rows = db.execute("SELECT action FROM room_actions WHERE code = ?", (code,)).fetchall()
+        docs = [json.loads(text) for (text,) in rows]
+        flips = sum(1 for d in docs if d == "flip" or (isinstance(d, dict) and d.get("act") == "flip"))
+        if flips >= cards:
+            return
+        assert time.monotonic() < deadline, f"the journal holds {flips} of {cards} flips"
+        time.sleep(0.05)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "kill-9"])
 def test_a_restart_mid_game_resumes_every_room(tmp_path: Path, sig: int) -> None:
     server = start_server(tmp_path)
@@ -163,8 +178,11 @@ def test_a_restart_mid_game_resumes_every_room(tmp_path: Path, sig: int) -> None
         for player in [*online, lone]:
             player.pump(0.3)
         before_online = dict(online[0].state)
-        time.sleep(0.3)  # the journal's writer commits within milliseconds; leave it a moment before the kill
+        # The journal's writer commits on its own thread a few milliseconds after each action; on a loaded
+        # machine that can take longer, so wait until the file holds every card the pages were shown.
+        journaled(tmp_path, online[0].code, before_online["cards"])
         lone_cards = lone.state["cards"]
+        journaled(tmp_path, lone.code, lone_cards)
         for player in [*online, lone]:
             player.close()
         server.stop(sig)

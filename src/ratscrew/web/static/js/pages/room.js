@@ -5,6 +5,7 @@ import { h, clear, announce, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { ruleChips } from "../format.js";
 import { keepName, openRoom, savedName } from "../connection.js";
+import { rememberGame } from "../played.js";
 import { createTable, connectionText, connectionClass } from "../table.js";
 import { presetSelect, presetSummaryText, presetValues, rulesForm } from "../rules-form.js";
 
@@ -316,6 +317,7 @@ export async function render(view, ctx) {
       if (room) renderRoom();
     },
     over: (summary) => {
+      if (yours.length && summary.game) rememberGame(summary.game); // a player's finished game is in their history
       clearTimeout(overTimer);
       overTimer = setTimeout(() => table.showSummary(summary), reducedMotion() ? 0 : 900);
     },

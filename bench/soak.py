@@ -34,7 +34,7 @@ def main() -> None:
         summary = simulate(Rules.build(name), levels, args.games, args.seed, workers=args.workers)
         doc = summary.as_dict()
         seconds = time.perf_counter() - start
-        assert len(summary.stats) == args.games
+        assert summary.tally.games == args.games
         print(
             f"{name:15} results {doc['results']}  mean {doc['mean_cards']} cards, longest {doc['max_cards']}, "
             f"{seconds:.0f} s ({args.games / seconds:.0f} games/s)",

@@ -51,6 +51,7 @@ def test_score_is_kept_across_rounds_and_a_server_restart(browser: Browser, tmp_
         watcher.wait_for_selector(".sk-watch-only:not([hidden])")
         assert watcher.locator(".sk-tile:not([disabled])").count() == 0
         assert watcher.locator(".sk-share").count() == 0
+        assert watcher.locator(".sk-finish").is_hidden() and watcher.locator(".sk-head-row .sk-danger").is_hidden()
         watcher.goto(server.url + "#/scores")
         watcher.wait_for_selector(".sk-empty")
         assert watcher_errors == []

@@ -307,7 +307,7 @@ def bad(key: str, value: object, named: str, allowed: str, case_id: str, *, as_t
         bad("slaps.double", 1, "slaps.double", "true or false", "bool as a number", as_text=False),
         bad("slaps.ten", "eleven", "slaps.ten", "off, numbers, ace-one", "ten choice"),
         bad("slapping.penalty", "spank", "slapping.penalty", "burn, give-each, none", "penalty choice"),
-        bad("slapping.penalty_cards", 3, "slapping.penalty_cards", "1, 2", "penalty cards"),
+        bad("slapping.penalty_cards", 4, "slapping.penalty_cards", "1, 2, 3", "penalty cards"),
         bad("slapping.tie_window_ms", 5000, "slapping.tie_window_ms", "from 0 to 1000", "window range"),
         bad("end.max_cards", -1, "end.max_cards", "from 0 to 100000000", "negative"),
         bad("end.max_cards", 1.5, "end.max_cards", "an integer", "a float"),

@@ -544,7 +544,7 @@ def test_two_decks_and_jokers(seats: int, seed: int, decks: int, jokers: int, op
     seed=seed_strategy,
     leader=st.sampled_from(["winner", "left"]),
     penalty=st.sampled_from(["burn", "give-each"]),
-    penalty_cards=st.sampled_from([1, 2]),
+    penalty_cards=st.sampled_from([1, 2, 3]),
     slappers=st.lists(st.integers(0, 11), min_size=1, max_size=4),
 )
 def test_penalties_while_a_pile_waits(

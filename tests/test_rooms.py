@@ -125,7 +125,8 @@ def test_a_page_that_lies_gains_at_most_the_cap() -> None:
     # Claims lag on every card: the quota runs dry.
     drained = Quota()
     spent = [
-        credit(received=900, sent=0, reaction=200, lag=slow, quota=drained, window=150).compensation for _ in range(5)
+        credit(received=900, sent=0, reaction=200, lag=slow, quota=drained, window=HARD_CAP_MS).compensation
+        for _ in range(5)
     ]
     assert spent[:2] == [HARD_CAP_MS, HARD_CAP_MS] and spent[-1] == 0
 
@@ -268,10 +269,11 @@ def test_the_lobby_seats_people_and_computers_and_only_the_host_changes_the_rule
     net.run_until(300)
     assert [m["code"] for m in guest.received if m["type"] == "rejected"] == ["not_host", "not_host"]
     net.send(host, {"type": "rules", "rules": {"preset": "bicycle"}})
-    net.send(host, {"type": "bot", "seat": 2, "level": "hard"})
+    net.send(host, {"type": "bot", "seat": 2, "level": "hard", "name": "Ordinateur 3"})
     net.send(host, {"type": "start"})  # nobody is ready yet
     net.run_until(400)
     assert room.rules.preset == "bicycle" and room.phase is Phase.LOBBY
+    assert room.seats[2].name == "Ordinateur 3"  # named in the host's language
     assert any(m["type"] == "rejected" and m["code"] == "not_ready" for m in host.received)
     for page in (host, guest):
         net.send(page, {"type": "ready", "ready": True})

@@ -88,6 +88,15 @@ def test_a_bug_is_a_json_500_without_a_traceback(tmp_path: Path) -> None:
     assert response.json() == {"error": "internal error; nothing was changed"}
 
 
+def test_starlettes_own_refusals_are_json_too(client: TestClient) -> None:
+    response = client.options("/api/check")
+    assert response.status_code == 405
+    assert response.json() == {"error": "OPTIONS is not allowed here"}
+    assert "GET" in response.headers["allow"]
+    missing = client.get("/static/js/nothing.js")
+    assert missing.status_code == 404 and missing.json() == {"error": "Not Found"}
+
+
 def test_unknown_addresses_and_languages_are_404(client: TestClient) -> None:
     assert client.get("/api/nothing-here").status_code == 404
     assert "no such address" in client.get("/api/nothing-here").json()["error"]

@@ -1,107 +1,185 @@
 /*
- * Optional accelerator for two-hand Beggar-my-neighbour (ratscrew.bmn uses it when it was built).
+ * Two-hand Beggar-my-neighbour in C, for the lab (ratscrew.bmn uses it unless told not to).
  *
  * It plays exactly the conventions of ratscrew.bmn.play_bmn and of the engine's "beggar" preset, and
  * deals random hands with the same SplitMix64 stream and partial Fisher-Yates as ratscrew.bmn.random_deal,
  * so every figure it gives is the one the pure-Python path gives, only sooner. The tests check both paths
  * against each other and against the engine.
  *
- * Endless deals are found with Brent's cycle detection on the positions between tricks, which needs
- * no table of past positions: one saved position, compared once per trick.
+ * Speed comes from never handling number cards one by one. A hand lives in three 64-bit words used as
+ * a ring of 64 places (more than the 52 cards a hand can hold): one bit per place says "court card here",
+ * two more give its demand minus one; a number card is all zero bits. Free-running head and tail counters
+ * say where the hand starts and ends, and bits outside that stretch mean nothing. The number cards on top
+ * of a hand, up to its next court card, are counted with a rotate, a mask and a count of trailing zeros,
+ * so a trick costs a few operations per court card turned, not per card, and a won pile goes under a
+ * hand with one rotate per word. The two hands are held by role (the one to play, the other) in local
+ * variables and swapped when the turn passes, so the compiler keeps the game in registers.
+ *
+ * Endless deals are found with Brent's cycle detection on the positions between tricks. A position is
+ * the leader, the leader's hand length and both hands' words turned to start at bit 0; a saved position
+ * is compared with the current one cheapest part first, so nearly every comparison ends after two
+ * integer tests.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
-#define CAP 64 /* ring buffer size per hand: a power of two above 52 */
-#define MASK (CAP - 1)
+#define MAX_CARDS 52
 
 typedef struct {
-    uint8_t card[2][CAP];
-    int head[2];
-    int len[2];
-    int leader;
+    uint64_t court; /* bit k: place k of the ring holds a court card */
+    uint64_t lo;    /* bit k: (demand - 1) & 1 of that court card */
+    uint64_t hi;    /* bit k: (demand - 1) >> 1 */
+    uint32_t head;  /* the top card is at place head & 63 */
+    uint32_t tail;  /* one past the bottom card */
+} Hand;
+
+/* Between tricks: the hand that leads the next trick and the other one. */
+typedef struct {
+    Hand lead, other;
+    int leader; /* the seat of `lead` */
     int total;
+    int winner; /* -1 while the game goes on */
     long long cards;
     long long tricks;
-    int winner; /* -1 while the game goes on */
 } Game;
 
-static void push(Game *g, int p, uint8_t c) {
-    g->card[p][(g->head[p] + g->len[p]) & MASK] = c;
-    g->len[p]++;
-}
-
-static uint8_t pop(Game *g, int p) {
-    uint8_t c = g->card[p][g->head[p]];
-    g->head[p] = (g->head[p] + 1) & MASK;
-    g->len[p]--;
-    return c;
-}
-
-static void start(Game *g, const uint8_t *a, int na, const uint8_t *b, int nb) {
-    memset(g, 0, sizeof(*g));
-    for (int i = 0; i < na; i++) push(g, 0, a[i]);
-    for (int i = 0; i < nb; i++) push(g, 1, b[i]);
-    g->total = na + nb;
-    g->winner = -1;
-    if (na == 0) g->winner = 1;
-    else if (nb == 0) g->winner = 0;
-}
-
-/* Play one trick: from the leader's first card until a pile is collected or the game ends. */
-static void trick(Game *g) {
-    uint8_t pile[128];
-    int size = 0, player = g->leader, owed = 0, challenger = -1;
-    for (;;) {
-        if (g->len[player] == 0) {
-            /* Must play or pay with no card: out, and the other player takes the pile. */
-            g->winner = 1 - player;
-            g->tricks += 1;
-            return;
-        }
-        uint8_t c = pop(g, player);
-        pile[size++] = c;
-        g->cards++;
-        if (c) {
-            challenger = player;
-            owed = c;
-            player = 1 - player;
-        } else if (owed) {
-            if (--owed == 0) {
-                for (int i = 0; i < size; i++) push(g, challenger, pile[i]);
-                g->tricks++;
-                g->leader = challenger;
-                if (g->len[challenger] == g->total) g->winner = challenger;
-                return;
-            }
-        } else {
-            player = 1 - player;
-        }
-    }
-}
-
-/* A position between tricks, laid out flat so two can be compared with memcmp. */
+/* A position between tricks, for Brent's cycle detection. */
 typedef struct {
-    uint8_t bytes[2 * CAP + 3];
+    int leader;
+    int lead_len;
+    uint64_t words[6]; /* both hands' words turned so the top card is bit 0, cut to their length */
 } Position;
 
-static void position(const Game *g, Position *out) {
-    memset(out, 0, sizeof(*out));
-    out->bytes[0] = (uint8_t)g->len[0];
-    out->bytes[1] = (uint8_t)g->len[1];
-    out->bytes[2] = (uint8_t)g->leader;
-    int k = 3;
-    for (int p = 0; p < 2; p++)
-        for (int i = 0; i < g->len[p]; i++) out->bytes[k++] = g->card[p][(g->head[p] + i) & MASK];
+static inline uint64_t rotr(uint64_t x, uint32_t r) {
+    r &= 63;
+    return (x >> r) | (x << ((64 - r) & 63));
 }
 
-static int same(const Game *a, const Game *b) {
-    Position x, y;
-    position(a, &x);
-    position(b, &y);
-    return memcmp(&x, &y, sizeof(x)) == 0;
+static inline uint64_t rotl(uint64_t x, uint32_t r) {
+    r &= 63;
+    return (x << r) | (x >> ((64 - r) & 63));
+}
+
+static inline int length(Hand h) { return (int)(h.tail - h.head); }
+
+/* The hand's court-card bits from the top card down, nothing past its bottom card. */
+static inline uint64_t from_top(uint64_t word, Hand h) { return rotr(word, h.head) & ((1ULL << length(h)) - 1); }
+
+/* Number cards on top of the hand before its first court card, or its length if it holds none. */
+static inline int numbers_on_top(Hand h) {
+    return __builtin_ctzll(from_top(h.court, h) | (1ULL << length(h)));
+}
+
+static inline void swap(Hand *a, Hand *b) {
+    Hand t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static void set_hand(Hand *h, const uint8_t *cards, int n) {
+    memset(h, 0, sizeof(*h));
+    for (int i = 0; i < n; i++) {
+        if (!cards[i]) continue;
+        uint64_t bit = 1ULL << i, d = (uint64_t)(cards[i] - 1);
+        h->court |= bit;
+        h->lo |= (d & 1) ? bit : 0;
+        h->hi |= (d >> 1) ? bit : 0;
+    }
+    h->tail = (uint32_t)n;
+}
+
+static void start(Game *g, const Hand *first, const Hand *second) {
+    memset(g, 0, sizeof(*g));
+    g->lead = *first;
+    g->other = *second;
+    g->total = length(*first) + length(*second);
+    g->winner = length(*first) == 0 ? 1 : (length(*second) == 0 ? 0 : -1);
+}
+
+/* Play one trick: from the leader's first card until a pile is collected or a player must play with none.
+ * The order of events comes from counting number cards, with selects rather than branches where it can. */
+static inline void trick(Game *g) {
+    Hand a = g->lead, b = g->other; /* a: the hand to play next once the number cards run out */
+    int a_seat = g->leader;
+    int free_a = numbers_on_top(a), free_b = numbers_on_top(b);
+    /* Number cards alternate, the leader's at even steps: the first court card (or empty hand) ends that. */
+    int leader_first = free_a <= free_b;
+    int run = leader_first ? free_a : free_b;
+    a.head += (uint32_t)(run + !leader_first);
+    b.head += (uint32_t)run;
+    int size = 2 * run + !leader_first;
+    if (!leader_first) {
+        swap(&a, &b);
+        a_seat ^= 1;
+    }
+    if (length(a) == 0) { /* must play with no card */
+        g->cards += size;
+        g->tricks++;
+        g->winner = a_seat ^ 1;
+        return;
+    }
+    /* The challenge: a turns a court card, b pays, and a court card turned while paying passes it back. */
+    uint64_t pile_court = 0, pile_lo = 0, pile_hi = 0; /* bit k: the pile's k-th card, as in a hand */
+    int demand, numbers;
+    for (;;) {
+        uint32_t h = a.head & 63;
+        uint64_t lo = (a.lo >> h) & 1, hi = (a.hi >> h) & 1;
+        demand = 1 + (int)lo + 2 * (int)hi;
+        pile_court |= 1ULL << size;
+        pile_lo |= lo << size;
+        pile_hi |= hi << size;
+        a.head++;
+        size++;
+        swap(&a, &b);
+        a_seat ^= 1;
+        numbers = numbers_on_top(a);
+        if (!((numbers < demand) & (numbers < length(a)))) break;
+        a.head += (uint32_t)numbers;
+        size += numbers;
+    }
+    if (length(a) < demand) { /* the payer runs out before paying in full */
+        g->cards += size + length(a);
+        g->tricks++;
+        g->winner = a_seat ^ 1;
+        return;
+    }
+    a.head += (uint32_t)demand;
+    size += demand;
+    /* b takes the pile under their hand, in the order it was played, and leads. */
+    uint32_t t = b.tail;
+    uint64_t keep = ~rotl((1ULL << size) - 1, t);
+    b.court = (b.court & keep) | rotl(pile_court, t);
+    b.lo = (b.lo & keep) | rotl(pile_lo, t);
+    b.hi = (b.hi & keep) | rotl(pile_hi, t);
+    b.tail = t + (uint32_t)size;
+    g->lead = b;
+    g->other = a;
+    g->leader = a_seat ^ 1;
+    g->cards += size;
+    g->tricks++;
+    if (length(b) == g->total) g->winner = g->leader;
+}
+
+static inline void save(const Game *g, Position *pos) {
+    const Hand *seat0 = g->leader == 0 ? &g->lead : &g->other;
+    const Hand *seat1 = g->leader == 0 ? &g->other : &g->lead;
+    pos->leader = g->leader;
+    pos->lead_len = length(g->lead);
+    pos->words[0] = from_top(seat0->court, *seat0);
+    pos->words[1] = from_top(seat0->lo, *seat0);
+    pos->words[2] = from_top(seat0->hi, *seat0);
+    pos->words[3] = from_top(seat1->court, *seat1);
+    pos->words[4] = from_top(seat1->lo, *seat1);
+    pos->words[5] = from_top(seat1->hi, *seat1);
+}
+
+static inline int at_position(const Game *g, const Position *pos) {
+    if (g->leader != pos->leader || length(g->lead) != pos->lead_len) return 0;
+    Position now;
+    save(g, &now);
+    return memcmp(now.words, pos->words, sizeof(now.words)) == 0;
 }
 
 typedef struct {
@@ -110,48 +188,52 @@ typedef struct {
     long long prefix_cards, prefix_tricks, cycle_cards, cycle_tricks;
 } Result;
 
-static void play(const uint8_t *a, int na, const uint8_t *b, int nb, Result *r) {
-    Game hare, tortoise;
-    start(&hare, a, na, b, nb);
-    tortoise = hare;
-    long long power = 1, lam = 0;
+static void play(const Hand *first, const Hand *second, Result *r) {
+    Game g;
+    Position saved;
+    start(&g, first, second);
     memset(r, 0, sizeof(*r));
-    /* Brent: the tortoise waits at powers of two while the hare runs; a meeting gives the cycle length. */
+    /* Brent: a saved position waits at powers of two while the game runs on; meeting it again gives the
+     * cycle length lam. */
+    long long power = 1, lam = 0;
+    save(&g, &saved);
     for (;;) {
-        if (hare.winner >= 0) {
-            r->winner = hare.winner;
-            r->cards = hare.cards;
-            r->tricks = hare.tricks;
+        if (g.winner >= 0) {
+            r->winner = g.winner;
+            r->cards = g.cards;
+            r->tricks = g.tricks;
             return;
         }
-        trick(&hare);
+        trick(&g);
         lam++;
-        if (hare.winner < 0 && same(&hare, &tortoise)) break;
+        if (g.winner < 0 && at_position(&g, &saved)) break;
         if (lam == power) {
-            tortoise = hare;
+            save(&g, &saved);
             power *= 2;
             lam = 0;
         }
     }
-    /* The cycle start: two runners lam tricks apart from the deal meet at its first position. */
-    Game first, second;
-    start(&first, a, na, b, nb);
-    second = first;
-    for (long long i = 0; i < lam; i++) trick(&second);
-    while (!same(&first, &second)) {
-        trick(&first);
-        trick(&second);
+    /* The cycle's first position: two games lam tricks apart from the deal meet there. */
+    Game one, two;
+    start(&one, first, second);
+    two = one;
+    for (long long i = 0; i < lam; i++) trick(&two);
+    for (;;) {
+        save(&two, &saved);
+        if (at_position(&one, &saved)) break;
+        trick(&one);
+        trick(&two);
     }
     r->winner = -1;
-    r->cards = second.cards;
-    r->tricks = second.tricks;
-    r->prefix_cards = first.cards;
-    r->prefix_tricks = first.tricks;
-    r->cycle_cards = second.cards - first.cards;
-    r->cycle_tricks = second.tricks - first.tricks;
+    r->cards = two.cards;
+    r->tricks = two.tricks;
+    r->prefix_cards = one.cards;
+    r->prefix_tricks = one.tricks;
+    r->cycle_cards = two.cards - one.cards;
+    r->cycle_tricks = two.tricks - one.tricks;
 }
 
-/* SplitMix64 and the bounded draw of ratscrew.shuffle.SeededRandom. */
+/* SplitMix64, as ratscrew.shuffle.SeededRandom. */
 static uint64_t next_u64(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -159,39 +241,85 @@ static uint64_t next_u64(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
-static uint64_t below(uint64_t *state, uint64_t n) {
-    uint64_t rest = (0 - n) % n; /* 2**64 mod n */
-    for (;;) {
-        uint64_t draw = next_u64(state);
-        if (rest == 0 || draw < 0 - rest) return draw % n;
+/* A random deal, as ratscrew.bmn.random_deal: a partial Fisher-Yates picks the places of the 16 court
+ * cards among 52 (SeededRandom.below: a draw at or above 2**64 minus 2**64 mod n is drawn again), and
+ * place k of the deck goes to hand k % 2 as its card k / 2. Unrolled, every modulus is a constant.
+ * `court_at[c]` receives the place of the c-th court card drawn (demand 1 + c / 4). */
+static inline void deal_courts(uint64_t *state, uint8_t court_at[16]) {
+    uint8_t places[52];
+    for (int i = 0; i < 52; i++) places[i] = (uint8_t)i;
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) {
+        const uint64_t n = (uint64_t)(52 - i), rest = (0 - n) % n;
+        uint64_t draw;
+        do draw = next_u64(state);
+        while (rest != 0 && draw >= 0 - rest);
+        int j = i + (int)(draw % n);
+        uint8_t place = places[j];
+        places[j] = places[i];
+        places[i] = place;
+        court_at[i] = place;
     }
 }
 
-static void random_deal(uint64_t *state, uint8_t *a, uint8_t *b) {
-    static const char demands[] = "1111222233334444";
-    int positions[52];
-    uint8_t deck[52];
-    for (int i = 0; i < 52; i++) {
-        positions[i] = i;
-        deck[i] = 0;
+static void random_deal(uint64_t *state, Hand *first, Hand *second) {
+    uint8_t court_at[16];
+    uint64_t court[2] = {0, 0}, lo[2] = {0, 0}, hi[2] = {0, 0};
+    deal_courts(state, court_at);
+    for (int c = 0; c < 16; c++) {
+        int place = court_at[c];
+        uint64_t bit = 1ULL << (place >> 1), d = (uint64_t)(c / 4);
+        court[place & 1] |= bit;
+        lo[place & 1] |= (d & 1) * bit;
+        hi[place & 1] |= (d >> 1) * bit;
     }
-    for (int i = 0; i < 16; i++) {
-        int j = i + (int)below(state, (uint64_t)(52 - i));
-        int t = positions[i];
-        positions[i] = positions[j];
-        positions[j] = t;
-        deck[positions[i]] = (uint8_t)(demands[i] - '0');
+    *first = (Hand){court[0], lo[0], hi[0], 0, 26};
+    *second = (Hand){court[1], lo[1], hi[1], 0, 26};
+}
+
+/* SeededRandom.below(n) for a bound known when compiling. */
+static inline uint64_t below(uint64_t *state, const uint64_t n) {
+    const uint64_t rest = (0 - n) % n;
+    uint64_t draw;
+    do draw = next_u64(state);
+    while (rest != 0 && draw >= 0 - rest);
+    return draw % n;
+}
+
+/* How a deal plays, as ratscrew.lab.bmn_search scores it: an endless deal beats any that ends, then the
+ * longer game wins (for an endless deal, the cards up to its first repeated position). */
+typedef struct {
+    int loop;
+    long long cards, tricks;
+} Score;
+
+static Score score(const uint8_t deck[52]) {
+    Hand first, second;
+    Result r;
+    set_hand(&first, deck, 26);
+    set_hand(&second, deck + 26, 26);
+    play(&first, &second, &r);
+    Score s = {r.winner < 0, r.cards, r.tricks};
+    if (s.loop) {
+        s.cards = r.prefix_cards + r.cycle_cards;
+        s.tricks = r.prefix_tricks + r.cycle_tricks;
     }
-    for (int i = 0; i < 26; i++) {
-        a[i] = deck[2 * i];
-        b[i] = deck[2 * i + 1];
-    }
+    return s;
+}
+
+static inline int beats(Score a, Score b) { return a.loop != b.loop ? a.loop > b.loop : a.cards > b.cards; }
+
+static PyObject *found_entry(const uint8_t deck[52], Score s) {
+    char text[52];
+    for (int i = 0; i < 52; i++) text[i] = (char)('0' + deck[i]);
+    return Py_BuildValue("(s#s#LLO)", text, (Py_ssize_t)26, text + 26, (Py_ssize_t)26, s.cards, s.tricks,
+                         s.loop ? Py_True : Py_False);
 }
 
 static int read_hand(PyObject *obj, uint8_t *out, int *n) {
     Py_buffer view;
     if (PyObject_GetBuffer(obj, &view, PyBUF_SIMPLE) < 0) return -1;
-    if (view.len > 52) {
+    if (view.len > MAX_CARDS) {
         PyBuffer_Release(&view);
         PyErr_SetString(PyExc_ValueError, "a hand holds at most 52 cards");
         return -1;
@@ -213,17 +341,20 @@ static int read_hand(PyObject *obj, uint8_t *out, int *n) {
 
 static PyObject *py_play2(PyObject *self, PyObject *args) {
     PyObject *first, *second;
-    uint8_t a[52], b[52];
+    uint8_t a[MAX_CARDS], b[MAX_CARDS];
     int na, nb;
     if (!PyArg_ParseTuple(args, "OO", &first, &second)) return NULL;
     if (read_hand(first, a, &na) < 0 || read_hand(second, b, &nb) < 0) return NULL;
-    if (na + nb > 52) {
+    if (na + nb > MAX_CARDS) {
         PyErr_SetString(PyExc_ValueError, "the hands hold more than 52 cards");
         return NULL;
     }
+    Hand first_hand, second_hand;
+    set_hand(&first_hand, a, na);
+    set_hand(&second_hand, b, nb);
     Result r;
     Py_BEGIN_ALLOW_THREADS
-    play(a, na, b, nb, &r);
+    play(&first_hand, &second_hand, &r);
     Py_END_ALLOW_THREADS
     return Py_BuildValue("(iLLLLLL)", r.winner, r.cards, r.tricks, r.prefix_cards, r.prefix_tricks,
                          r.cycle_cards, r.cycle_tricks);
@@ -237,10 +368,10 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
     long long total = 0, ended = 0, longest = 0, loops = 0;
     Py_BEGIN_ALLOW_THREADS
     for (long long g = 0; g < games; g++) {
-        uint8_t a[26], b[26];
+        Hand a, b;
         Result r;
-        random_deal(&state, a, b);
-        play(a, 26, b, 26, &r);
+        random_deal(&state, &a, &b);
+        play(&a, &b, &r);
         if (r.winner < 0) {
             loops++;
             continue;
@@ -253,15 +384,70 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
     return Py_BuildValue("(LLLL)", total, ended, longest, loops);
 }
 
+/* ratscrew.lab.bmn_search.climb, step for step: the same deal, the same swaps drawn from the same stream,
+ * the same rule for keeping a swap, so it finds the same deals. */
+static PyObject *py_climb(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long seed;
+    long long patience;
+    if (!PyArg_ParseTuple(args, "KL", &seed, &patience)) return NULL;
+    uint64_t state = seed;
+    uint8_t deck[52], court_at[16];
+    memset(deck, 0, sizeof(deck));
+    deal_courts(&state, court_at);
+    for (int c = 0; c < 16; c++) { /* place k of the shuffled deck is card k / 2 of hand k % 2 */
+        int place = court_at[c];
+        deck[(place & 1) * 26 + (place >> 1)] = (uint8_t)(1 + c / 4);
+    }
+    PyObject *found = PyList_New(0);
+    if (found == NULL) return NULL;
+    Score best = score(deck);
+    PyObject *entry = found_entry(deck, best);
+    if (entry == NULL || PyList_Append(found, entry) < 0) goto fail;
+    Py_DECREF(entry);
+    long long played = 1, stale = 0;
+    while (stale < patience) {
+        int i = (int)below(&state, 52), j = (int)below(&state, 52);
+        if (deck[i] == deck[j]) continue;
+        uint8_t t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+        Score trial = score(deck);
+        played++;
+        int better = beats(trial, best);
+        if (better || (trial.loop == best.loop && trial.cards == best.cards)) {
+            best = trial;
+        } else {
+            deck[j] = deck[i];
+            deck[i] = t;
+        }
+        if (better) {
+            entry = found_entry(deck, trial);
+            if (entry == NULL || PyList_Append(found, entry) < 0) goto fail;
+            Py_DECREF(entry);
+            stale = 0;
+        } else {
+            stale++;
+        }
+    }
+    return Py_BuildValue("(NL)", found, played);
+fail:
+    Py_XDECREF(entry);
+    Py_DECREF(found);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"play2", py_play2, METH_VARARGS,
      "play2(first, second) -> (winner or -1, cards, tricks, prefix_cards, prefix_tricks, cycle_cards, cycle_tricks)"},
     {"play_random", py_play_random, METH_VARARGS,
      "play_random(games, seed) -> (total cards of ended games, ended games, longest, loops)"},
+    {"climb", py_climb, METH_VARARGS,
+     "climb(seed, patience) -> ([(first, second, cards, tricks, loop), ...], deals played)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_bmn_fast",
-                                    "Two-hand Beggar-my-neighbour in C (optional).", -1, methods};
+                                    "Two-hand Beggar-my-neighbour in C.", -1, methods};
 
 PyMODINIT_FUNC PyInit__bmn_fast(void) { return PyModule_Create(&module); }

@@ -12,22 +12,19 @@ BmnResult(winner=0, cards=4791, tricks=670, loop=None)
 
 from __future__ import annotations
 
-import importlib
 from collections import deque
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from types import ModuleType
 
+from ratscrew import kernels
 from ratscrew.engine.outcome import Loop
 from ratscrew.errors import NotationError
 from ratscrew.shuffle import SeededRandom
 
-_fast: ModuleType | None
-try:  # the optional C accelerator (see _bmn_fast.c); everything works without it, only slower
-    _fast = importlib.import_module("ratscrew._bmn_fast")
-except ImportError:  # pragma: no cover - depends on whether the extension was built
-    _fast = None
-
+# The C player (_bmn_fast.c); RATSCREW_PURE_PYTHON=1 forces the Python one (see kernels.py).
+_fast: ModuleType | None = kernels.load("ratscrew._bmn_fast")
 HAVE_ACCELERATOR = _fast is not None
 
 _TO_DEMANDS = str.maketrans({"-": "0", "J": "1", "Q": "2", "K": "3", "A": "4"})
@@ -244,12 +241,51 @@ def _play_tracked(hands: Sequence[str]) -> BmnResult:
             break
 
 
-def play_random(games: int, seed: int, players: int = 2, *, accelerated: bool = True) -> tuple[int, int, int, int]:
+def random_kernel(players: int, *, accelerated: bool = True) -> str:
+    """Which player ``play_random`` uses for deals of ``players`` hands: ``"c"`` or ``"python"``."""
+    return "c" if players == 2 and accelerated and _fast is not None else "python"
+
+
+# Random deals come in blocks with a stream of their own, so any number of processes can share out the
+# blocks and add up the same figures. The first block uses the seed itself.
+RANDOM_BLOCK = 100_000
+_BLOCK_MIX = 0xD1B5_4A32_D192_ED03
+_MASK = (1 << 64) - 1
+
+Tally = tuple[int, int, int, int]  # (total cards of ended games, ended games, most cards, loops)
+
+
+def block_seed(seed: int, block: int) -> int:
+    """The seed of block ``block`` of a ``play_random`` run (block 0: ``seed`` itself)."""
+    return seed if block == 0 else SeededRandom((seed + block * _BLOCK_MIX) & _MASK).next_u64()
+
+
+def play_random(games: int, seed: int, players: int = 2, *, accelerated: bool = True, workers: int = 1) -> Tally:
     """Play ``games`` random deals; return (total cards of ended games, ended games, max cards, loops).
 
-    Both paths deal from the same stream, so they give the same figures for the same seed.
+    Both paths deal from the same streams, and the blocks are added up in order, so the figures are the
+    same for the same seed whatever the path and the number of ``workers`` (processes).
     """
-    if players == 2 and accelerated and _fast is not None:
+    blocks = [
+        (block_seed(seed, b), min(RANDOM_BLOCK, games - start), players, accelerated)
+        for b, start in enumerate(range(0, games, RANDOM_BLOCK))
+    ]
+    if workers <= 1 or len(blocks) == 1:
+        tallies = [_play_block(*block) for block in blocks]
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(blocks))) as pool:
+            tallies = list(pool.map(_play_block, *zip(*blocks, strict=True)))
+    total = sum(t[0] for t in tallies)
+    ended = sum(t[1] for t in tallies)
+    longest = max(t[2] for t in tallies)
+    loops = sum(t[3] for t in tallies)
+    return total, ended, longest, loops
+
+
+def _play_block(seed: int, games: int, players: int, accelerated: bool) -> Tally:
+    """One block of deals, all from one stream."""
+    if random_kernel(players, accelerated=accelerated) == "c":
+        assert _fast is not None
         total, ended, longest, loops = _fast.play_random(games, seed)
         return total, ended, longest, loops
     rng = SeededRandom(seed)

@@ -1,6 +1,7 @@
 """A computer player: it watches the pile through a View and decides whether and when to slap.
 
-It never sees a stack: everything it decides comes from the view a person at the table would have.
+It never sees a stack: everything it decides comes from the view a person at the table would have (and,
+for a strategy, the burned cards under the pile, which the lab's strategies are defined to count).
 Its randomness comes from its own seeded stream, so a simulation replays exactly.
 """
 
@@ -10,26 +11,76 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ratscrew.bots.levels import LONG_CHALLENGE_MISS, NEAR_MISS_WRONG, PATTERN_DIFFICULTY, Level
-from ratscrew.cards import Rank
+from ratscrew.cards import Card, Rank
 from ratscrew.engine.actions import Millis
+from ratscrew.engine.game import Game
 from ratscrew.engine.view import View
 from ratscrew.patterns import Match
+from ratscrew.rules.model import Rules
 from ratscrew.shuffle import SeededRandom
 
 
 @dataclass(frozen=True, slots=True)
 class Sight:
-    """What every player at the table can tell about the pile right now, worked out once for all bots."""
+    """What every player at the table can tell about the pile right now, worked out once for all bots.
 
-    view: View
+    It holds the public facts only (the face-up pile, who is out, the debt), so a bot cannot peek at a
+    stack; the table builds it straight from the game (``Sight.at``) rather than copying a whole View for
+    every card, and anything with a View can build the same thing (``Sight.of``).
+    """
+
+    rules: Rules
+    pile: tuple[Card, ...]
+    out: tuple[bool, ...]
+    over: bool
+    cards: int  # cards turned so far: which card this is
     matches: tuple[Match, ...]
     long_challenge: bool  # a King or an Ace (or a card demanding 3+) is being paid
     near_miss: bool  # the top two cards almost make a pattern
+    burned: tuple[Card, ...] = ()  # the cards burned under the pile (only strategies look at them)
+    easiest: tuple[str, float, float] | None = None  # the easiest pattern showing, its miss factor and delay
 
     @staticmethod
-    def of(view: View, matches: Sequence[Match]) -> Sight:
-        long_challenge = view.owed > 0 and view.challenger is not None and _demand_was_high(view)
-        return Sight(view, tuple(matches), long_challenge, not matches and _nearly(view))
+    def of(view: View, matches: Sequence[Match], burned: Sequence[Card] | None = None) -> Sight:
+        under = view.burned_visible if burned is None else tuple(burned)
+        return Sight.build(
+            view.rules, view.pile, view.out, view.over, view.cards, view.owed, view.challenger, matches, under
+        )
+
+    @staticmethod
+    def at(game: Game) -> Sight:
+        """The sight of ``game`` as it stands (burned cards included, for the strategies)."""
+        return Sight.build(
+            game.rules,
+            tuple(game.pile),
+            tuple(game.out),
+            game.over,
+            game.cards,
+            game.owed,
+            game.challenger,
+            game.matches(),
+            tuple(game.burned),
+        )
+
+    @staticmethod
+    def build(
+        rules: Rules,
+        pile: tuple[Card, ...],
+        out: tuple[bool, ...],
+        over: bool,
+        cards: int,
+        owed: int,
+        challenger: int | None,
+        matches: Sequence[Match],
+        burned: tuple[Card, ...],
+    ) -> Sight:
+        long_challenge = owed > 0 and challenger is not None and _demand_was_high(rules, pile)
+        easiest = None
+        if matches:
+            pattern = min(matches, key=lambda m: PATTERN_DIFFICULTY.get(m.pattern, (2.0, 100.0))).pattern
+            easiest = (pattern, *PATTERN_DIFFICULTY.get(pattern, (2.0, 100.0)))
+        near_miss = not matches and _nearly(pile)
+        return Sight(rules, pile, out, over, cards, tuple(matches), long_challenge, near_miss, burned, easiest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,45 +96,57 @@ class Bot:
     def __init__(self, level: Level, rng: SeededRandom) -> None:
         self.level = level
         self.rng = rng
+        self._last_card = -1  # the card a strategy last reacted to: it reacts once to each card
 
     def flip_delay(self) -> Millis:
         return self.level.flip.sample(self.rng)
 
     def react(self, sight: Sight, seat: int) -> SlapPlan | None:
         """What the bot at ``seat`` does about the pile it now sees."""
-        view = sight.view
-        if view.over or view.out[seat]:
+        if sight.over or sight.out[seat]:
             return None
-        if sight.matches:
-            easiest = min(sight.matches, key=lambda m: PATTERN_DIFFICULTY.get(m.pattern, (2.0, 100.0)))
-            miss_factor, extra = PATTERN_DIFFICULTY.get(easiest.pattern, (2.0, 100.0))
+        if self.level.strategy is not None:
+            return self._follow_strategy(sight)
+        if sight.easiest is not None:
+            pattern, miss_factor, extra = sight.easiest
             miss = self.level.miss * miss_factor * (LONG_CHALLENGE_MISS if sight.long_challenge else 1.0)
-            if self.rng.random() < min(miss, 0.95):
+            # A level that never misses draws nothing here, so its stream is spent on reactions alone.
+            if miss > 0 and self.rng.random() < min(miss, 0.95):
                 return None
-            return SlapPlan(self.level.reaction.sample(self.rng, extra), True, easiest.pattern)
-        if self.level.wrong <= 0 or not view.pile:
+            return SlapPlan(self.level.reaction.sample(self.rng, extra), True, pattern)
+        if self.level.wrong <= 0 or not sight.pile:
             return None
         chance = self.level.wrong * (NEAR_MISS_WRONG if sight.near_miss else 1.0)
         if self.rng.random() < chance:
             return SlapPlan(self.level.reaction.sample(self.rng), False, None)
         return None
 
+    def _follow_strategy(self, sight: Sight) -> SlapPlan | None:
+        """Slap when the strategy says so, once per card turned, at the level's speed, right or wrong."""
+        assert self.level.strategy is not None
+        if sight.cards == self._last_card:
+            return None
+        self._last_card = sight.cards
+        if not self.level.strategy.wants(sight.pile, sight.burned):
+            return None
+        pattern = sight.matches[0].pattern if sight.matches else None
+        return SlapPlan(self.level.reaction.sample(self.rng), bool(sight.matches), pattern)
 
-def _demand_was_high(view: View) -> bool:
+
+def _demand_was_high(rules: Rules, pile: Sequence[Card]) -> bool:
     """A King or an Ace is being paid (or a rule made a card demand three or more)."""
-    rules = view.rules
-    for card in reversed(view.pile):
+    for card in reversed(pile):
         demand = rules.demand(card)
         if demand:
             return demand >= 3
     return False
 
 
-def _nearly(view: View) -> bool:
+def _nearly(pile: Sequence[Card]) -> bool:
     """The top two cards almost make a pattern: neighbouring ranks, or a court card beside a King or Queen."""
-    if len(view.pile) < 2:
+    if len(pile) < 2:
         return False
-    top, below = view.pile[-1], view.pile[-2]
+    top, below = pile[-1], pile[-2]
     if top.is_joker or below.is_joker:
         return False
     neighbours = abs(top.rank - below.rank) == 1

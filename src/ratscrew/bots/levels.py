@@ -16,23 +16,29 @@ Reasoning behind the numbers (see also reaction.py for the shape of the distribu
 - Wrong slaps are impulsive: a rare slap on a card that shows nothing, a few times likelier when the
   pile nearly shows something (a rank next to the one below, a King beside a Jack). Only Easy and Medium
   make them.
+- The lab's ideal players (``LAB_LEVELS``) are no people: ``perfect`` never misses and never slaps wrong,
+  reacting in a fixed 150 ms (the limit of a human's simple visual reaction, and quicker than any level's
+  fastest flip, so no card ever covers a pattern before it slaps); ``instant`` is the same with no delay
+  at all, so it wins every race it joins. Both turn cards at Expert's pace.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ratscrew.bots.reaction import ExGaussian
+from ratscrew.bots.reaction import ExGaussian, FixedTime, Reaction
+from ratscrew.bots.strategy import Strategy
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
     name: str
-    reaction: ExGaussian  # time from a card landing to the slap landing
+    reaction: Reaction  # time from a card landing to the slap landing
     miss: float  # chance of not noticing a double (the easiest pattern)
     wrong: float  # chance of an impulsive slap on a card that shows no pattern
     flip: ExGaussian  # time from being due to turning the card
     summary: str = ""
+    strategy: Strategy | None = None  # decides whether to slap instead of miss and wrong (strategy.py)
 
 
 LEVELS: dict[str, Level] = {
@@ -73,6 +79,30 @@ LEVELS: dict[str, Level] = {
     )
 }
 
+_EXPERT = LEVELS["expert"]
+# Ideal players for the lab only (the browser offers LEVELS); the registry looks both up.
+LAB_LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level(
+            "perfect",
+            FixedTime(150),
+            miss=0.0,
+            wrong=0.0,
+            flip=_EXPERT.flip,
+            summary="never misses, never slaps wrong, always 150 ms",
+        ),
+        Level(
+            "instant",
+            FixedTime(0),
+            miss=0.0,
+            wrong=0.0,
+            flip=_EXPERT.flip,
+            summary="perfect with no delay: wins every race it joins",
+        ),
+    )
+}
+
 # Per pattern: (miss multiplier, extra milliseconds to recognise it).
 PATTERN_DIFFICULTY: dict[str, tuple[float, float]] = {
     "double": (1.0, 0.0),
@@ -87,10 +117,3 @@ PATTERN_DIFFICULTY: dict[str, tuple[float, float]] = {
 }
 LONG_CHALLENGE_MISS = 1.5
 NEAR_MISS_WRONG = 3.0
-
-
-def level(name: str) -> Level:
-    found = LEVELS.get(name.strip().lower())
-    if found is None:
-        raise ValueError(f"unknown level {name!r}: expected one of {', '.join(LEVELS)} (or match)")
-    return found

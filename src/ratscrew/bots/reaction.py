@@ -83,6 +83,28 @@ class ExGaussian:
         return ExGaussian(mean - tau, sigma, tau, floor)
 
 
+@dataclass(frozen=True, slots=True)
+class FixedTime:
+    """A reaction that always takes ``ms`` milliseconds, whatever the pattern: the lab's ideal players.
+
+    >>> FixedTime(150).sample(SeededRandom(3), shift=90.0)
+    150
+    """
+
+    ms: int
+
+    @property
+    def mean(self) -> float:
+        return float(self.ms)
+
+    def sample(self, rng: SeededRandom, shift: float = 0.0) -> int:
+        """Always ``ms``: draws nothing from ``rng`` and ignores a pattern's extra thinking time."""
+        return self.ms
+
+
+Reaction = ExGaussian | FixedTime
+
+
 def probability_first(a: ExGaussian, b: ExGaussian, shift_a: float = 0.0, shift_b: float = 0.0) -> float:
     """P(a's reaction < b's reaction), by numerical integration: what a race between two levels should give."""
     lo = min(a.mu + shift_a, b.mu + shift_b) - 6 * max(a.sigma, b.sigma)

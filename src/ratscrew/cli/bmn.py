@@ -11,24 +11,45 @@ from typing import Any
 
 import click
 
-from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random
+from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random, random_kernel
 from ratscrew.cli.app import main
+from ratscrew.cli.bmn_search import run_search, workers_option
 from ratscrew.cli.common import print_json
 from ratscrew.errors import NotationError
 
 USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
-       ratscrew bmn --random N [--seed S] [--players P] [--json]
+       ratscrew bmn --random N [--seed S] [--players P] [--workers W] [--json]
+       ratscrew bmn --search [--seconds S] [--restarts R] [--state FILE] [--seed S] [--workers W] [--json]
 
   Play a Beggar-my-neighbour deal: one string per hand, top card first, '-' for a number card and
   J Q K A for court cards; together exactly one deck. The first hand leads. Hands are never read
   as options, even when they start with '-'.
 
-  --random N   play N shuffled deals and report games per second and game lengths
-  --seed S     the seed of the shuffles (default 1)
-  --players P  hands per random deal (default 2)
-  --json       print JSON
+  --random N      play N shuffled deals and report games per second and game lengths
+  --search        hunt for long two-hand deals: hill climbing (swap two cards, keep what lengthens the
+                  game) from random deals, restarting when stuck; prints every new best (endless deals
+                  beat any that end); Ctrl-C stops it
+  --seconds S     stop the search after S seconds
+  --restarts R    stop the search after R restarts (counted from the start of a resumed search too)
+  --state FILE    keep the search's progress in FILE after every restart and carry on from it next time
+  --seed S        the seed of the shuffles (default 1); same seed, same numbers
+  --players P     hands per random deal (default 2)
+  --workers W     processes to play in (default 1); the numbers do not depend on it
+  --json          print JSON (with --search: one line per new best)
 """
-VALUE_OPTIONS = {"--random": "random", "--seed": "seed", "--players": "players"}
+# Options that take a value, and what kind: a whole number, a number, or a path.
+VALUE_OPTIONS = {
+    "--random": ("random", "int"),
+    "--seed": ("seed", "int"),
+    "--players": ("players", "int"),
+    "--workers": ("workers", "int"),
+    "--seconds": ("seconds", "number"),
+    "--restarts": ("restarts", "int"),
+    "--state": ("state", "path"),
+}
+FLAGS = {"--json": "json", "--search": "search"}
+RANDOM_OPTIONS = {"random", "seed", "players", "workers"}
+SEARCH_OPTIONS = {"search", "seconds", "restarts", "state", "seed", "workers"}
 
 
 class RawArgs(click.Command):
@@ -49,13 +70,22 @@ def bmn(ctx: click.Context) -> None:
         return
     hands, options = _split_args(args)
     as_json = bool(options.pop("json", False))
-    if "random" in options:
+    if "random" in options and "search" in options:
+        raise NotationError("give either --random N or --search, not both")
+    mode, allowed = ("random", RANDOM_OPTIONS) if "random" in options else ("search", SEARCH_OPTIONS)
+    if mode in options:
         if hands:
-            raise NotationError("give either hands or --random N, not both")
-        _random(options, as_json)
+            raise NotationError(f"give either hands or --{mode}{' N' if mode == 'random' else ''}, not both")
+        stray = sorted(set(options) - allowed)
+        if stray:
+            raise NotationError(f"--{stray[0]} does not go with --{mode}")
+        if mode == "random":
+            _random(options, as_json)
+        else:
+            run_search(options, as_json)
         return
-    if set(options) - {"json"}:
-        raise NotationError(f"--{sorted(options)[0]} only goes with --random N")
+    if options:
+        raise NotationError(f"--{sorted(options)[0]} only goes with --random N or --search")
     result = play_bmn(parse_bmn_hands(hands))
     if result.loop is not None:
         loop = result.loop
@@ -87,23 +117,42 @@ def _split_args(args: list[str]) -> tuple[list[str], dict[str, object]]:
     while i < len(args):
         word = args[i]
         name, eq, inline = word.partition("=")
-        if word == "--json":
-            options["json"] = True
+        if word in FLAGS:
+            options[FLAGS[word]] = True
         elif name in VALUE_OPTIONS:
+            key, kind = VALUE_OPTIONS[name]
             if eq:
                 value = inline
             elif i + 1 < len(args):
                 i += 1
                 value = args[i]
             else:
-                raise NotationError(f"{name} needs a number, e.g. {name} 1000")
-            if not value.strip().isdigit():
-                raise NotationError(f"{name} needs a whole number, got {value!r}")
-            options[VALUE_OPTIONS[name]] = int(value)
+                example = "FILE" if kind == "path" else "10"
+                raise NotationError(f"{name} needs a value, e.g. {name} {example}")
+            options[key] = _value(name, kind, value)
         else:
             hands.append(word)
         i += 1
     return hands, options
+
+
+def _value(name: str, kind: str, value: str) -> object:
+    text = value.strip()
+    if kind == "path":
+        if not text:
+            raise NotationError(f"{name} needs a file name")
+        return value
+    if kind == "int":
+        if not text.isdigit():
+            raise NotationError(f"{name} needs a whole number, got {value!r}")
+        return int(text)
+    try:
+        number = float(text)
+    except ValueError:
+        number = -1.0
+    if not number > 0 or number == float("inf"):
+        raise NotationError(f"{name} needs a number of seconds above 0, got {value!r}")
+    return number
 
 
 def _random(options: dict[str, object], as_json: bool) -> None:
@@ -117,8 +166,9 @@ def _random(options: dict[str, object], as_json: bool) -> None:
         raise NotationError("--random needs at least 1 game")
     if not 2 <= players <= 12:
         raise NotationError(f"--players must be from 2 to 12, got {players}")
+    workers = workers_option(options)
     start = time.perf_counter()
-    total, ended, longest, loops = play_random(games, seed, players)
+    total, ended, longest, loops = play_random(games, seed, players, workers=workers)
     seconds = time.perf_counter() - start
     doc = {
         "games": games,
@@ -127,6 +177,7 @@ def _random(options: dict[str, object], as_json: bool) -> None:
         "mean_cards": round(total / ended, 2) if ended else None,
         "max_cards": longest if ended else None,
         "loops": loops,
+        "kernel": random_kernel(players),
     }
     if as_json:
         print_json(doc)

@@ -99,10 +99,11 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
     table = RichTable(title=f"{doc['games']} games, {doc['players']} players, rules: {preset}")
     table.add_column("measure")
     table.add_column("value", justify="right")
-    results, levels, win_rate = doc["results"], doc["levels"], doc["win_rate"]
+    results, levels, win_rate, win_se = doc["results"], doc["levels"], doc["win_rate"], doc["win_rate_se"]
     assert isinstance(results, dict)
     assert isinstance(levels, list)
     assert isinstance(win_rate, list)
+    assert isinstance(win_se, list)
     knockouts = doc["games_with_wrong_slap_knockout"]
     assert isinstance(knockouts, float | int)
     rows = [
@@ -117,8 +118,8 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
         ("games where a wrong slap knocked someone out", f"{100 * knockouts:.1f}%"),
         ("results", ", ".join(f"{k} {v}" for k, v in results.items() if v)),
     ]
-    for seat, rate in enumerate(win_rate):
-        rows.append((f"seat {seat + 1} ({levels[seat]}) wins", f"{100 * rate:.1f}%"))
+    for seat, (rate, se) in enumerate(zip(win_rate, win_se, strict=True)):
+        rows.append((f"seat {seat + 1} ({levels[seat]}) wins", f"{100 * rate:.1f}% ± {100 * se:.1f}"))
     for name, value in rows:
         table.add_row(name, value)
     console.print(table)
@@ -137,9 +138,12 @@ def _plot(summary: Summary, path: Path, preset: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    cards = [s.cards for s in summary.stats]
+    lengths = summary.tally.cards  # games per number of cards turned
+    values = sorted(lengths)
+    counts = [lengths[v] for v in values]
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    ax.hist(cards, bins=min(60, max(10, len(cards) // 20)), color="#2f6f4e", edgecolor="white")
+    bins = min(60, max(10, summary.games // 20))
+    ax.hist(values, bins=bins, weights=counts, color="#2f6f4e", edgecolor="white")
     ax.set_xlabel("cards turned in the game")
     ax.set_ylabel("games")
     ax.set_title(f"Game length: {summary.games} games, {summary.players} players, {preset}")

@@ -7,9 +7,9 @@ arrives as stacks. Every rule of RULES.md that is about *what* happens lives her
 >>> from ratscrew.cards import parse_cards
 >>> from ratscrew.rules import Rules
 >>> game = Game(Rules.build(), [parse_cards("7S KD"), parse_cards("7H 2C")])
->>> [e.kind for e in game.apply(Flip())], [e.kind for e in game.apply(Flip())]
+>>> [str(e.kind) for e in game.apply(Flip())], [str(e.kind) for e in game.apply(Flip())]
 (['card_turned'], ['card_turned'])
->>> [e.kind for e in game.apply(Slap(0))]
+>>> [str(e.kind) for e in game.apply(Slap(0))]
 ['slap_correct', 'pile_won']
 >>> [str(c) for c in game.stacks[0]], game.turn
 (['KD', '7S', '7H'], 0)

@@ -6,11 +6,15 @@ the same seed whatever the number of worker processes.
 
 from __future__ import annotations
 
+import math
 import os
-import statistics
+from array import array
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import islice
 
 from ratscrew.bots.levels import LEVELS
 from ratscrew.engine.events import OutReason, PlayerOut
@@ -39,46 +43,123 @@ class GameStats:
     winner: int | None
 
 
+@dataclass(slots=True)
+class Tally:
+    """Running totals over games: what the summary needs, not a record per game.
+
+    Cards per game are kept as counts per value (at most one per card count up to the card limit), so
+    the median and percentile stay exact in flat memory. The median time needs every game's milliseconds
+    (they hardly ever repeat), kept as a packed array of 8 bytes a game. Sums are exact integers, and the
+    minutes a Fraction, so the figures are the same whatever order the games are added in (and so
+    whatever the number of worker processes).
+    """
+
+    players: int
+    games: int = 0
+    cards: Counter[int] = field(default_factory=Counter)
+    ms: array[int] = field(default_factory=lambda: array("Q"))
+    minutes: Fraction = Fraction(0)  # the exact sum of every game's ms / 60000 as a float
+    piles_by_slap: int = 0
+    piles_by_challenge: int = 0
+    wrong_slaps: int = 0
+    wrong_slap_knockouts: int = 0  # games where a wrong slap knocked someone out
+    wins: list[int] = field(default_factory=list)
+    results: dict[str, int] = field(default_factory=lambda: {"win": 0, "draw": 0, "limit": 0, "loop": 0})
+
+    def __post_init__(self) -> None:
+        if not self.wins:
+            self.wins = [0] * self.players
+
+    def add(self, s: GameStats) -> None:
+        self.games += 1
+        self.cards[s.cards] += 1
+        self.ms.append(s.ms)
+        self.minutes += Fraction(s.ms / 60_000)
+        self.piles_by_slap += s.piles_by_slap
+        self.piles_by_challenge += s.piles_by_challenge
+        self.wrong_slaps += s.wrong_slaps
+        self.wrong_slap_knockouts += 1 if s.out_by_wrong_slap else 0
+        self.results[s.result] = self.results.get(s.result, 0) + 1
+        if s.winner is not None:
+            self.wins[s.winner] += 1
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.cards.update(other.cards)
+        self.ms.extend(other.ms)
+        self.minutes += other.minutes
+        self.piles_by_slap += other.piles_by_slap
+        self.piles_by_challenge += other.piles_by_challenge
+        self.wrong_slaps += other.wrong_slaps
+        self.wrong_slap_knockouts += other.wrong_slap_knockouts
+        for key, count in other.results.items():
+            self.results[key] = self.results.get(key, 0) + count
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+
+
 @dataclass(frozen=True, slots=True)
 class Summary:
     games: int
     players: int
     levels: tuple[str, ...]
-    stats: tuple[GameStats, ...]
+    tally: Tally
 
     def as_dict(self) -> dict[str, object]:
-        cards = sorted(s.cards for s in self.stats)
-        minutes = [s.ms / 60_000 for s in self.stats]
-        n = len(self.stats)
-        wins = [0] * self.players
-        results = {"win": 0, "draw": 0, "limit": 0, "loop": 0}
-        for s in self.stats:
-            results[s.result] = results.get(s.result, 0) + 1
-            if s.winner is not None:
-                wins[s.winner] += 1
+        t = self.tally
+        n = t.games
+        ms = sorted(t.ms)
+        low_ms, high_ms = ms[(n - 1) // 2], ms[n // 2]
         return {
             "games": n,
             "players": self.players,
             "levels": list(self.levels),
-            "mean_cards": round(statistics.fmean(cards), 2),
-            "median_cards": statistics.median(cards),
-            "p90_cards": _percentile(cards, 0.9),
-            "max_cards": cards[-1],
-            "mean_minutes": round(statistics.fmean(minutes), 2),
-            "median_minutes": round(statistics.median(minutes), 2),
-            "piles_by_slap": round(statistics.fmean(s.piles_by_slap for s in self.stats), 2),
-            "piles_by_challenge": round(statistics.fmean(s.piles_by_challenge for s in self.stats), 2),
-            "wrong_slaps": round(statistics.fmean(s.wrong_slaps for s in self.stats), 3),
-            "games_with_wrong_slap_knockout": round(sum(1 for s in self.stats if s.out_by_wrong_slap) / n, 4),
-            "win_rate": [round(w / n, 4) for w in wins],
-            "results": results,
+            "mean_cards": round(sum(c * k for c, k in t.cards.items()) / n, 2),
+            "median_cards": _median(t.cards),
+            "p90_cards": _percentile(t.cards, 0.9),
+            "max_cards": max(t.cards),
+            "mean_minutes": round(float(t.minutes) / n, 2),
+            "median_minutes": round(_median_of(low_ms / 60_000, high_ms / 60_000, n), 2),
+            "piles_by_slap": round(t.piles_by_slap / n, 2),
+            "piles_by_challenge": round(t.piles_by_challenge / n, 2),
+            "wrong_slaps": round(t.wrong_slaps / n, 3),
+            "games_with_wrong_slap_knockout": round(t.wrong_slap_knockouts / n, 4),
+            "win_rate": [round(w / n, 4) for w in t.wins],
+            # The standard error of each share, so a difference can be told from noise.
+            "win_rate_se": [round(math.sqrt(w / n * (1 - w / n) / n), 4) for w in t.wins],
+            "results": dict(t.results),
         }
 
 
-def _percentile(sorted_values: Sequence[int], q: float) -> int:
+def _nth(counts: Counter[int], index: int) -> int:
+    """The value at ``index`` (from 0) of the sorted values that ``counts`` counts."""
+    seen = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        if seen > index:
+            return value
+    raise IndexError(index)
+
+
+def _middle(counts: Counter[int]) -> tuple[int, int]:
+    """The two middle values (the same one twice for an odd count), as statistics.median picks them."""
+    n = sum(counts.values())
+    return _nth(counts, (n - 1) // 2), _nth(counts, n // 2)
+
+
+def _median_of(low: float, high: float, n: int) -> float:
+    return high if n % 2 else (low + high) / 2
+
+
+def _median(counts: Counter[int]) -> int | float:
+    low, high = _middle(counts)
+    n = sum(counts.values())
+    return high if n % 2 else (low + high) / 2
+
+
+def _percentile(counts: Counter[int], q: float) -> int:
     """Nearest-rank percentile."""
-    rank = max(1, -(-len(sorted_values) * q // 1))
-    return sorted_values[int(rank) - 1]
+    rank = max(1, -(-sum(counts.values()) * q // 1))
+    return _nth(counts, int(rank) - 1)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -124,11 +205,12 @@ def play_one(rules: Rules, levels: Sequence[str], seed: int) -> GameStats:
     )
 
 
-def _play_chunk(
-    rules_doc: dict[str, object], levels: tuple[str, ...], seed: int, indices: range
-) -> list[tuple[int, GameStats]]:
+def _play_chunk(rules_doc: dict[str, object], levels: tuple[str, ...], seed: int, indices: range) -> Tally:
     rules = rules_from_mapping(rules_doc)
-    return [(i, play_one(rules, levels, game_seed(seed, i))) for i in indices]
+    tally = Tally(len(levels))
+    for i in indices:
+        tally.add(play_one(rules, levels, game_seed(seed, i)))
+    return tally
 
 
 def _chunks(games: int, size: int) -> Iterator[range]:
@@ -152,22 +234,25 @@ def simulate(
     rules = guarded(rules)
     levels = tuple(levels)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    results: dict[int, GameStats] = {}
+    tally = Tally(len(levels))
     if workers == 1 or games < 4:
         for i in range(games):
-            results[i] = play_one(rules, levels, game_seed(seed, i))
+            tally.add(play_one(rules, levels, game_seed(seed, i)))
             if progress:
                 progress(1)
     else:
         doc = rules_to_mapping(rules)
         size = max(1, min(50, games // (workers * 8) or 1))
+        chunks = _chunks(games, size)
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_chunk, doc, levels, seed, chunk) for chunk in _chunks(games, size)]
-            for future in as_completed(futures):
-                done = future.result()
-                for i, stats in done:
-                    results[i] = stats
-                if progress:
-                    progress(len(done))
-    ordered = tuple(results[i] for i in range(games))
-    return Summary(games, len(levels), levels, ordered)
+            # A few chunks per worker in flight: enough to keep them busy, few enough to keep memory flat.
+            pending = {pool.submit(_play_chunk, doc, levels, seed, c) for c in islice(chunks, 4 * workers)}
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    part = future.result()
+                    tally.merge(part)
+                    if progress:
+                        progress(part.games)
+                pending |= {pool.submit(_play_chunk, doc, levels, seed, c) for c in islice(chunks, len(done))}
+    return Summary(games, len(levels), levels, tally)

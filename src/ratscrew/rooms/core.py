@@ -9,6 +9,7 @@ on virtual time, with simulated delays, and never sleep.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import statistics
 from collections import deque
@@ -40,6 +41,8 @@ from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.table.clock import Clock, OffsetClock
 from ratscrew.table.table import MATCH, RejectCode, SeatSpec, Table, TableConfig, TableEvent
+
+log = logging.getLogger(__name__)
 
 HISTORY = 500  # events kept for pages that reconnect
 GRACE_MS = 15_000  # a dropped player keeps their seat this long before a computer holds it (if allowed)
@@ -201,6 +204,7 @@ class RoomCore:
         self._pending: list[TableEvent] = []
         self._journaled = 0
         self._lobby_dirty = False
+        self._state_dirty = False
         self._latency_moved = False  # a latency to show at the next lobby message, due LATENCY_EVERY_MS after the last
         self._lobby_sent: Millis = -LATENCY_EVERY_MS
         self._rules_doc: tuple[Rules, dict[str, object]] | None = None
@@ -310,6 +314,7 @@ class RoomCore:
             return
         if not page.greeted:
             if not isinstance(msg, wire.Hello):
+                log.info("room %s: page %d sent %s before hello", self.code, page_id, type(msg).__name__)
                 self._send(page_id, {"type": Out.ERROR, "message": 'the first message must be "hello"'})
                 return
             self._hello(page, msg)
@@ -378,6 +383,7 @@ class RoomCore:
         self._send(page.id, {"type": Out.EVENTS, "items": missed, "state": self.state()})
 
     def _refuse(self, page: Page, code: StrEnum, reason: str, seat: int | None = None) -> None:
+        log.info("room %s: page %d refused (%s): %s", self.code, page.id, code, reason)
         self._send(page.id, {"type": Out.REJECTED, "code": code.value, "reason": reason, "seat": seat})
 
     def _play(self, page: Page, msg: wire.FlipMsg | wire.SlapMsg) -> None:
@@ -509,7 +515,7 @@ class RoomCore:
                 page, Refusal.BAD_VALUE, f"unknown level {msg.level[:20]!r}: expected one of {', '.join(LEVELS)}"
             )
             return
-        self.seats[msg.seat] = SeatInfo(SeatKind.BOT, f"Computer {msg.seat + 1}", msg.level, ready=True)
+        self.seats[msg.seat] = SeatInfo(SeatKind.BOT, msg.name or f"Computer {msg.seat + 1}", msg.level, ready=True)
 
     def _start(self, page: Page) -> None:
         empty = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.EMPTY]
@@ -560,6 +566,7 @@ class RoomCore:
         self._attach(game)
         self.phase = Phase.PLAYING
         self._lobby_changed()
+        self._state_dirty = True  # every page needs the table as dealt
 
     def _attach(self, game: Game) -> None:
         self.game = game
@@ -628,6 +635,11 @@ class RoomCore:
             self._journal_actions()
             if self.game.over and self.phase is Phase.PLAYING:
                 self._finish()
+        if self._state_dirty:
+            self._state_dirty = False
+            for page in self.pages.values():
+                if page.greeted:
+                    self.outgoing.append((page.id, self.snapshot_for(page.id)))
         if self._latency_moved and self.now() >= self._lobby_sent + LATENCY_EVERY_MS:
             self._lobby_dirty = True
         if self._lobby_dirty:
@@ -759,6 +771,7 @@ class RoomCore:
             "code": self.code,
             "phase": self.phase.value,
             "public": self.options.public,
+            "standins": self.options.standins,
             "seats": seats,
             "rules": self.rules_doc(),
             "preset": self.rules.preset,

@@ -168,7 +168,9 @@ class Rooms:
             if code not in self.rooms and (self.journal is None or self.journal.load_room(code) is None):
                 return code
 
-    def create_room(self, client: str, *, seats: int, rules: Rules, name: str, public: bool) -> tuple[RoomRunner, str]:
+    def create_room(
+        self, client: str, *, seats: int, rules: Rules, name: str, public: bool, standins: bool = True
+    ) -> tuple[RoomRunner, str]:
         """An online room in its lobby; the creator is the host, sitting at seat 0. Returns the room and token."""
         self._check_create(client)
         infos = [SeatInfo(SeatKind.HUMAN, name)] + [SeatInfo() for _ in range(seats - 1)]
@@ -177,7 +179,7 @@ class Rooms:
             LoopClock(),
             seats=infos,
             rules=rules,
-            options=RoomOptions(public=public),
+            options=RoomOptions(public=public, standins=standins),
             journal=self.journal,
         )
         core.tokens[core.host_token] = frozenset({0})

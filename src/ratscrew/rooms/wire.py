@@ -14,7 +14,7 @@ Page to server (JSON objects, at most ``MAX_MESSAGE_BYTES``); the first must be 
   pile the player saw) and ``rt`` the reaction time in ms the page measured from that card's first paint.
 - ``resync {since}``: send again every event after number ``since``.
 - Lobby: ``sit {seat, name}`` takes an empty seat, ``stand`` leaves it, ``ready {ready}``; the host's
-  ``seats {count}``, ``bot {seat, level}`` (``level`` null empties the seat), ``rules {rules}``,
+  ``seats {count}``, ``bot {seat, level, name?}`` (``level`` null empties the seat), ``rules {rules}``,
   ``visibility {public}``, ``start``; after a game, ``rematch`` brings everyone back to the lobby.
 
 Server to page: ``welcome`` (the whole room as this page may see it), ``seated`` (a seat and its token),
@@ -99,6 +99,7 @@ class SetSeats:
 class SetBot:
     seat: int
     level: str | None
+    name: str = ""  # in the host's language; empty: "Computer N"
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +254,7 @@ _READERS: dict[str, Any] = {
     "stand": lambda d: Stand(),
     "ready": lambda d: Ready(_bool(d, "ready")),
     "seats": lambda d: SetSeats(_int(d, "count", minimum=2, maximum=12)),
-    "bot": lambda d: SetBot(_int(d, "seat", maximum=11), _level(d)),
+    "bot": lambda d: SetBot(_int(d, "seat", maximum=11), _level(d), clean_name(d.get("name"), "")),
     "rules": lambda d: SetRules(d.get("rules")),
     "visibility": lambda d: SetVisibility(_bool(d, "public")),
     "start": lambda d: Start(),

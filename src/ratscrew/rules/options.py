@@ -128,7 +128,7 @@ OPTIONS: tuple[Option, ...] = (
         "what a wrong slap costs: burn cards under the pile, give cards to each other player, or nothing",
         choices=("burn", "give-each", "none"),
     ),
-    Option("slapping.penalty_cards", 1, "cards a wrong slap burns, or gives to each other player", choices=(1, 2)),
+    Option("slapping.penalty_cards", 1, "cards a wrong slap burns, or gives to each other player", choices=(1, 2, 3)),
     Option(
         "slapping.tie_window_ms",
         0,

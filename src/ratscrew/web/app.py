@@ -8,6 +8,8 @@ from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -16,8 +18,9 @@ from starlette.staticfiles import StaticFiles
 from ratscrew.errors import NotFound
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
-from ratscrew.web import games, learn, meta, online, referee, scores
+from ratscrew.web import games, history, learn, meta, online, referee, scores
 from ratscrew.web.errors import HANDLERS
+from ratscrew.web.limits import RateLimit
 from ratscrew.web.store import Store
 
 STATIC = resources.files("ratscrew.web").joinpath("static")
@@ -53,12 +56,18 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         *online.routes,
         *learn.routes,
         *scores.routes,
+        *history.routes,
         *(extra_routes or []),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         # Every page of the app is the same shell (the script shows the right one); other methods get a JSON 404.
         Route("/{path:path}", index, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict(HANDLERS))
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers=dict(HANDLERS),
+        middleware=[Middleware(RateLimit), Middleware(GZipMiddleware, minimum_size=800)],
+    )
     app.state.store = store
     app.state.data_dir = data_dir
     return app

@@ -40,21 +40,22 @@ def is_ascii_number(text: str, max_digits: int = 19) -> bool:
     return 0 < len(text) <= max_digits and text.isascii() and text.isdigit()
 
 
-async def read_body(request: Request, example: str = '{"winner": 0}') -> dict[str, Any]:
-    """The JSON object of a request, read at most MAX_BODY_BYTES at a time so a huge body costs nothing.
+async def read_body(request: Request, example: str = '{"winner": 0}', *, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    """The JSON object of a request, read at most ``limit`` bytes (MAX_BODY_BYTES unless an endpoint needs more)
+    so a huge body costs nothing.
 
     An empty body is an empty object. A body with any other content type than JSON is refused: a page on
     another site can post ``text/plain`` without asking first, but not ``application/json``.
     """
     declared = request.headers.get("content-length", "")
-    if is_ascii_number(declared) and int(declared) > MAX_BODY_BYTES:
-        raise BadRequest(f"request body too large ({declared} bytes): at most {MAX_BODY_BYTES} bytes")
+    if is_ascii_number(declared) and int(declared) > limit:
+        raise BadRequest(f"request body too large ({declared} bytes): at most {limit} bytes")
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise BadRequest(f"request body too large: at most {MAX_BODY_BYTES} bytes")
+        if size > limit:
+            raise BadRequest(f"request body too large: at most {limit} bytes")
         chunks.append(chunk)
     raw = b"".join(chunks).strip()
     if not raw:

@@ -10,6 +10,7 @@ import logging
 import sqlite3
 from collections.abc import Mapping
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -57,6 +58,15 @@ async def ratscrew_error(request: Request, exc: Exception) -> Response:
     return error_response(str(exc), status_for(exc), extra if isinstance(extra, Mapping) else None)
 
 
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (a method a route does not take, a missing static file), as JSON like the rest."""
+    assert isinstance(exc, HTTPException)
+    message = f"{request.method} is not allowed here" if exc.status_code == 405 else str(exc.detail)
+    response = error_response(message, exc.status_code)
+    response.headers.update(exc.headers or {})
+    return response
+
+
 async def store_error(request: Request, exc: Exception) -> Response:
     """The SQLite file is locked or unreadable: nothing was written, so the page may simply try again."""
     log.error("store failed on %s %s: %r", request.method, request.url.path, exc)
@@ -70,4 +80,9 @@ async def internal_error(request: Request, exc: Exception) -> Response:
     return error_response("internal error; nothing was changed", 500)
 
 
-HANDLERS = {RatscrewError: ratscrew_error, sqlite3.Error: store_error, Exception: internal_error}
+HANDLERS = {
+    RatscrewError: ratscrew_error,
+    HTTPException: http_error,
+    sqlite3.Error: store_error,
+    Exception: internal_error,
+}

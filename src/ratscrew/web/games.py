@@ -14,17 +14,18 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ratscrew.bots.levels import LEVELS
+from ratscrew.bots.registry import MATCH, resolve
 from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound, RatscrewError
 from ratscrew.rooms.core import Phase, SeatInfo, SeatKind
 from ratscrew.rooms.runner import Rooms
 from ratscrew.rooms.wire import MAX_NAME
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
-from ratscrew.table.table import MATCH
 from ratscrew.web.bodies import read_body
 from ratscrew.web.store import Store
 
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
+PLAYABLE: tuple[str, ...] = (*LEVELS, MATCH)
 
 
 def parse_name(value: object, fallback: str) -> str:
@@ -36,10 +37,11 @@ def parse_name(value: object, fallback: str) -> str:
 
 
 def parse_level(value: object, where: str) -> str:
-    if not isinstance(value, str) or (value != MATCH and value not in LEVELS):
+    """A computer level people play against: one of the four levels or ``match`` (the lab's are not offered)."""
+    if not isinstance(value, str) or value.strip().lower() not in PLAYABLE:
         shown = repr(value)[:20] if isinstance(value, str) else type(value).__name__
-        raise BadRequest(f"{where}: unknown level {shown}: expected one of {', '.join(LEVELS)} or {MATCH}")
-    return value
+        raise BadRequest(f"{where}: unknown level {shown}: expected one of {', '.join(PLAYABLE)}")
+    return resolve(value).name
 
 
 def parse_rules(doc: dict[str, Any], seats: int) -> Rules:

@@ -39,10 +39,13 @@ async def create_room(request: Request) -> Response:
     public = doc.get("public", False)
     if not isinstance(public, bool):
         raise BadRequest("public must be true or false")
+    standins = doc.get("standins", True)
+    if not isinstance(standins, bool):
+        raise BadRequest("standins must be true or false (may a computer hold a dropped player's seat?)")
     name = parse_name(doc.get("name"), "Player 1")
     rules = parse_rules(doc, seats)
     runner, token = rooms_of(request).create_room(
-        client_of(request), seats=seats, rules=rules, name=name, public=public
+        client_of(request), seats=seats, rules=rules, name=name, public=public, standins=standins
     )
     return JSONResponse({"code": runner.code, "token": token, "seat": 0})
 

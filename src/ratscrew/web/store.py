@@ -264,6 +264,19 @@ class Store:
         record: dict[str, object] = json.loads(row[0])
         return record
 
+    def game_summaries(self, game_ids: Collection[str]) -> list[tuple[str, float, dict[str, Any]]]:
+        """The saved summaries of these finished games as (id, when saved, summary), newest first; ids with no
+        finished game are left out. One query whatever the number of ids."""
+        if not game_ids:
+            return []
+        marks = ", ".join("?" * len(game_ids))
+        with self._connect() as db:
+            rows = db.execute(
+                f"SELECT id, created, summary FROM games WHERE id IN ({marks}) ORDER BY created DESC, id DESC",
+                list(game_ids),
+            ).fetchall()
+        return [(game_id, created, json.loads(summary)) for game_id, created, summary in rows]
+
 
 def _round(number: int, winner: int | None, cards: str | None) -> Round:
     return Round(number, winner, tuple(json.loads(cards)) if cards else None)

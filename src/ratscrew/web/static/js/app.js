@@ -7,9 +7,12 @@ import { clear } from "./dom.js";
 const PAGES = [
   { pattern: /^#?\/?$/, nav: "play", load: () => import("./pages/setup.js") },
   { pattern: /^#\/game\/([\w-]+)$/, nav: "play", load: () => import("./pages/game.js") },
+  { pattern: /^#\/room\/([\w-]+)$/, nav: "play", load: () => import("./pages/room.js") },
   { pattern: /^#\/learn(?:\/([\w-]+))?$/, nav: "learn", load: () => import("./pages/learn.js") },
   { pattern: /^#\/drills(?:\/([\w-]+))?$/, nav: "drills", load: () => import("./pages/drills.js") },
   { pattern: /^#\/scores(?:\/([\w-]+))?$/, nav: "scores", load: () => import("./pages/scores.js") },
+  { pattern: /^#\/history$/, nav: "history", load: () => import("./pages/history.js") },
+  { pattern: /^#\/replay\/([\w-]+)$/, nav: "history", load: () => import("./pages/replay.js") },
 ];
 
 const context = { meta: null, lang: "en", navigate, refresh: () => show() };

@@ -813,8 +813,11 @@ async function renderMatch(view, ctx, id) {
       h("span", { class: "sk-undo-text" }, h("span", {}, t("scores.undo")),
         last ? h("small", {}, t("scores.undo_detail", { n: last.number, who: roundWinner(m, last) })) : null),
       h("kbd", { "aria-hidden": "true" }, "U"));
-    undoButton.disabled = !last || m.finished;
+    undoButton.disabled = !last || m.finished || !m.can_change;
     finishButton.textContent = m.finished ? t("scores.reopen") : t("scores.finish");
+    // A phone without the match's key watches: only what it may do is offered.
+    finishButton.hidden = !m.can_change;
+    deleteButton.hidden = !m.can_change;
     refereeButton.disabled = false;
 
     clear(rulesHolder);
@@ -877,11 +880,11 @@ async function renderMatch(view, ctx, id) {
     clear(timerStart);
     timerStart.append(running || expired ? t("scores.timer.restart") : t("scores.timer.start"), h("kbd", { "aria-hidden": "true" }, "T"));
     timerStart.classList.toggle("secondary", running || expired);
-    timerStart.disabled = m.finished;
-    timerStop.hidden = m.finished || !(running || expired);
-    const showCount = !m.finished && (expired || state.countOpen);
+    timerStart.disabled = m.finished || !m.can_change;
+    timerStop.hidden = m.finished || !(running || expired) || !m.can_change;
+    const showCount = !m.finished && m.can_change && (expired || state.countOpen);
     countForm.hidden = !showCount;
-    countToggle.hidden = m.finished || expired;
+    countToggle.hidden = m.finished || expired || !m.can_change;
     countToggle.setAttribute("aria-expanded", String(showCount));
     countToggle.textContent = state.countOpen ? t("scores.timer.count_hide") : t("scores.timer.count_now");
     if (expired && !state.expiredShown) {
@@ -938,7 +941,7 @@ async function renderMatch(view, ctx, id) {
   // ---------------------------------------------------------------- writes
 
   async function act(path, body, describe) {
-    if (state.busy) return false;
+    if (state.busy || !state.match.can_change) return false; // keys pressed on a phone that only watches
     state.busy = true;
     errors.hide();
     view.setAttribute("aria-busy", "true");

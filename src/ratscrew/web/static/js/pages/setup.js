@@ -1,9 +1,11 @@
 // New game: who sits where (people or computers at a level), the house rules, the computers' pace.
 import { h, clear, announce } from "../dom.js";
 import { t, translate } from "../i18n.js";
-import { sendJSON } from "../api.js";
+import { getJSON, sendJSON } from "../api.js";
 import { ruleChips } from "../format.js";
 import { cardBack, cardFace } from "../cards.js";
+import { presetSummaryText, presetValues, rulesForm } from "../rules-form.js";
+import { keepName, saveToken, savedName } from "../connection.js";
 
 const SETTINGS_KEY = "ratscrew.setup";
 const PERSON_ICON = '<svg viewBox="0 0 24 24"><circle cx="12" cy="8" r="4.2" fill="currentColor"/><path d="M3.5 21c1-4.6 4.4-7 8.5-7s7.5 2.4 8.5 7z" fill="currentColor"/></svg>';
@@ -31,21 +33,6 @@ function loadSettings() {
     if (saved && Array.isArray(saved.seats)) return { ...defaultSettings(), ...saved };
   } catch { /* a broken saved value falls back to the defaults */ }
   return defaultSettings();
-}
-
-function presetValues(meta, name) {
-  const preset = meta.presets.find((p) => p.name === name) || meta.presets[0];
-  return structuredClone(preset.rules);
-}
-
-function getValue(values, key) {
-  const [section, name] = key.split(".");
-  return values[section][name];
-}
-
-function setValue(values, key, value) {
-  const [section, name] = key.split(".");
-  values[section][name] = value;
 }
 
 function defaultName(seat, index) {
@@ -110,49 +97,14 @@ export async function render(view, ctx) {
 
   function renderRules() {
     clear(rulesBox);
-    const sections = [...new Set(meta.options.map((o) => o.section))];
-    for (const section of sections) {
-      const fields = h("div", { class: "option-grid" });
-      for (const opt of meta.options.filter((o) => o.section === section)) fields.append(optionField(opt));
-      rulesBox.append(h("fieldset", { class: "option-section" }, h("legend", {}, t(`rules.section.${section}`)), fields));
-    }
+    rulesBox.append(...rulesForm(meta, settings.values, { onChange: () => { renderChips(); save(); } }));
     renderChips();
-  }
-
-  function optionField(opt) {
-    const id = `opt-${opt.key.replace(".", "-")}`;
-    const value = getValue(settings.values, opt.key);
-    let input;
-    const changed = (v) => { setValue(settings.values, opt.key, v); renderChips(); save(); };
-    if (opt.kind === "bool") {
-      input = h("input", { type: "checkbox", id, checked: value, "aria-describedby": `${id}-help`, onchange: (e) => changed(e.target.checked) });
-      return h("div", { class: "option option-bool" }, input,
-        h("label", { for: id }, opt.summary), h("code", { class: "option-key", id: `${id}-help` }, opt.key));
-    }
-    if (opt.kind === "choice") {
-      input = h("select", { id, "aria-describedby": `${id}-help`, onchange: (e) => {
-        const picked = opt.choices.find((c) => String(c.value) === e.target.value);
-        changed(picked ? picked.value : e.target.value);
-      } });
-      for (const c of opt.choices) input.append(h("option", { value: String(c.value), selected: String(c.value) === String(value) }, c.label));
-    } else {
-      input = h("input", { type: "number", id, min: opt.minimum, max: opt.maximum, value, step: 1, "aria-describedby": `${id}-help`,
-        onchange: (e) => {
-          const n = Math.max(opt.minimum, Math.min(opt.maximum, Math.round(Number(e.target.value) || 0)));
-          e.target.value = n;
-          changed(n);
-        } });
-    }
-    return h("div", { class: "option" }, h("label", { for: id }, opt.summary), input,
-      h("code", { class: "option-key", id: `${id}-help` }, opt.key));
   }
 
   function renderChips() {
     clear(chipsBox);
     for (const chip of ruleChips(settings.values)) chipsBox.append(h("span", { class: "chip" }, chip));
-    const preset = meta.presets.find((p) => p.name === settings.preset);
-    const changed = preset && JSON.stringify(preset.rules) !== JSON.stringify(settings.values);
-    presetSummary.textContent = (preset ? preset.summary : "") + (changed ? ` ${t("setup.with_changes")}` : "");
+    presetSummary.textContent = presetSummaryText(meta, settings.preset, settings.values);
   }
 
   for (const preset of meta.presets) presetSelect.append(h("option", { value: preset.name, selected: preset.name === settings.preset }, preset.label));
@@ -175,7 +127,7 @@ export async function render(view, ctx) {
     const pace = (PACES.find(([name]) => name === settings.pace) || PACES[1])[1];
     try {
       const created = await sendJSON("/api/games", { seats, rules: { preset: settings.preset, ...settings.values }, bot_pace: pace });
-      sessionStorage.setItem(`ratscrew.token.${created.id}`, created.token);
+      saveToken(created.id, created.token);
       ctx.navigate(`#/game/${created.id}`);
     } catch (error) {
       errorBox.textContent = error.message;
@@ -196,9 +148,11 @@ export async function render(view, ctx) {
     h("div", { class: "hero-card c1" }, cardBack()), h("div", { class: "hero-card c2" }, cardFace("7S")),
     h("div", { class: "hero-card c3" }, cardFace("KH")), h("div", { class: "hero-card c4" }, cardFace("7D")));
 
+  const online = onlinePanel(ctx, () => ({ preset: settings.preset, ...settings.values }));
   view.append(
     h("section", { class: "setup-hero" },
       h("div", {}, h("h1", { "data-i18n": "setup.title" }), h("p", { class: "lead", "data-i18n": "setup.lead" })), hero),
+    online.element,
     h("form", { class: "setup panel", onsubmit: start },
       h("h2", { "data-i18n": "setup.who" }), modeSwitch, seatsBox,
       h("div", { class: "field-row" }, h("label", { for: "pace", "data-i18n": "setup.pace" }), paceSelect),
@@ -213,4 +167,108 @@ export async function render(view, ctx) {
   renderSeats();
   renderRules();
   translate(view);
+  return online.stop;
+}
+
+// Play online with friends: create a room (private, with a code and a link; or listed in the open lobby),
+// join one by its code, or pick one of the open rooms waiting for players (the list refreshes itself).
+function onlinePanel(ctx, currentRules) {
+  const errorBox = h("p", { class: "error-box", id: "online-error", hidden: true, role: "alert" });
+  const nameInput = h("input", { type: "text", id: "online-name", maxlength: 24, value: savedName(), autocomplete: "nickname",
+    placeholder: t("room.name_placeholder"), oninput: (e) => keepName(e.target.value.trim()) });
+  const seatsSelect = h("select", { id: "online-seats" });
+  for (let n = 2; n <= 12; n++) seatsSelect.append(h("option", { value: n, selected: n === 4 }, String(n)));
+  const visibility = h("div", { class: "mode-switch online-visibility", role: "radiogroup", "aria-label": t("online.visibility") },
+    ...[["private", false], ["public", true]].map(([name, pub]) =>
+      h("label", { class: "mode-option" },
+        h("input", { type: "radio", name: "online-visibility", value: name, checked: !pub }),
+        h("span", { class: "mode-title" }, t(`online.${name}`)), h("span", { class: "mode-hint" }, t(`online.${name}_hint`)))));
+  const standins = h("input", { type: "checkbox", id: "online-standins", checked: true });
+  const codeInput = h("input", { type: "text", id: "join-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters",
+    spellcheck: "false", placeholder: "ABC234", "aria-describedby": "join-hint" });
+  const openList = h("ul", { class: "open-rooms", id: "open-rooms", "aria-live": "polite" });
+
+  function fail(error) {
+    errorBox.textContent = error.message || String(error);
+    errorBox.hidden = false;
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    errorBox.hidden = true;
+    const name = nameInput.value.trim() || t("setup.player_n", { n: 1 });
+    keepName(nameInput.value.trim());
+    const pub = event.currentTarget.querySelector("input[name=online-visibility]:checked")?.value === "public";
+    try {
+      const created = await sendJSON("/api/rooms", { public: pub, seats: Number(seatsSelect.value), name, standins: standins.checked, rules: currentRules() });
+      saveToken(created.code, created.token);
+      ctx.navigate(`#/room/${created.code}`);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  async function join(event) {
+    event.preventDefault();
+    errorBox.hidden = true;
+    const code = codeInput.value.replace(/[^0-9a-z]/gi, "").toUpperCase();
+    if (!code) {
+      fail(new Error(t("online.code_missing")));
+      codeInput.focus();
+      return;
+    }
+    try {
+      await getJSON(`/api/rooms/${encodeURIComponent(code)}`);
+      ctx.navigate(`#/room/${code}`);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  async function refresh() {
+    let rooms = [];
+    try {
+      rooms = (await getJSON("/api/rooms")).rooms;
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    clear(openList);
+    if (!rooms.length) openList.append(h("li", { class: "hint" }, t("online.none_open")));
+    for (const room of rooms) {
+      const preset = ctx.meta.presets.find((p) => p.name === room.preset);
+      openList.append(h("li", { class: "open-room" },
+        h("span", { class: "open-room-text" },
+          h("strong", {}, t("online.room_of", { name: room.host || room.code })), " ",
+          h("span", { class: "hint" }, t("online.room_line", { free: room.free, seats: room.seats, preset: preset ? preset.label : room.preset }))),
+        h("a", { class: "button secondary small", href: `#/room/${room.code}`, "aria-label": t("online.join_room", { name: room.host || room.code }) },
+          t("online.join"))));
+    }
+  }
+  refresh();
+  const timer = setInterval(() => { if (!document.hidden) refresh(); }, 15000); // rooms open and fill meanwhile
+
+  const element = h("section", { class: "online panel", id: "online", "aria-labelledby": "online-title" },
+    h("h2", { id: "online-title" }, t("online.title")),
+    h("p", { class: "hint" }, t("online.lead")),
+    h("div", { class: "field-row" }, h("label", { for: "online-name" }, t("room.your_name")), nameInput),
+    h("div", { class: "online-grid" },
+      h("form", { class: "online-create", onsubmit: create, "aria-labelledby": "online-create-title" },
+        h("h3", { id: "online-create-title" }, t("online.create_title")),
+        visibility,
+        h("div", { class: "field-row" }, h("label", { for: "online-seats" }, t("room.seat_count")), seatsSelect),
+        h("div", { class: "option option-bool" }, standins, h("label", { for: "online-standins" }, t("online.standins"))),
+        h("p", { class: "hint" }, t("online.rules_hint")),
+        h("button", { type: "submit", id: "create-room" }, t("online.create"))),
+      h("div", { class: "online-join" },
+        h("form", { onsubmit: join, "aria-labelledby": "online-join-title" },
+          h("h3", { id: "online-join-title" }, t("online.join_title")),
+          h("div", { class: "field-row" }, h("label", { for: "join-code" }, t("online.code")), codeInput,
+            h("button", { type: "submit", id: "join-room" }, t("online.join"))),
+          h("p", { class: "hint", id: "join-hint" }, t("online.code_hint"))),
+        h("div", { class: "open-rooms-head" }, h("h3", {}, t("online.open_title")),
+          h("button", { type: "button", class: "ghost small", id: "refresh-rooms", onclick: refresh }, t("online.refresh"))),
+        openList)),
+    errorBox);
+  return { element, stop: () => clearInterval(timer) };
 }

@@ -1,0 +1,100 @@
+// The history page (#/history): the games this browser played to their end, newest first, with their result,
+// length and reaction times, each with the replay viewer and its record; and a record file to watch, chosen or
+// dropped on the page. The server knows the games; this browser knows which of them are its own.
+import { h } from "../dom.js";
+import { t, lang } from "../i18n.js";
+import { getJSON } from "../api.js";
+import { playedGames } from "../played.js";
+import { offerFile, ensureStyle } from "./replay.js";
+
+export function resultText(game) {
+  if (game.result === "win") {
+    const winner = game.players.find((p) => p.seat === game.winner);
+    return t("game.summary.wins", { name: winner?.name ?? t("game.seat", { n: (game.winner ?? 0) + 1 }) });
+  }
+  return t(`game.summary.${game.result}`);
+}
+
+function lengthText(game) {
+  const minutes = (game.ms ?? 0) / 60000;
+  const shown = new Intl.NumberFormat(lang(), { maximumFractionDigits: 1 }).format(minutes < 0.1 ? 0.1 : minutes);
+  return t("history.length_text", { cards: game.cards, piles: game.tricks, minutes: shown });
+}
+
+function whenText(seconds) {
+  return new Date(seconds * 1000).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
+}
+
+function gameItem(game) {
+  const reactions = h("ul", { class: "history-reactions" },
+    game.players.map((player) => h("li", {},
+      player.median_reaction_ms === null || player.median_reaction_ms === undefined
+        ? t("history.no_reaction", { name: player.name })
+        : t("history.reaction", { name: player.name, ms: Math.round(player.median_reaction_ms) }))));
+  return h("li", { class: "history-game panel", dataset: { game: game.id } },
+    h("h2", { class: "history-result" }, resultText(game)),
+    h("dl", { class: "history-facts" },
+      h("dt", {}, t("history.when")), h("dd", {}, h("time", { datetime: new Date(game.played * 1000).toISOString() }, whenText(game.played))),
+      h("dt", {}, t("history.length")), h("dd", { class: "history-length" }, lengthText(game)),
+      h("dt", {}, t("history.reactions")), h("dd", {}, reactions)),
+    h("p", { class: "history-actions" },
+      h("a", { class: "button", href: `#/replay/${game.id}`, "aria-label": `${t("history.watch")}: ${resultText(game)}` }, t("history.watch")),
+      h("a", { class: "button secondary", href: `/api/games/${game.id}/record`, download: `ratscrew-${game.id}.json` }, t("history.download"))));
+}
+
+export async function render(view, ctx) {
+  ensureStyle();
+  const list = h("ol", { class: "history-list", id: "history-list", "aria-labelledby": "history-title" });
+  const status = h("p", { class: "hint", id: "history-status", role: "status" }, t("history.loading"));
+  const fileError = h("p", { class: "error-box", id: "file-error", role: "alert", hidden: true });
+  const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json" });
+  input.addEventListener("change", () => {
+    if (input.files?.[0]) offerFile(input.files[0], ctx, fileError);
+  });
+  const dropHint = h("div", { class: "drop-hint", hidden: true, "aria-hidden": "true" }, t("history.drop"));
+  const page = h("section", { class: "history" },
+    h("h1", { id: "history-title" }, t("history.title")),
+    h("p", { class: "lead" }, t("history.lead")),
+    status, list,
+    h("section", { class: "panel history-file", "aria-labelledby": "file-title" },
+      h("h2", { id: "file-title" }, t("history.file_title")),
+      h("p", { class: "hint" }, t("history.file_hint")),
+      h("label", { for: "record-file" }, t("history.choose_file")), " ", input, fileError),
+    dropHint);
+  view.append(page);
+
+  // A record dropped anywhere on the page is watched like one chosen with the file input.
+  const over = (event) => {
+    if (![...(event.dataTransfer?.types ?? [])].includes("Files")) return;
+    event.preventDefault();
+    dropHint.hidden = false;
+  };
+  const leave = (event) => {
+    if (event.target === dropHint || !view.contains(event.relatedTarget)) dropHint.hidden = true;
+  };
+  const drop = (event) => {
+    event.preventDefault();
+    dropHint.hidden = true;
+    const file = event.dataTransfer?.files?.[0];
+    if (file) offerFile(file, ctx, fileError);
+  };
+  view.addEventListener("dragover", over);
+  view.addEventListener("dragleave", leave);
+  view.addEventListener("drop", drop);
+
+  const ids = playedGames();
+  try {
+    const answer = ids.length ? await getJSON(`/api/history?ids=${encodeURIComponent(ids.join(","))}`) : { games: [] };
+    for (const game of answer.games) list.append(gameItem(game));
+    status.textContent = answer.games.length ? "" : t("history.empty");
+    status.hidden = answer.games.length > 0;
+  } catch (error) {
+    status.className = "error-box";
+    status.textContent = error.message;
+  }
+  return () => {
+    view.removeEventListener("dragover", over);
+    view.removeEventListener("dragleave", leave);
+    view.removeEventListener("drop", drop);
+  };
+}

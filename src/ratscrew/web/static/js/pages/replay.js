@@ -1,0 +1,276 @@
+// The replay viewer (#/replay/ID for a finished game, #/replay/file for a record file): steps through a game
+// action by action. The server's engine replays the record and sends every step (the events and the table as a
+// spectator sees it); this page only shows them, so it never re-implements a rule.
+import { h, clear, announce } from "../dom.js";
+import { t } from "../i18n.js";
+import { getJSON, sendJSON } from "../api.js";
+import { cardFace, cardName } from "../cards.js";
+import { describe } from "../format.js";
+
+const PAGE = 1000; // steps per answer, the server's largest page
+const PILE_SHOWN = 7;
+let pendingFile = null; // {name, doc}: a record chosen on the history page, shown at #/replay/file
+
+export function ensureStyle() {
+  if (document.querySelector("link[data-style=history]")) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/history.css", dataset: { style: "history" } }));
+}
+
+// Read a chosen or dropped file; a record goes to the viewer, anything else is explained in `errorBox`.
+export async function offerFile(file, ctx, errorBox) {
+  errorBox.hidden = true;
+  let doc;
+  try {
+    doc = JSON.parse(await file.text());
+  } catch {
+    errorBox.textContent = t("replay.unreadable");
+    errorBox.hidden = false;
+    return;
+  }
+  pendingFile = { name: file.name, doc };
+  ctx.navigate("#/replay/file");
+}
+
+function tilt(number) {
+  return { rot: ((number * 47) % 29) - 14, dx: ((number * 13) % 19) - 9, dy: ((number * 7) % 11) - 5 };
+}
+
+function createViewer(doc, title, { download = null } = {}) {
+  const pages = new Map(); // first step of a page -> the promise of its steps
+  let info = null; // total, slaps, players, final
+  let seats = [];
+  let current = 0;
+  let busy = null;
+  let started = false;
+
+  const heading = h("h1", { id: "replay-title" }, title);
+  const playerLine = h("p", { class: "replay-players", id: "replay-players" });
+  const status = h("p", { class: "hint", id: "replay-status", role: "status" }, t("replay.loading"));
+  const stepText = h("p", { class: "replay-step", id: "replay-step" });
+  const turnLine = h("p", { class: "replay-turn", id: "replay-turn" });
+  const seatList = h("ol", { class: "replay-seats", id: "replay-seats", "aria-label": t("replay.seats") });
+  const pileBox = h("div", { class: "replay-pile", id: "replay-pile", role: "img", "aria-label": t("replay.pile_empty") });
+  const pileCount = h("p", { class: "replay-pile-count", id: "replay-pile-count" });
+  const events = h("ol", { class: "replay-events", id: "replay-events", "aria-label": t("replay.events") });
+  const finalList = h("ol", { class: "replay-final", id: "replay-final" });
+  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: "0", value: "0", step: "1" });
+  const button = (id, key, action) => {
+    const el = h("button", { type: "button", id, class: "secondary" }, t(key));
+    el.addEventListener("click", action);
+    return el;
+  };
+  const first = button("replay-first", "replay.first", () => go(0));
+  const prevSlap = button("replay-prev-slap", "replay.prev_slap", () => go(slapBefore(current)));
+  const prev = button("replay-prev", "replay.prev", () => go(current - 1));
+  const next = button("replay-next", "replay.next", () => go(current + 1));
+  const nextSlap = button("replay-next-slap", "replay.next_slap", () => go(slapAfter(current)));
+  const last = button("replay-last", "replay.last", () => go(info.total - 1));
+  slider.addEventListener("input", () => go(Number(slider.value)));
+
+  const board = h("div", { class: "replay-board", hidden: true },
+    h("section", { class: "replay-table", "aria-label": t("replay.pile") }, pileBox, pileCount, turnLine),
+    h("section", { class: "replay-side" }, h("h2", {}, t("replay.seats")), seatList));
+  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls"), hidden: true },
+    h("div", { class: "replay-buttons" }, first, prevSlap, prev, next, nextSlap, last),
+    h("label", { class: "replay-slider-label", for: "replay-slider" }, t("replay.slider")), slider,
+    h("p", { class: "hint replay-keys" }, t("replay.keys")));
+  const after = h("section", { class: "replay-after", hidden: true },
+    h("h2", {}, t("replay.events")), events,
+    h("h2", {}, t("replay.final")), finalList);
+  const element = h("section", { class: "replay", id: "replay" },
+    h("p", { class: "replay-nav" }, h("a", { href: "#/history" }, t("replay.back")),
+      download ? h("a", { class: "button secondary", id: "replay-download", href: download.href, download: download.name }, t("history.download")) : null),
+    heading, playerLine, status, stepText, board, controls, after);
+
+  function slapBefore(step) {
+    const earlier = info.slaps.filter((s) => s < step);
+    return earlier.length ? earlier[earlier.length - 1] : step;
+  }
+
+  function slapAfter(step) {
+    return info.slaps.find((s) => s > step) ?? step;
+  }
+
+  // Each page is asked for once, even when several steps of it are wanted before it arrives.
+  function page(start) {
+    if (!pages.has(start)) {
+      const request = sendJSON(`/api/replay?start=${start}&count=${PAGE}`, doc).then(({ steps, ...rest }) => {
+        info = rest;
+        return steps;
+      });
+      request.catch(() => pages.delete(start)); // a failed page may be asked for again
+      pages.set(start, request);
+    }
+    return pages.get(start);
+  }
+
+  async function stepAt(index) {
+    const start = Math.floor(index / PAGE) * PAGE;
+    return (await page(start))[index - start];
+  }
+
+  async function go(index) {
+    if (!info) return;
+    const target = Math.max(0, Math.min(info.total - 1, index));
+    const ticket = {};
+    busy = ticket;
+    try {
+      const step = await stepAt(target);
+      if (busy !== ticket) return; // a later request wins
+      current = target;
+      show(step, started); // the first step is on screen as the page opens: not read out
+      started = true;
+    } catch (error) {
+      status.className = "error-box";
+      status.textContent = error.message;
+      status.hidden = false;
+    }
+  }
+
+  function show(step, spoken = true) {
+    const view = step.view;
+    slider.value = String(current);
+    slider.setAttribute("aria-valuetext", t("replay.step", { n: current, total: info.total - 1 }));
+    stepText.textContent = t("replay.step", { n: current, total: info.total - 1 });
+    first.disabled = prev.disabled = current === 0;
+    last.disabled = next.disabled = current === info.total - 1;
+    prevSlap.disabled = slapBefore(current) === current;
+    nextSlap.disabled = slapAfter(current) === current;
+    // A button that just became disabled (Last, at the last step) would drop the focus to the page: keep it here.
+    if (document.activeElement instanceof HTMLButtonElement && document.activeElement.disabled) slider.focus();
+
+    clear(pileBox);
+    const shown = view.pile.slice(-PILE_SHOWN);
+    const firstNumber = view.cards - shown.length + 1;
+    shown.forEach((text, i) => {
+      const { rot, dx, dy } = tilt(firstNumber + i);
+      pileBox.append(h("div", { class: "replay-card", dataset: { card: text }, style: `--rot:${rot}deg;--dx:${dx}px;--dy:${dy}px` },
+        cardFace(text, { label: cardName(text, t) })));
+    });
+    const top = view.pile[view.pile.length - 1];
+    pileBox.setAttribute("aria-label", top ? `${t("replay.pile")}: ${cardName(top, t)}` : t("replay.pile_empty"));
+    pileCount.textContent = [t("replay.pile_count", { n: view.pile.length }),
+      view.burned_count ? t("replay.burned", { n: view.burned_count }) : ""].filter(Boolean).join(" · ");
+
+    const due = seats[view.turn]?.name ?? "";
+    turnLine.textContent = view.over ? "" : [t("replay.turn", { name: due }),
+      view.owed ? t("replay.owes", { name: due, n: view.owed }) : ""].filter(Boolean).join(" · ");
+
+    clear(seatList);
+    view.stack_sizes.forEach((count, seat) => {
+      const states = [];
+      if (view.out[seat]) states.push(t("replay.out"));
+      else if (!view.over && view.turn === seat) states.push(t("replay.to_play"));
+      const classes = ["replay-seat", view.turn === seat && !view.over ? "due" : "", view.out[seat] ? "out" : ""].filter(Boolean).join(" ");
+      seatList.append(h("li", { class: classes, id: `replay-seat-${seat}`, dataset: { seat } },
+        h("span", { class: "replay-name" }, seats[seat].name),
+        h("span", { class: "replay-count" }, t("replay.seat_count", { n: count })),
+        h("span", { class: "replay-state" }, states.join(" · "))));
+    });
+
+    clear(events);
+    if (current === 0) events.append(h("li", {}, t("replay.dealt")));
+    else if (!step.events.length) events.append(h("li", {}, t("replay.nothing")));
+    for (const event of step.events) events.append(h("li", { dataset: { kind: event.kind } }, describe(event, seats)));
+    if (spoken) {
+      const said = step.events.map((event) => describe(event, seats, { spoken: true })); // card names in words
+      announce([stepText.textContent, ...(said.length ? said : [...events.children].map((li) => li.textContent))].join(". "));
+    }
+  }
+
+  function showFinal() {
+    clear(finalList);
+    info.final.hands.forEach((hand, seat) => {
+      finalList.append(h("li", { dataset: { seat, cards: hand.length } }, t("replay.final_cards", { name: seats[seat].name, n: hand.length })));
+    });
+    if (info.final.pile.length) finalList.append(h("li", { dataset: { pile: info.final.pile.length } }, t("replay.pile_count", { n: info.final.pile.length })));
+  }
+
+  function onKey(event) {
+    if (!info || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target === slider && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"].includes(event.key)) return;
+    if (target instanceof HTMLElement && target.matches("input, select, textarea")) return;
+    const moves = {
+      ArrowRight: () => current + 1, ArrowLeft: () => current - 1,
+      PageDown: () => slapAfter(current), PageUp: () => slapBefore(current),
+      Home: () => 0, End: () => info.total - 1,
+    };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    go(moves[event.key]());
+  }
+
+  async function start() {
+    try {
+      await page(0);
+    } catch (error) {
+      status.className = "error-box";
+      status.textContent = t("replay.bad_file", { error: error.message });
+      return;
+    }
+    seats = info.players.map((name) => ({ name }));
+    playerLine.textContent = info.players.join(" · ");
+    slider.max = String(info.total - 1);
+    status.hidden = true;
+    board.hidden = controls.hidden = after.hidden = false;
+    showFinal();
+    await go(0);
+    element.dataset.ready = "true";
+  }
+
+  document.addEventListener("keydown", onKey);
+  return { element, start, destroy: () => document.removeEventListener("keydown", onKey) };
+}
+
+export async function render(view, ctx) {
+  ensureStyle();
+  const id = ctx.params[0];
+  let viewer = null;
+  const errorBox = h("p", { class: "error-box", id: "file-error", role: "alert", hidden: true });
+
+  // A record dropped on the viewer replaces the game shown.
+  const over = (event) => {
+    if ([...(event.dataTransfer?.types ?? [])].includes("Files")) event.preventDefault();
+  };
+  const drop = (event) => {
+    event.preventDefault();
+    const file = event.dataTransfer?.files?.[0];
+    if (file) offerFile(file, ctx, errorBox);
+  };
+  view.addEventListener("dragover", over);
+  view.addEventListener("drop", drop);
+  const cleanup = () => {
+    viewer?.destroy();
+    view.removeEventListener("dragover", over);
+    view.removeEventListener("drop", drop);
+  };
+
+  if (id === "file") {
+    if (!pendingFile) {
+      // Reloaded, or opened from a bookmark: the file is gone, so ask for it again.
+      const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json" });
+      input.addEventListener("change", () => {
+        if (input.files?.[0]) offerFile(input.files[0], ctx, errorBox);
+      });
+      view.append(h("section", { class: "replay panel" }, h("h1", {}, t("replay.title")), h("p", { class: "hint" }, t("history.file_hint")),
+        h("label", { for: "record-file" }, t("history.choose_file")), " ", input, errorBox));
+      return cleanup;
+    }
+    const { name, doc } = pendingFile;
+    viewer = createViewer(doc, t("replay.of_file", { name }));
+  } else {
+    let doc;
+    try {
+      doc = await getJSON(`/api/games/${encodeURIComponent(id)}/record`);
+    } catch (error) {
+      view.append(h("section", { class: "replay panel" }, h("h1", {}, t("replay.title")), h("p", { class: "error-box" }, error.message),
+        h("a", { href: "#/history" }, t("replay.back"))));
+      return cleanup;
+    }
+    viewer = createViewer(doc, t("replay.of", { id }), { download: { href: `/api/games/${id}/record`, name: `ratscrew-${id}.json` } });
+  }
+  view.append(viewer.element, errorBox);
+  await viewer.start();
+  return cleanup;
+}

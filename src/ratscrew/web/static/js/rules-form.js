@@ -1,0 +1,78 @@
+// The house rules as a form, one fieldset per section, in the words of /api/meta. The setup page and a
+// room's host edit it; everyone else in a room sees the same form read-only.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function presetValues(meta, name) {
+  const preset = meta.presets.find((p) => p.name === name) || meta.presets[0];
+  return structuredClone(preset.rules);
+}
+
+export function getValue(values, key) {
+  const [section, name] = key.split(".");
+  return values[section]?.[name];
+}
+
+export function setValue(values, key, value) {
+  const [section, name] = key.split(".");
+  values[section] = values[section] || {};
+  values[section][name] = value;
+}
+
+// `values` is a full rules mapping ({preset, slaps: {...}, ...}), changed in place.
+// `onChange(key, value)` after the value in `values` was changed; `editable: false` shows the values only.
+export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onChange = () => {} } = {}) {
+  const sections = [...new Set(meta.options.map((o) => o.section))];
+  return sections.map((section) => {
+    const fields = h("div", { class: "option-grid" });
+    for (const opt of meta.options.filter((o) => o.section === section)) fields.append(optionField(opt, values, { idPrefix, editable, onChange }));
+    return h("fieldset", { class: "option-section", disabled: !editable }, h("legend", {}, t(`rules.section.${section}`)), fields);
+  });
+}
+
+function optionField(opt, values, { idPrefix, editable, onChange }) {
+  const id = `${idPrefix}-${opt.key.replace(".", "-")}`;
+  const value = getValue(values, opt.key);
+  const changed = (v) => { setValue(values, opt.key, v); onChange(opt.key, v); };
+  const common = { id, "aria-describedby": `${id}-help`, disabled: !editable };
+  let input;
+  if (opt.kind === "bool") {
+    input = h("input", { ...common, type: "checkbox", checked: Boolean(value), onchange: (e) => changed(e.target.checked) });
+    return h("div", { class: "option option-bool" }, input,
+      h("label", { for: id }, opt.summary), h("code", { class: "option-key", id: `${id}-help` }, opt.key));
+  }
+  if (opt.kind === "choice") {
+    input = h("select", { ...common, onchange: (e) => {
+      const picked = opt.choices.find((c) => String(c.value) === e.target.value);
+      changed(picked ? picked.value : e.target.value);
+    } });
+    for (const c of opt.choices) input.append(h("option", { value: String(c.value), selected: String(c.value) === String(value) }, c.label));
+  } else {
+    input = h("input", { ...common, type: "number", min: opt.minimum, max: opt.maximum, value, step: 1,
+      onchange: (e) => {
+        const n = Math.max(opt.minimum, Math.min(opt.maximum, Math.round(Number(e.target.value) || 0)));
+        e.target.value = n;
+        changed(n);
+      } });
+  }
+  return h("div", { class: "option" }, h("label", { for: id }, opt.summary), input,
+    h("code", { class: "option-key", id: `${id}-help` }, opt.key));
+}
+
+export function presetSelect(meta, selected, { id = "preset", disabled = false, onChange = () => {} } = {}) {
+  const select = h("select", { id, name: id, disabled, onchange: (e) => onChange(e.target.value) });
+  for (const preset of meta.presets) select.append(h("option", { value: preset.name, selected: preset.name === selected }, preset.label));
+  return select;
+}
+
+// The preset's summary, and whether the values differ from it.
+export function presetSummaryText(meta, name, values) {
+  const preset = meta.presets.find((p) => p.name === name);
+  const changed = preset && JSON.stringify(sortKeys(preset.rules)) !== JSON.stringify(sortKeys(values));
+  return (preset ? preset.summary : "") + (changed ? ` ${t("setup.with_changes")}` : "");
+}
+
+function sortKeys(value) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+}

@@ -1,0 +1,274 @@
+"""The history page and the replay viewer in Chromium: a game played to its end is found, stepped through to its
+last card and ends with the counts ``ratscrew replay`` gives for its record; a record file shows the same."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from ratscrew.i18n import LANGUAGES, catalog
+from tests.conftest import SCREENSHOTS, Server, open_page
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: Server) -> Iterator[Page]:
+    opened, errors = open_page(browser, live_server.url)
+    try:
+        yield opened
+    finally:
+        opened.context.close()
+    assert not errors, errors
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")
+
+
+def play_short_game(page: Page) -> str:
+    """You against one Expert computer, to the end of 40 cards; one wrong slap on the way. Returns the game id."""
+    while page.locator(".seat-row button.ghost").count() > 1:
+        page.locator(".seat-row button.ghost").last.click()
+    if page.locator(".seat-row").count() > 2:
+        page.locator(".seat-row button.ghost").first.click()
+    assert page.locator(".seat-row").count() == 2
+    page.select_option("#seat-level-1", "expert")
+    page.click("details.house-rules summary")
+    page.fill("#opt-end-max_cards", "40")
+    page.dispatch_event("#opt-end-max_cards", "change")
+    page.select_option("#pace", "brisk")
+    page.click("#start-game")
+    page.wait_for_selector(".seat")
+    game_id = page.url.rsplit("/", 1)[-1]
+    page.wait_for_selector(".flip-button.ready")
+    page.keyboard.press("j")  # a slap on a pile with nothing to slap: a wrong slap, so the game has a slap
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and page.locator(".overlay").is_hidden():
+        if page.locator(".flip-button.ready").count():
+            page.keyboard.press("f")
+        page.wait_for_timeout(60)
+    assert page.locator(".overlay").is_visible(), "the 40-card game did not end"
+    return game_id
+
+
+def replay_json(record: Path) -> dict[str, object]:
+    """What ``ratscrew replay --json`` prints for a record file."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ratscrew", "replay", str(record), "--json"], capture_output=True, text=True, check=True
+    )
+    state: dict[str, object] = json.loads(done.stdout)
+    return state
+
+
+def final_counts(page: Page) -> list[int]:
+    """Each seat's cards in the viewer at the step shown."""
+    texts = page.eval_on_selector_all("#replay-seats .replay-count", "els => els.map(e => e.textContent)")
+    return [int(text) for text in texts]
+
+
+def summary_counts(page: Page) -> list[int]:
+    values = page.eval_on_selector_all("#replay-final li[data-seat]", "els => els.map(e => e.dataset.cards)")
+    return [int(v) for v in values]
+
+
+def step_number(page: Page) -> int:
+    return int(page.locator("#replay-slider").input_value())
+
+
+def test_a_finished_game_is_found_in_the_history_and_replayed_to_its_last_card(
+    page: Page, live_server: Server, tmp_path: Path
+) -> None:
+    game_id = play_short_game(page)
+    page.click(".overlay-actions a[href='#/']")  # the summary covers the page until the player leaves it
+    page.click("[data-nav=history]")
+    entry = page.locator(f".history-game[data-game={game_id}]")
+    entry.wait_for()
+    assert "40 cards" in entry.locator(".history-length").inner_text()
+    shot(page, "history")
+    entry.locator("a[href^='#/replay/']").click()
+    page.wait_for_selector("#replay[data-ready=true]")
+    assert step_number(page) == 0
+    assert page.locator("#replay-events").inner_text() == "The cards are dealt."
+    assert final_counts(page) == [26, 26]
+
+    # Step by keys: forward, back, and to the slap and back.
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('#replay-slider').value === '1'")
+    assert page.locator("#replay-events li").count() >= 1
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.querySelector('#replay-slider').value === '0'")
+    page.keyboard.press("PageDown")
+    page.wait_for_function("document.querySelector('#replay-slider').value !== '0'")
+    assert "slap" in page.locator("#replay-events").inner_text().lower()
+    slap_step = step_number(page)
+    page.click("#replay-next")
+    page.wait_for_function(f"document.querySelector('#replay-slider').value === '{slap_step + 1}'")
+    page.click("#replay-prev-slap")
+    page.wait_for_function(f"document.querySelector('#replay-slider').value === '{slap_step}'")
+
+    # Card by card to the end: the last step's counts are the record's final state.
+    page.keyboard.press("End")
+    page.wait_for_function("document.querySelector('#replay-next').disabled")
+    last = step_number(page)
+    assert page.locator("#replay-step").inner_text() == f"Step {last} of {last}"
+    assert page.locator("#replay-events li[data-kind=game_over]").count() == 1
+    shot(page, "replay-end")
+    with page.expect_download() as download_info:
+        page.click("#replay-download")
+    record_file = tmp_path / "record.json"
+    download_info.value.save_as(record_file)
+    expected = replay_json(record_file)
+    hands = expected["hands"]
+    assert isinstance(hands, list)
+    counts = [len(hand) for hand in hands]
+    assert expected["status"] == "over"
+    assert final_counts(page) == counts
+    assert summary_counts(page) == counts
+    assert json.loads(record_file.read_text())["actions"]  # the record as saved, not a copy made by the page
+
+    # The slider goes anywhere; Home goes back to the deal.
+    page.locator("#replay-slider").fill("3")
+    page.wait_for_function("document.querySelector('#replay-slider').value === '3'")
+    page.keyboard.press("Home")
+    page.wait_for_function("document.querySelector('#replay-first').disabled")
+    assert final_counts(page) == [26, 26]
+
+    # The same record chosen as a file on the history page, then dropped on it.
+    page.click("[data-nav=history]")
+    page.wait_for_selector(f".history-game[data-game={game_id}]")
+    page.set_input_files("#record-file", str(record_file))
+    page.wait_for_selector("#replay[data-ready=true]")
+    assert "record.json" in page.locator("#replay-title").inner_text()
+    page.click("#replay-last")
+    page.wait_for_function("document.querySelector('#replay-next').disabled")
+    assert final_counts(page) == counts
+    page.click("[data-nav=history]")
+    page.wait_for_selector("#record-file")
+    drop_file(page, "dropped.json", record_file.read_text())
+    page.wait_for_function("document.querySelector('#replay-title')?.textContent.includes('dropped.json')")
+    page.wait_for_selector("#replay[data-ready=true]")
+    page.keyboard.press("End")
+    page.wait_for_function("document.querySelector('#replay-next').disabled")
+    assert summary_counts(page) == counts
+    assert final_counts(page) == counts
+
+
+def drop_file(page: Page, name: str, text: str) -> None:
+    """Drop a file on the page the way a browser does: a drop event carrying it in a DataTransfer."""
+    page.evaluate(
+        """([name, text]) => {
+            const data = new DataTransfer();
+            data.items.add(new File([text], name, { type: "application/json" }));
+            const target = document.getElementById("view");
+            target.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+            target.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+        }""",
+        [name, text],
+    )
+
+
+def test_a_file_that_is_not_a_record_is_explained(page: Page) -> None:
+    page.click("[data-nav=history]")
+    page.wait_for_selector("#history-status")
+    drop_file(page, "notes.txt", "shopping list")
+    page.wait_for_selector("#file-error:not([hidden])")
+    assert "not JSON" in page.locator("#file-error").inner_text()
+    drop_file(page, "other.json", json.dumps({"format": "something-else/1"}))
+    page.wait_for_selector("#replay-status.error-box")
+    assert 'format must be "ratscrew-record/1"' in page.locator("#replay-status").inner_text()
+
+
+PHONES = [(lang, 390, 844) for lang in LANGUAGES] + [("de", 844, 390)]  # upright in each language, and sideways
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), PHONES)
+def test_an_empty_history_says_so_and_the_viewer_fits_a_phone(
+    browser: Browser, live_server: Server, lang: str, width: int, height: int
+) -> None:
+    texts = catalog(lang)
+    page, errors = open_page(browser, live_server.url + "#/history", lang=lang, width=width, height=height, touch=True)
+    try:
+        page.wait_for_function(
+            "text => document.querySelector('#history-status').textContent === text", arg=texts["history.empty"]
+        )
+        record = {
+            "format": "ratscrew-record/1",
+            "rules": "standard",
+            "players": ["Ann with a rather long name", "Bob"],
+            "hands": [["7S", "KD", "3C"], ["7H", "2C", "4D"]],
+            "actions": ["flip", "flip", {"slap": 1}],
+        }
+        drop_file(page, "short.json", json.dumps(record))
+        page.wait_for_selector("#replay[data-ready=true]")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.querySelectorAll('#replay-pile .replay-card').length === 2")
+        cards = page.eval_on_selector_all("#replay-pile .replay-card", "els => els.map(e => e.dataset.card)")
+        assert cards == ["7S", "7H"]
+        assert page.locator("#replay-next").inner_text() == texts["replay.next"]
+        shot(page, f"replay-phone-{lang}-{width}x{height}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for button in page.locator(".replay-buttons button").all():
+            box = button.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        # The pile, the seats and the step buttons are on the screen together.
+        for selector in ("#replay-pile", "#replay-next", "#replay-seats"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= height, selector
+
+        page.keyboard.press("End")
+        page.wait_for_function("document.querySelector('#replay-next').disabled")
+        assert final_counts(page) == [2, 4]
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+def test_a_long_record_is_fetched_page_by_page(page: Page) -> None:
+    """A game of more steps than one answer holds: the viewer asks for the page it needs, forward and back."""
+    record = {
+        "format": "ratscrew-record/1",
+        "rules": "standard",
+        "players": ["Ann", "Bob"],
+        "hands": [["7S", "KD", "3C"], ["7H", "2C", "4D"]],
+        "actions": ["wait"] * 1500 + ["flip", "flip", {"slap": 0}],
+    }
+    page.click("[data-nav=history]")
+    page.wait_for_selector("#record-file")
+    drop_file(page, "long.json", json.dumps(record))
+    page.wait_for_selector("#replay[data-ready=true]")
+    assert page.locator("#replay-step").inner_text() == "Step 0 of 1503"
+    page.keyboard.press("PageDown")  # the slap lies on the second page of steps
+    page.wait_for_function("document.querySelector('#replay-slider').value === '1503'")
+    assert page.locator("#replay-events li[data-kind=slap_correct]").count() == 1
+    assert final_counts(page) == [4, 2]
+    # Screen readers hear the step and what happened, cards in words.
+    page.wait_for_function("document.querySelector('#announcer').textContent.startsWith('Step 1503 of 1503.')")
+    assert "Ann slaps" in page.locator("#announcer").inner_text()
+    assert page.locator("#replay-players").inner_text() == "Ann · Bob"
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.querySelector('#replay-slider').value === '1502'")
+    assert page.eval_on_selector_all("#replay-pile .replay-card", "els => els.map(e => e.dataset.card)") == [
+        "7S",
+        "7H",
+    ]
+    page.locator("#replay-slider").fill("999")
+    page.wait_for_function("document.querySelector('#replay-slider').value === '999'")
+    assert page.locator("#replay-events").inner_text() == "Nothing happens: the table waits."
+
+
+def test_odd_entries_in_the_remembered_games_are_passed_over(page: Page) -> None:
+    page.evaluate("localStorage.setItem('ratscrew.games', JSON.stringify(['bad id!', 5, 'ZZZZZZ', 'Q'.repeat(40)]))")
+    page.click("[data-nav=history]")
+    page.wait_for_function("document.querySelector('#history-status')?.textContent.includes('No finished game')")
+    assert page.locator(".history-game").count() == 0
+    page.evaluate("localStorage.setItem('ratscrew.games', '{not json')")
+    page.reload()
+    page.wait_for_function("document.querySelector('#history-status')?.textContent.includes('No finished game')")

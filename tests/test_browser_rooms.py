@@ -1,0 +1,328 @@
+"""Online rooms in Debian's Chromium: two browsers join one room by its code, play, and one reloads mid-game."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, WebSocket
+
+from tests.conftest import SCREENSHOTS, Server, open_page
+
+# Keeps every websocket the page opens, so a test can drop one as a flaky network would, and can hold what
+# the page sends (while window.__hold is set) until it lets it go.
+KEEP_SOCKETS = """(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.__held = [];
+  window.__hold = false;
+  window.__release = () => {
+    window.__hold = false;
+    for (const [socket, data] of window.__held.splice(0)) socket.send(data);
+  };
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+    send(data) {
+      if (window.__hold) window.__held.push([this, data]);
+      else super.send(data);
+    }
+  };
+})()"""
+
+
+@dataclass
+class Player:
+    page: Page
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    received: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def watch(page: Page, errors: list[str]) -> Player:
+    """Record the page's websocket messages both ways, and its console errors with its script errors."""
+    player = Player(page, errors=errors)
+
+    def on_socket(ws: WebSocket) -> None:
+        ws.on("framesent", lambda frame: player.sent.append(json.loads(frame)))
+        ws.on("framereceived", lambda frame: player.received.append(json.loads(frame)))
+
+    page.on("websocket", on_socket)
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return player
+
+
+@pytest.fixture
+def two_players(browser: Browser, live_server: Server) -> Iterator[tuple[Player, Player]]:
+    """Two separate browsers (their own storage, so their own seat tokens) on the Play page; Bob's on a phone."""
+    ann_page, ann_errors = open_page(browser, live_server.url)
+    bob_page, bob_errors = open_page(browser, live_server.url, width=390, height=844, touch=True)
+    bob_page.context.add_init_script(KEEP_SOCKETS)
+    bob_page.reload()
+    bob_page.wait_for_selector("body[data-ready=true]")
+    ann, bob = watch(ann_page, ann_errors), watch(bob_page, bob_errors)
+    try:
+        yield ann, bob
+    finally:
+        ann_page.context.close()
+        bob_page.context.close()
+    assert not ann.errors, ann.errors
+    assert not bob.errors, bob.errors
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")
+
+
+def cards_turned(page: Page) -> int:
+    """The number of the top card of the pile (how many cards this game has turned), or -1 for none."""
+    numbers: list[str] = page.eval_on_selector_all("#pile .pile-card", "els => els.map(e => e.dataset.number)")
+    return int(numbers[-1]) if numbers else -1
+
+
+FLIP_IN_TURN = """([seat, target]) => {
+  const top = [...document.querySelectorAll('#pile .pile-card')].pop();
+  if (top && Number(top.dataset.number) >= target) return true;
+  const button = document.querySelector(`#flip-${seat}.ready`);
+  if (button) button.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+  return false;
+}"""
+
+
+def play_until(ann: Page, bob: Page, target: int) -> None:
+    """Each flips in turn (Ann seat 0, Bob seat 1; the computer plays its own) until ``target`` cards are turned."""
+    for _ in range(300):
+        if ann.evaluate(FLIP_IN_TURN, [0, target]) | bob.evaluate(FLIP_IN_TURN, [1, target]):
+            ann.wait_for_function(FLIP_IN_TURN, arg=[0, target], polling=100, timeout=10_000)
+            bob.wait_for_function(FLIP_IN_TURN, arg=[1, target], polling=100, timeout=10_000)
+            return
+        ann.wait_for_timeout(80)  # a poll of both pages, not a wait for something to happen
+    raise AssertionError(f"the game did not reach {target} cards")
+
+
+def wait_for_turn(ann: Page, bob: Page) -> None:
+    """Until Ann may flip (Bob flips whenever it is his turn)."""
+    for _ in range(300):
+        if ann.locator("#flip-0.ready").count():
+            return
+        bob.evaluate(FLIP_IN_TURN, [1, 10**6])
+        ann.wait_for_timeout(80)
+    raise AssertionError("Ann's turn never came")
+
+
+def unapplied(page: Page) -> int:
+    """Event numbers this page has seen minus the events it applied: the same on every page that joined before
+    the game started, unless a page dropped (or doubled) some."""
+    gap: int = page.evaluate(
+        "(({seq, applied}) => Number(seq) + 1 - Number(applied))(document.querySelector('.game').dataset)"
+    )
+    return gap
+
+
+def test_two_browsers_join_a_room_by_code_play_and_one_reloads_still_seated(
+    two_players: tuple[Player, Player], browser: Browser, live_server: Server
+) -> None:
+    ann, bob = (p.page for p in two_players)
+    # Ann opens a private room of three seats; she is its host, in seat 1.
+    ann.fill("#online-name", "Ann")
+    ann.select_option("#online-seats", "3")
+    ann.click("#create-room")
+    ann.wait_for_selector("#room-seat-0.mine")
+    code = ann.locator("#room-code").inner_text()
+    assert len(code) == 6
+    assert ann.locator("#room-link").input_value().endswith(f"#/room/{code}")
+    status, info = live_server.get(f"/api/rooms/{code}")
+    assert status == 200 and info["phase"] == "lobby" and info["public"] is False
+
+    # Bob, on a phone, types the code and sits in the second seat.
+    bob.fill("#online-name", "Bob <b>")
+    bob.fill("#join-code", code.lower())
+    bob.click("#join-room")
+    bob.wait_for_selector("#room-seats .room-seat")
+    assert bob.locator("#start-button").is_hidden()  # only the host starts
+    assert bob.locator("#room-opt-slaps-double").is_disabled()  # and only the host changes the rules
+    bob.click("#sit-1")
+    bob.wait_for_selector("#room-seat-1.mine")
+    ann.wait_for_function("document.querySelector('#room-seat-1 .room-seat-name').textContent === 'Bob <b>'")
+    assert ann.locator("#room-seat-1 b").count() == 0  # names are text, never markup
+    assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing off a phone's screen
+
+    # The host changes a house rule: everyone sees it. She fills the third seat with a computer; the start
+    # waits for both people to be ready.
+    ann.click("#room-house-rules summary")
+    ann.check("#room-opt-slaps-marriage")
+    bob.wait_for_function("document.querySelector('#room-rules').textContent.includes('Marriage')")
+    ann.select_option("#bot-2", "easy")
+    ann.wait_for_selector("#room-seat-2.kind-bot")
+    bob.wait_for_selector("#room-seat-2.kind-bot")
+    assert ann.locator("#start-button").is_disabled()
+    ann.click("#ready-button")
+    bob.click("#ready-button")
+    ann.wait_for_selector("#start-button:not([disabled])")
+    shot(ann, "room-lobby")
+    shot(bob, "room-lobby-phone")
+    ann.click("#start-button")
+
+    # Both see the same table; each has the controls of their own seat only, and every seat its connection.
+    for page, seat in ((ann, 0), (bob, 1)):
+        page.wait_for_selector(f"#seat-{seat}.mine")
+        page.wait_for_selector(f"#flip-{seat}")
+        assert page.locator(".seat").count() == 3
+    assert ann.locator("#flip-1").count() == 0 and bob.locator("#flip-0").count() == 0
+    ann.wait_for_function("document.querySelector('#seat-1 .seat-name').textContent === 'Bob <b>'")
+    assert "Marriage" in ann.locator("#table-rules").inner_text()
+    play_until(ann, bob, 3)
+    ann.wait_for_function("document.querySelector('#seat-1 .seat-net').textContent.endsWith('ms')")
+
+    # A slap names the card Ann saw and her reaction time from its first paint.
+    top = cards_turned(ann)
+    ann.keyboard.press("j")
+    slaps: list[dict[str, Any]] = []
+    for _ in range(100):  # until Playwright has reported the frame
+        slaps = [m for m in two_players[0].sent if m["type"] == "slap"]
+        if slaps:
+            break
+        ann.wait_for_timeout(50)
+    assert slaps and slaps[-1]["seat"] == 0 and top <= slaps[-1]["card"] <= cards_turned(ann)
+    assert isinstance(slaps[-1]["rt"], int) and 0 <= slaps[-1]["rt"] < 60_000
+    assert any(m["type"] == "echo" for m in two_players[0].sent)  # every probe of its delay is answered
+
+    # Bob's connection drops while Ann plays a card: he reconnects with the last event he saw and is sent
+    # exactly what he missed.
+    wait_for_turn(ann, bob)
+    before = cards_turned(ann)
+    bob.evaluate("window.__hold = true; window.__sockets.at(-1).close()")  # its hello waits until Ann has played
+    ann.evaluate(FLIP_IN_TURN, [0, 10**6])
+    ann.wait_for_function(f"[...document.querySelectorAll('#pile .pile-card')].pop()?.dataset.number > {before}")
+    bob.wait_for_function("window.__held.length > 0")
+    seen_by_ann = int(ann.evaluate("document.querySelector('.game').dataset.seq"))
+    bob.evaluate("window.__release()")
+    bob.wait_for_function(f"Number(document.querySelector('.game').dataset.seq) >= {seen_by_ann}")
+    welcomes = [m for m in two_players[1].received if m["type"] == "welcome"]
+    assert len(welcomes) >= 2 and isinstance(welcomes[-1]["missed"], int) and welcomes[-1]["missed"] >= 1
+    assert unapplied(bob) == unapplied(ann) == 0  # every event once: none dropped, none twice
+    play_until(ann, bob, cards_turned(ann) + 2)
+
+    # Someone with the link but no seat watches, without controls.
+    watcher, watcher_errors = open_page(browser, f"{live_server.url}#/room/{code}")
+    try:
+        watcher.wait_for_selector("#seat-1 .seat-name")
+        assert watcher.locator(".flip-button, .slap-button").count() == 0
+        assert watcher.locator("#controls .hint").is_visible()
+        assert watcher_errors == []
+    finally:
+        watcher.context.close()
+
+    # Bob reloads mid-game: his token brings back his seat and his controls, and the game goes on.
+    bob.reload()
+    bob.wait_for_selector("body[data-ready=true]")
+    bob.wait_for_selector("#seat-1.mine")
+    bob.wait_for_selector("#flip-1")
+    assert bob.locator("#room-lobby").is_hidden()
+    bob.wait_for_function("document.querySelector('#status-line').textContent.length > 0")  # the table is back
+    ann.wait_for_function("!document.querySelector('#seat-1').classList.contains('away')")
+    after = cards_turned(ann)
+    play_until(ann, bob, after + 3)
+    shot(bob, "room-table-phone")
+    assert cards_turned(bob) >= after + 3
+
+
+def test_an_open_room_is_listed_on_the_play_page_and_joined_from_there(browser: Browser, live_server: Server) -> None:
+    status, created = live_server.post("/api/rooms", {"public": True, "seats": 2, "name": "Zoë"})
+    assert status == 200
+    page, errors = open_page(browser, live_server.url, lang="fr")
+    try:
+        page.fill("#join-code", "ZZZZZ9")  # no such room: said on the spot, nothing else happens
+        page.click("#join-room")
+        page.wait_for_selector("#online-error:not([hidden])")
+        assert "#/room/" not in page.url
+        entry = page.locator("#open-rooms li", has_text="Zoë")
+        entry.wait_for()
+        entry.locator("a").click()
+        page.wait_for_selector("#sit-1")
+        assert page.locator("#room-code").inner_text() == created["code"]
+        assert page.locator("#room-seat-0 .room-seat-name").inner_text() == "Zoë"
+        page.fill("#room-name", "Yann")
+        page.click("#sit-1")
+        page.wait_for_selector("#room-seat-1.mine")
+        assert page.locator("#room-seat-1 .room-seat-name").inner_text() == "Yann"
+        assert page.locator("#ready-button").is_visible() and page.locator("#start-button").is_hidden()
+        page.goto(f"{live_server.url}#/room/ZZZZZ9")  # a link to a room that is not there
+        page.wait_for_selector(".missing h1")
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+def test_a_game_against_the_computer_keeps_its_seat_over_a_reload(browser: Browser, live_server: Server) -> None:
+    page, errors = open_page(browser, live_server.url)
+    try:
+        page.click("#start-game")
+        page.wait_for_selector("#flip-0")
+        game_id = page.url.rsplit("/", 1)[-1]
+        token = page.evaluate(f"localStorage.getItem('ratscrew.seat.{game_id}')")
+        assert token
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        page.wait_for_selector("#seat-0.mine")
+        page.wait_for_selector("#flip-0")
+        # A tab that started its game before seats were kept in localStorage still has it in sessionStorage.
+        page.evaluate(
+            f"localStorage.removeItem('ratscrew.seat.{game_id}');"
+            f"sessionStorage.setItem('ratscrew.token.{game_id}', {token!r})"
+        )
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        page.wait_for_selector("#flip-0")
+        assert page.evaluate(f"localStorage.getItem('ratscrew.seat.{game_id}')") == token
+        assert page.evaluate(f"sessionStorage.getItem('ratscrew.token.{game_id}')") is None
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+def test_a_timed_room_game_ends_with_its_summary_and_a_rematch_brings_the_lobby_back(
+    browser: Browser, live_server: Server
+) -> None:
+    page, errors = open_page(browser, live_server.url)
+    try:
+        page.click("details.house-rules summary")
+        page.fill("#opt-end-time_limit_s", "6")
+        page.dispatch_event("#opt-end-time_limit_s", "change")
+        page.select_option("#online-seats", "2")
+        page.click("#create-room")
+        page.wait_for_selector("#bot-1")
+        page.select_option("#bot-1", "medium")
+        page.click("#ready-button")
+        page.wait_for_selector("#start-button:not([disabled])")
+        page.click("#start-button")
+        page.wait_for_function(
+            """() => {
+              const button = document.querySelector('#flip-0.ready');
+              if (button) button.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+              return document.querySelector('#rematch') !== null;
+            }""",
+            polling=150,
+            timeout=20_000,
+        )
+        summary = page.locator(".overlay-card")
+        assert summary.locator("tbody tr").count() == 2
+        assert page.locator("#room-phase").inner_text() == "Game over"
+        record = page.request.get(live_server.url.rstrip("/") + (page.get_attribute("#download-record", "href") or ""))
+        assert record.ok and json.loads(record.body())["rules"]["end"]["time_limit_s"] == 6
+        page.click("#rematch")
+        page.wait_for_selector("#room-lobby:not([hidden])")
+        assert page.locator(".overlay").is_hidden()
+        assert page.locator("#ready-button").inner_text() == "I'm ready"  # a rematch asks everyone again
+        page.click("#ready-button")
+        page.wait_for_selector("#start-button:not([disabled])")
+        page.click("#start-button")
+        page.wait_for_selector("#flip-0")
+        page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
+        assert page.locator("#feed li").count() <= 1  # a new game starts from a clean table
+        assert errors == []
+    finally:
+        page.context.close()

@@ -1,0 +1,84 @@
+"""The lab's running totals give exactly the figures a list of every game would, in any order of adding."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ratscrew.lab.simulate import GameStats, Summary, Tally
+
+PLAYERS = 3
+
+
+def game_stats() -> st.SearchStrategy[GameStats]:
+    return st.builds(
+        GameStats,
+        cards=st.integers(1, 50_000),
+        ms=st.integers(0, 10_000_000),
+        piles_by_slap=st.integers(0, 300),
+        piles_by_challenge=st.integers(0, 300),
+        wrong_slaps=st.integers(0, 40),
+        out_by_wrong_slap=st.integers(0, 3),
+        result=st.sampled_from(["win", "draw", "limit", "loop"]),
+        winner=st.one_of(st.none(), st.integers(0, PLAYERS - 1)),
+    )
+
+
+def from_the_list(stats: list[GameStats]) -> dict[str, object]:
+    """The figures worked out from every game at once with the statistics module (how the lab used to)."""
+    cards = sorted(s.cards for s in stats)
+    minutes = [s.ms / 60_000 for s in stats]
+    n = len(stats)
+    wins = [sum(1 for s in stats if s.winner == seat) for seat in range(PLAYERS)]
+    results = {"win": 0, "draw": 0, "limit": 0, "loop": 0}
+    for s in stats:
+        results[s.result] += 1
+    rank = int(max(1, -(-n * 0.9 // 1)))
+    return {
+        "games": n,
+        "players": PLAYERS,
+        "levels": ["medium"] * PLAYERS,
+        "mean_cards": round(statistics.fmean(cards), 2),
+        "median_cards": statistics.median(cards),
+        "p90_cards": cards[rank - 1],
+        "max_cards": cards[-1],
+        "mean_minutes": round(statistics.fmean(minutes), 2),
+        "median_minutes": round(statistics.median(minutes), 2),
+        "piles_by_slap": round(statistics.fmean(s.piles_by_slap for s in stats), 2),
+        "piles_by_challenge": round(statistics.fmean(s.piles_by_challenge for s in stats), 2),
+        "wrong_slaps": round(statistics.fmean(s.wrong_slaps for s in stats), 3),
+        "games_with_wrong_slap_knockout": round(sum(1 for s in stats if s.out_by_wrong_slap) / n, 4),
+        "win_rate": [round(w / n, 4) for w in wins],
+        "win_rate_se": [round(math.sqrt(w / n * (1 - w / n) / n), 4) for w in wins],
+        "results": results,
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(stats=st.lists(game_stats(), min_size=1, max_size=60), cut=st.integers(0, 60))
+def test_running_totals_match_the_whole_list_in_any_order(stats: list[GameStats], cut: int) -> None:
+    levels = ("medium",) * PLAYERS
+    in_order = Tally(PLAYERS)
+    for s in stats:
+        in_order.add(s)
+    expected = from_the_list(stats)
+    assert Summary(len(stats), PLAYERS, levels, in_order).as_dict() == expected
+    # Two workers' tallies merged, the second finishing first.
+    first, second = Tally(PLAYERS), Tally(PLAYERS)
+    for s in stats[:cut]:
+        first.add(s)
+    for s in reversed(stats[cut:]):
+        second.add(s)
+    second.merge(first)
+    assert Summary(len(stats), PLAYERS, levels, second).as_dict() == expected
+
+
+def test_the_totals_keep_one_entry_per_distinct_length_not_per_game() -> None:
+    tally = Tally(2)
+    for i in range(10_000):
+        tally.add(GameStats(100 + i % 7, 60_000 + i % 11, 1, 2, 0, 0, "win", i % 2))
+    assert tally.games == 10_000
+    assert len(tally.cards) == 7 and len(tally.ms) == 10_000  # the times, packed 8 bytes each

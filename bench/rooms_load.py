@@ -64,6 +64,7 @@ class Stats:
     sent: Counter[str] = field(default_factory=Counter)
     refused: Counter[str] = field(default_factory=Counter)
     by_type: Counter[str] = field(default_factory=Counter)
+    by_verdict: dict[str, list[float]] = field(default_factory=dict)
     bytes_by_type: Counter[str] = field(default_factory=Counter)
     cards: int = 0
     games_over: int = 0
@@ -222,6 +223,7 @@ class Player:
                     sent = self.slaps.popleft()
                     if stats.measuring:
                         stats.slap_ms.append((now - sent) * 1000)
+                        stats.by_verdict.setdefault(event["kind"], []).append((now - sent) * 1000)
                 elif event["kind"] == "card_turned" and self.seat == 0 and stats.measuring:
                     stats.cards += 1
             self.on_state(doc["state"], doc["items"])
@@ -514,6 +516,8 @@ def main() -> None:
     print()
     print(f"slap verdict  p50 {slap50:7.1f} ms   p99 {slap99:7.1f} ms   ({len(stats.slap_ms)} slaps)")
     print(f"bare echo     p50 {echo50:7.1f} ms   p99 {echo99:7.1f} ms   ({len(echo_stats)} round trips)")
+    for kind, values in sorted(stats.by_verdict.items()):
+        print(f"  {kind:14} p50 {pct(values, 0.5):7.1f} ms   p99 {pct(values, 0.99):7.1f} ms   ({len(values)})")
     print(f"ratio p99 / echo p99: {slap99 / echo99:.1f}")
     print(
         f"decision window (held before any input is applied): median {hold} ms, max {hold_max} ms; "

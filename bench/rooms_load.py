@@ -227,6 +227,11 @@ class Player:
                 elif event["kind"] == "card_turned" and self.seat == 0 and stats.measuring:
                     stats.cards += 1
             self.on_state(doc["state"], doc["items"])
+        elif kind == "state":  # the whole state: at a game's start, or instead of a backlog it could not take
+            self.last_seq = doc["seq"]
+            self.room = doc["room"]
+            if doc["state"]:
+                self.on_state(doc["state"], [])
         elif kind == "welcome":
             self.room = doc["room"]
             self.last_seq = doc["seq"]
@@ -241,8 +246,8 @@ class Player:
             stats.refused[doc["code"]] += 1
             if doc["code"] in SLAP_REFUSALS and self.slaps:
                 self.slaps.pop()
-            elif doc["code"] in ("not_your_turn", "waiting") and self.flip_due is None:
-                self.flip_due = asyncio.get_running_loop().call_later(0.5, self.flip)  # look again
+            elif doc["code"] in ("not_your_turn", "waiting"):
+                self.send_soon({"type": "resync", "since": self.last_seq})  # this page's view is behind
         elif kind == "error":
             stats.refused["error: " + str(doc["message"])[:40]] += 1
 

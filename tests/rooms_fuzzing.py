@@ -891,7 +891,7 @@ async def ws_fuzz(base: str, messages: int, seed: int, *, max_cards: int = 150) 
     player = room.players[1]
     player_tokens = dict(room.tokens)
     runner = asyncio.get_running_loop().create_task(play())
-    share = max(1, messages // 4)
+    share = max(1, messages // 4, (messages - 207) // 3)  # the flood and the drops send 207 more
     await asyncio.gather(fuzz(player, share), spectator(share), spectator(share), flood(), abrupt())
     stop.set()
     await runner

@@ -128,6 +128,7 @@ class Table:
             raise ValueError(f"the table has {len(seats)} seats but the game has {game.players} players")
         self.game = game
         self.seats = tuple(seats)
+        self._match_seats = frozenset(seat for seat, spec in enumerate(self.seats) if _plays_match(spec))
         self.clock = clock
         self.config = config or TableConfig()
         self.hold_ms = self.config.hold_ms  # the room may change it as it measures its players' delays
@@ -315,7 +316,7 @@ class Table:
         game = self.game
         sight = Sight.at(game)  # the public facts only, without copying a View for every card
         for seat, bot in self.bots.items():
-            if _plays_match(self.seats[seat]):
+            if seat in self._match_seats:
                 bot.level = self._level_for(self.seats[seat])
             plan = bot.react(sight, seat)
             if plan is not None:

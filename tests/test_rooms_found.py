@@ -6,9 +6,11 @@ import json
 from typing import Any
 
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import Phase, RoomCore, SeatInfo, SeatKind
+from ratscrew.rooms.core import LATENCY_EVERY_MS, Phase, RoomCore, SeatInfo, SeatKind
 from ratscrew.rules import Rules
+from ratscrew.rules.io import rules_to_mapping
 from ratscrew.table.clock import VirtualClock
+from tests.rooms_sim import SimNet, SimPage
 
 
 def lobby_room() -> RoomCore:
@@ -76,3 +78,43 @@ def test_a_second_tab_does_not_keep_a_seat_its_player_left() -> None:
         refused = say(room, page_id, {"type": "slap", "seat": 1, "card": 0, "rt": 300})
         assert [m["code"] for m in refused if m["type"] == "rejected"] == ["not_yours"]
     assert room.seats_of(bob) == frozenset({1})
+
+
+def test_the_lobby_always_shows_the_rules_the_host_set_last() -> None:
+    # The rules in a lobby message are worked out once per set of rules (latency changes resend the lobby many
+    # times a minute, and working them out was most of its cost under load): a change must still show at once.
+    room = lobby_room()
+    page(room, 1, room.host_token)
+    shown = [say(room, 1, {"type": "visibility", "public": True})[-1]["room"]["rules"]]
+    for rules in ({"preset": "bicycle"}, {"preset": "standard", "slapping": {"penalty_cards": 2}}):
+        lobby = [m for m in say(room, 1, {"type": "rules", "rules": rules}) if m["type"] == "lobby"][-1]
+        shown.append(lobby["room"]["rules"])
+        assert lobby["room"]["rules"] == json.loads(json.dumps(rules_to_mapping(room.rules, full=True)))
+    assert shown[1] != shown[0]
+    assert shown[2]["slapping"]["penalty_cards"] == 2
+    assert room.lobby()["rules"] is room.lobby()["rules"]  # worked out once while the rules stay
+
+
+def test_latency_changes_reach_the_lobby_at_most_every_two_seconds() -> None:
+    # Every echo that moved a player's shown latency by 5 ms sent the whole lobby to every page at once; with
+    # jittery links that was most echoes, and under load the lobby messages outnumbered the game's events
+    # forty to one (bench/rooms_load.py), which made the load worse still.
+    clock = VirtualClock()
+    room = RoomCore(
+        "FOUND3", clock, seats=[SeatInfo(SeatKind.HUMAN, f"P{i}") for i in range(4)], rules=Rules.build("standard")
+    )
+    tokens = [room.issue_token({seat}) for seat in range(4)]
+    room.start_game(seed=5)
+    net = SimNet(room, clock, seed=5)
+    pages = [SimPage(seat + 1, 40 + 40 * seat, tokens[seat], jitter=0.9) for seat in range(4)]
+    for seat, sim in enumerate(pages):  # each measured on its own beat, as pages that came at different times
+        net.run_until(seat * 500)
+        net.connect(sim)
+    net.run_until(60_000)
+    lobbies = [m for m in pages[0].received if m["type"] == "lobby"]
+    echoes = sum(1 for sim in pages for m in sim.received if m["type"] == "probe")
+    assert echoes > 100
+    assert len(lobbies) <= 60_000 // LATENCY_EVERY_MS + 2
+    # ...and every player's latency is still shown, the slowest link's the highest.
+    shown = [seat["latency_ms"] for seat in lobbies[-1]["room"]["seats"]]
+    assert all(isinstance(ms, int) for ms in shown) and shown[3] > shown[0]

@@ -26,7 +26,7 @@ def assert_clean(tally: Tally, what: str) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_room_survives_thousands_of_hostile_messages(seed: int) -> None:
     fuzzer = RoomFuzzer(seed)
-    tally = fuzzer.run(2_000)
+    tally = fuzzer.run(4_000)
     assert_clean(tally, f"seed {seed}")
     assert check_room(fuzzer) == []
     assert check_alive(fuzzer) == []
@@ -42,7 +42,7 @@ def test_a_room_survives_thousands_of_hostile_messages(seed: int) -> None:
 
 def test_what_a_room_keeps_stays_bounded_over_a_long_run() -> None:
     fuzzer = RoomFuzzer(9)
-    fuzzer.run(4_000)
+    fuzzer.run(8_000)
     room = fuzzer.room
     assert len(room.history) <= HISTORY
     assert len(room.tokens) <= len(room.seats) + 1

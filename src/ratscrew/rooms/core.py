@@ -49,6 +49,7 @@ GRACE_MS = 15_000  # a dropped player keeps their seat this long before a comput
 STANDIN_LEVEL = "medium"
 PROBE_EVERY_MS = 2_000  # how often each page's delay is measured
 SENT_CARDS_KEPT = 64
+LATENCY_EVERY_MS = 2_000  # a lobby message for a change of measured latency alone goes out at most this often
 
 
 class Phase(StrEnum):
@@ -204,6 +205,9 @@ class RoomCore:
         self._journaled = 0
         self._lobby_dirty = False
         self._state_dirty = False
+        self._latency_moved = False  # a latency to show at the next lobby message, due LATENCY_EVERY_MS after the last
+        self._lobby_sent: Millis = -LATENCY_EVERY_MS
+        self._rules_doc: tuple[Rules, dict[str, object]] | None = None
 
     # ------------------------------------------------------------------ seats and tokens
 
@@ -255,6 +259,8 @@ class RoomCore:
     def next_deadline(self) -> Millis | None:
         """The room clock's time when ``tick`` next has something to do."""
         times: list[Millis] = [p.next_probe for p in self.pages.values() if p.greeted]
+        if self._latency_moved:
+            times.append(self._lobby_sent + LATENCY_EVERY_MS)
         if self.table is not None and self.phase is Phase.PLAYING:
             due = self.table.next_deadline()
             if due is not None:
@@ -341,7 +347,9 @@ class RoomCore:
             self.table.hold_ms = self.window()
         after = page.lag.shown_ms
         if page.seats and (before is None or after is None or abs(after - before) >= 5):
-            self._lobby_dirty = True
+            # Not at once: every page's latency moves every few seconds, more so under load, and a lobby
+            # message to every page each time outnumbered the game's own events many times over.
+            self._latency_moved = True
 
     def window(self) -> int:
         """The decision window: enough for the slowest connected player's measured lag, within the cap."""
@@ -632,8 +640,11 @@ class RoomCore:
             for page in self.pages.values():
                 if page.greeted:
                     self.outgoing.append((page.id, self.snapshot_for(page.id)))
+        if self._latency_moved and self.now() >= self._lobby_sent + LATENCY_EVERY_MS:
+            self._lobby_dirty = True
         if self._lobby_dirty:
-            self._lobby_dirty = False
+            self._lobby_dirty = self._latency_moved = False
+            self._lobby_sent = self.now()
             lobby: Message = {"type": Out.LOBBY, "room": self.lobby()}
             for page in self.pages.values():
                 if page.greeted:
@@ -762,11 +773,18 @@ class RoomCore:
             "public": self.options.public,
             "standins": self.options.standins,
             "seats": seats,
-            "rules": rules_to_mapping(self.rules, full=True),
+            "rules": self.rules_doc(),
             "preset": self.rules.preset,
             "game": self.game_id or None,
             "window_ms": self.table.hold_ms if self.table is not None and self.phase is Phase.PLAYING else None,
         }
+
+    def rules_doc(self) -> dict[str, object]:
+        """The rules as pages see them, worked out once for each set of rules: a lobby message, which holds
+        them, goes to every page whenever a player's measured latency moves, many times a minute."""
+        if self._rules_doc is None or self._rules_doc[0] is not self.rules:
+            self._rules_doc = (self.rules, rules_to_mapping(self.rules, full=True))
+        return self._rules_doc[1]
 
     def _welcome(self, page: Page, missed: int | None) -> Message:
         return {

@@ -85,11 +85,9 @@ class Sight:
 
 @dataclass(frozen=True, slots=True)
 class SlapPlan:
-    """Slap ``delay`` ms after the card landed; ``intended`` is False for an impulsive (wrong) slap."""
+    """Slap ``delay`` ms after the card landed (whether it was right is for the engine to say)."""
 
     delay: Millis
-    intended: bool
-    pattern: str | None
 
 
 class Bot:
@@ -108,17 +106,17 @@ class Bot:
         if self.level.strategy is not None:
             return self._follow_strategy(sight)
         if sight.easiest is not None:
-            pattern, miss_factor, extra = sight.easiest
+            _pattern, miss_factor, extra = sight.easiest
             miss = self.level.miss * miss_factor * (LONG_CHALLENGE_MISS if sight.long_challenge else 1.0)
             # A level that never misses draws nothing here, so its stream is spent on reactions alone.
             if miss > 0 and self.rng.random() < min(miss, 0.95):
                 return None
-            return SlapPlan(self.level.reaction.sample(self.rng, extra), True, pattern)
+            return SlapPlan(self.level.reaction.sample(self.rng, extra))
         if self.level.wrong <= 0 or not sight.pile:
             return None
         chance = self.level.wrong * (NEAR_MISS_WRONG if sight.near_miss else 1.0)
         if self.rng.random() < chance:
-            return SlapPlan(self.level.reaction.sample(self.rng), False, None)
+            return SlapPlan(self.level.reaction.sample(self.rng))
         return None
 
     def _follow_strategy(self, sight: Sight) -> SlapPlan | None:
@@ -129,8 +127,7 @@ class Bot:
         self._last_card = sight.cards
         if not self.level.strategy.wants(sight.pile, sight.burned):
             return None
-        pattern = sight.matches[0].pattern if sight.matches else None
-        return SlapPlan(self.level.reaction.sample(self.rng), bool(sight.matches), pattern)
+        return SlapPlan(self.level.reaction.sample(self.rng))
 
 
 def _demand_was_high(rules: Rules, pile: Sequence[Card]) -> bool:

@@ -24,8 +24,19 @@ MATCH = "match"
 # Every level name a player can be given, in the order they are listed to people.
 LEVEL_NAMES: tuple[str, ...] = (*LEVELS, *LAB_LEVELS, MATCH)
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)
+# The levels offered to people in the browser (the lab's ideal players and strategies are for the lab).
+PLAYABLE: tuple[str, ...] = (*LEVELS, MATCH)
 
-__all__ = ["LEVEL_NAMES", "MATCH", "STRATEGY_NAMES", "UnknownLevel", "UnknownStrategy", "resolve", "resolve_all"]
+__all__ = [
+    "LEVEL_NAMES",
+    "MATCH",
+    "PLAYABLE",
+    "STRATEGY_NAMES",
+    "UnknownLevel",
+    "UnknownStrategy",
+    "resolve",
+    "resolve_all",
+]
 
 
 class UnknownLevel(MalformedInput):

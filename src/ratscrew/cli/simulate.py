@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from ratscrew.bots.levels import LEVELS
+from ratscrew.bots.registry import LEVEL_NAMES, STRATEGY_NAMES
 from ratscrew.cli.app import main
 from ratscrew.cli.common import json_option, print_json, rules_from_options, rules_options
 from ratscrew.errors import RulesError
@@ -24,8 +24,12 @@ from ratscrew.lab.simulate import Summary, check_levels, simulate
     "--bots",
     "bots_text",
     default=None,
-    metavar="LEVEL,...",
-    help=f"One level per seat ({', '.join(LEVELS)}); one level fills every seat. Default: medium.",
+    metavar="LEVEL[:STRATEGY],...",
+    help=(
+        f"One computer per seat: a level ({', '.join(LEVEL_NAMES)}), optionally with a slapping strategy "
+        f"after a colon ({', '.join(STRATEGY_NAMES)}), e.g. instant:risk-faces,perfect. "
+        "One name fills every seat. Default: medium."
+    ),
 )
 @click.option("--games", type=int, default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same numbers.")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import islice
 
-from ratscrew.bots.levels import LEVELS
+from ratscrew.bots.registry import resolve_all
 from ratscrew.engine.events import OutReason, PlayerOut
 from ratscrew.engine.game import Game
 from ratscrew.errors import RulesError
@@ -167,9 +167,8 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def check_levels(levels: Sequence[str]) -> None:
-    for name in levels:
-        if name not in LEVELS:
-            raise RulesError(f"unknown bot level {name!r}: expected one of {', '.join(LEVELS)}")
+    """Every name is a known computer player (bots/registry.py) and the seat count is playable."""
+    resolve_all(levels)
     if not MIN_PLAYERS <= len(levels) <= MAX_PLAYERS:
         raise RulesError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(levels)}")
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from ratscrew.bots.levels import LEVELS
+from ratscrew.bots.registry import PLAYABLE
 from ratscrew.engine.actions import Millis
 from ratscrew.engine.events import (
     CardTurned,
@@ -510,10 +510,9 @@ class RoomCore:
         if msg.level is None:
             self.seats[msg.seat] = SeatInfo()
             return
-        if msg.level != MATCH and msg.level not in LEVELS:
-            self._refuse(
-                page, Refusal.BAD_VALUE, f"unknown level {msg.level[:20]!r}: expected one of {', '.join(LEVELS)}"
-            )
+        if msg.level not in PLAYABLE:
+            choices = ", ".join(PLAYABLE)
+            self._refuse(page, Refusal.BAD_VALUE, f"unknown level {msg.level[:20]!r}: expected one of {choices}")
             return
         self.seats[msg.seat] = SeatInfo(SeatKind.BOT, msg.name or f"Computer {msg.seat + 1}", msg.level, ready=True)
 

@@ -23,12 +23,13 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from ratscrew.bots.bot import Bot, Sight
 from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
+from ratscrew.bots.registry import resolve
 from ratscrew.engine.actions import Action, Flip, Millis, Seat, Slap, Wait
 from ratscrew.engine.events import (
     CardTurned,
@@ -39,7 +40,6 @@ from ratscrew.engine.events import (
     WrongSlap,
 )
 from ratscrew.engine.game import Game
-from ratscrew.engine.view import view_for
 from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import Clock
 
@@ -128,6 +128,7 @@ class Table:
             raise ValueError(f"the table has {len(seats)} seats but the game has {game.players} players")
         self.game = game
         self.seats = tuple(seats)
+        self._match_seats = frozenset(seat for seat, spec in enumerate(self.seats) if _plays_match(spec))
         self.clock = clock
         self.config = config or TableConfig()
         self.hold_ms = self.config.hold_ms  # the room may change it as it measures its players' delays
@@ -313,9 +314,9 @@ class Table:
         if not self.bots:
             return
         game = self.game
-        sight = Sight.of(view_for(game), game.matches())
+        sight = Sight.at(game)  # the public facts only, without copying a View for every card
         for seat, bot in self.bots.items():
-            if self.seats[seat].bot == MATCH:
+            if seat in self._match_seats:
                 bot.level = self._level_for(self.seats[seat])
             plan = bot.react(sight, seat)
             if plan is not None:
@@ -339,18 +340,19 @@ class Table:
         self._flip_timer = self._schedule(t + delay, TimerKind.FLIP, seat=due)
 
     def _level_for(self, spec: SeatSpec) -> Level:
-        if spec.bot != MATCH:
-            assert spec.bot is not None
-            found = LEVELS.get(spec.bot)
-            if found is None:
-                raise ValueError(f"unknown level {spec.bot!r}: expected one of {', '.join(LEVELS)} or match")
-            return found
+        """The seat's computer player from the one registry (``LEVEL`` or ``LEVEL:STRATEGY``); ``match``
+        plays at Medium's speed until its person has slapped often enough to be measured."""
+        assert spec.bot is not None
+        level = resolve(spec.bot)
+        if level.name.partition(":")[0] != MATCH:
+            return level
         medium = LEVELS["medium"]
         samples = self.reactions.get(spec.match_seat, []) if spec.match_seat is not None else []
         if len(samples) < MIN_MATCH_SAMPLES:
-            return medium
+            return replace(medium, strategy=level.strategy)
         fitted = ExGaussian.fit(samples[-50:], floor=120.0)
-        return Level(MATCH, fitted, medium.miss, medium.wrong, medium.flip, "plays at a person's own speed")
+        summary = "plays at a person's own speed"
+        return Level(MATCH, fitted, medium.miss, medium.wrong, medium.flip, summary, level.strategy)
 
     # ------------------------------------------------------------------ helpers for drivers
 
@@ -363,6 +365,11 @@ class Table:
 
     def wrong_slaps(self) -> int:
         return sum(1 for item in self.log if isinstance(item.event, WrongSlap))
+
+
+def _plays_match(spec: SeatSpec) -> bool:
+    """A ``match`` computer (with or without a strategy), whose speed follows its person's."""
+    return spec.bot is not None and spec.bot.strip().lower().partition(":")[0] == MATCH
 
 
 def run_virtual(table: Table, clock: Clock, *, max_steps: int = 10_000_000) -> None:

@@ -13,8 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ratscrew.bots.levels import LEVELS
-from ratscrew.bots.registry import MATCH, resolve
+from ratscrew.bots.registry import PLAYABLE, resolve
 from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound, RatscrewError
 from ratscrew.rooms.core import Phase, SeatInfo, SeatKind
 from ratscrew.rooms.runner import Rooms
@@ -25,7 +24,6 @@ from ratscrew.web.bodies import read_body
 from ratscrew.web.store import Store
 
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
-PLAYABLE: tuple[str, ...] = (*LEVELS, MATCH)
 
 
 def parse_name(value: object, fallback: str) -> str:

@@ -177,7 +177,11 @@ def test_a_restart_mid_game_resumes_every_room(tmp_path: Path, sig: int) -> None
         lone.wait_for(lambda: lone.state.get("cards", 0) >= 1, "the first card")
         for player in [*online, lone]:
             player.pump(0.3)
+        # A card still in flight when play stopped may have won a pile that moves a second later: let it move.
+        online[0].wait_for(lambda: online[0].state.get("collect_pending") is None, "the won pile to move")
+        online[0].pump(0.3)
         before_online = dict(online[0].state)
+        assert before_online["collect_pending"] is None
         # The journal's writer commits on its own thread a few milliseconds after each action; on a loaded
         # machine that can take longer, so wait until the file holds every card the pages were shown.
         journaled(tmp_path, online[0].code, before_online["cards"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import time
 from collections import defaultdict, deque
@@ -43,7 +44,7 @@ class PageLink:
     """One connected page as its room's task sees it: an id and a bounded outbox the socket drains."""
 
     id: int
-    outbox: asyncio.Queue[Message | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT + 1))
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT + 1))  # JSON text
     overflows: int = 0
 
 
@@ -118,6 +119,8 @@ class RoomRunner:
             self._deliver()
 
     def _deliver(self) -> None:
+        # The same message often goes to every page of the room: it is encoded once, not once per page.
+        encoded: dict[int, tuple[Message, str]] = {}
         for page_id, message in self.core.take_outgoing():
             link = self.links.get(page_id)
             if link is None:
@@ -131,7 +134,11 @@ class RoomRunner:
                     self._shut(link)
                     continue
                 message = self.core.snapshot_for(page_id)
-            link.outbox.put_nowait(message)
+            known = encoded.get(id(message))
+            if known is None or known[0] is not message:
+                known = (message, json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+                encoded[id(message)] = known
+            link.outbox.put_nowait(known[1])
 
     def _shut(self, link: PageLink) -> None:
         with contextlib.suppress(asyncio.QueueFull):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from typing import Any
@@ -118,7 +119,7 @@ async def _read(ws: WebSocket, runner: RoomRunner, link: PageLink, client: str) 
 
 def _tell(link: PageLink, message: str) -> None:
     if not link.outbox.full():
-        link.outbox.put_nowait({"type": "error", "message": message})
+        link.outbox.put_nowait(json.dumps({"type": "error", "message": message}))
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:
@@ -136,7 +137,7 @@ async def _pump(ws: WebSocket, link: PageLink) -> None:
                 await ws.close(code=4408)
             return
         try:
-            await ws.send_json(message)
+            await ws.send_text(message)
         except (RuntimeError, WebSocketDisconnect, OSError, RatscrewError):
             return
 

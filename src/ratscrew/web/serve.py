@@ -54,7 +54,13 @@ def serve(host: str, port: int, data_dir: Path, open_browser: bool) -> None:
     print(f"ratscrew: serving on {url}", flush=True)
     print(f"ratscrew: data in {data_dir}; stop with Ctrl-C", flush=True)
     config = uvicorn.Config(
-        app, log_level="warning", ws_max_size=WS_MAX_BYTES, lifespan="on", timeout_graceful_shutdown=5
+        app,
+        log_level="warning",
+        ws_max_size=WS_MAX_BYTES,
+        # Messages are small and many: compressing each costs more CPU than it saves on a table's link.
+        ws_per_message_deflate=False,
+        lifespan="on",
+        timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
     if open_browser:

@@ -15,7 +15,7 @@ from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random, random_kernel
 from ratscrew.cli.app import main
 from ratscrew.cli.bmn_search import run_search, workers_option
 from ratscrew.cli.common import print_json
-from ratscrew.errors import NotationError
+from ratscrew.errors import MalformedInput
 
 USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
        ratscrew bmn --random N [--seed S] [--players P] [--workers W] [--json]
@@ -71,21 +71,21 @@ def bmn(ctx: click.Context) -> None:
     hands, options = _split_args(args)
     as_json = bool(options.pop("json", False))
     if "random" in options and "search" in options:
-        raise NotationError("give either --random N or --search, not both")
+        raise MalformedInput("give either --random N or --search, not both")
     mode, allowed = ("random", RANDOM_OPTIONS) if "random" in options else ("search", SEARCH_OPTIONS)
     if mode in options:
         if hands:
-            raise NotationError(f"give either hands or --{mode}{' N' if mode == 'random' else ''}, not both")
+            raise MalformedInput(f"give either hands or --{mode}{' N' if mode == 'random' else ''}, not both")
         stray = sorted(set(options) - allowed)
         if stray:
-            raise NotationError(f"--{stray[0]} does not go with --{mode}")
+            raise MalformedInput(f"--{stray[0]} does not go with --{mode}")
         if mode == "random":
             _random(options, as_json)
         else:
             run_search(options, as_json)
         return
     if options:
-        raise NotationError(f"--{sorted(options)[0]} only goes with --random N or --search")
+        raise MalformedInput(f"--{sorted(options)[0]} only goes with --random N or --search")
     result = play_bmn(parse_bmn_hands(hands))
     if result.loop is not None:
         loop = result.loop
@@ -128,7 +128,7 @@ def _split_args(args: list[str]) -> tuple[list[str], dict[str, object]]:
                 value = args[i]
             else:
                 example = "FILE" if kind == "path" else "10"
-                raise NotationError(f"{name} needs a value, e.g. {name} {example}")
+                raise MalformedInput(f"{name} needs a value, e.g. {name} {example}")
             options[key] = _value(name, kind, value)
         else:
             hands.append(word)
@@ -140,18 +140,18 @@ def _value(name: str, kind: str, value: str) -> object:
     text = value.strip()
     if kind == "path":
         if not text:
-            raise NotationError(f"{name} needs a file name")
+            raise MalformedInput(f"{name} needs a file name")
         return value
     if kind == "int":
         if not text.isdigit():
-            raise NotationError(f"{name} needs a whole number, got {value!r}")
+            raise MalformedInput(f"{name} needs a whole number, got {value!r}")
         return int(text)
     try:
         number = float(text)
     except ValueError:
         number = -1.0
     if not number > 0 or number == float("inf"):
-        raise NotationError(f"{name} needs a number of seconds above 0, got {value!r}")
+        raise MalformedInput(f"{name} needs a number of seconds above 0, got {value!r}")
     return number
 
 
@@ -163,9 +163,9 @@ def _random(options: dict[str, object], as_json: bool) -> None:
     assert isinstance(seed, int)
     assert isinstance(players, int)
     if games < 1:
-        raise NotationError("--random needs at least 1 game")
+        raise MalformedInput("--random needs at least 1 game")
     if not 2 <= players <= 12:
-        raise NotationError(f"--players must be from 2 to 12, got {players}")
+        raise MalformedInput(f"--players must be from 2 to 12, got {players}")
     workers = workers_option(options)
     start = time.perf_counter()
     total, ended, longest, loops = play_random(games, seed, players, workers=workers)

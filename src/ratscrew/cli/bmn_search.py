@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ratscrew.cli.common import print_json
-from ratscrew.errors import NotationError
+from ratscrew.errors import MalformedInput
 from ratscrew.lab.bmn_search import Find, SearchState, SearchStateError, search
 
 
@@ -19,7 +19,7 @@ def workers_option(options: dict[str, object]) -> int:
     workers = options.get("workers", 1)
     assert isinstance(workers, int)
     if workers < 1:
-        raise NotationError(f"--workers must be at least 1, got {workers}")
+        raise MalformedInput(f"--workers must be at least 1, got {workers}")
     return workers
 
 

@@ -13,7 +13,7 @@ from rich.table import Table as RichTable
 from ratscrew.bots.registry import LEVEL_NAMES, STRATEGY_NAMES
 from ratscrew.cli.app import main
 from ratscrew.cli.common import json_option, print_json, rules_from_options, rules_options
-from ratscrew.errors import RulesError
+from ratscrew.errors import MalformedInput
 from ratscrew.lab.simulate import Summary, check_levels, simulate
 
 
@@ -58,9 +58,9 @@ def simulate_command(
     levels = _levels(bots_text, players)
     check_levels(levels)
     if seed < 0:
-        raise RulesError(f"--seed must be a non-negative integer, got {seed}")
+        raise MalformedInput(f"--seed must be a non-negative integer, got {seed}")
     if workers is not None and workers < 1:
-        raise RulesError(f"--workers must be at least 1, got {workers}")
+        raise MalformedInput(f"--workers must be at least 1, got {workers}")
     if plot_path:
         _check_plotting()
     err = Console(stderr=True)
@@ -82,16 +82,16 @@ def simulate_command(
 
 def _levels(bots_text: str | None, players: int | None) -> list[str]:
     if players is not None and players < 1:
-        raise RulesError(f"--players must be from 2 to 12, got {players}")
+        raise MalformedInput(f"--players must be from 2 to 12, got {players}")
     named = [b.strip().lower() for b in (bots_text or "medium").split(",") if b.strip()]
     if not named:
-        raise RulesError("--bots needs at least one level, e.g. --bots medium,hard")
+        raise MalformedInput("--bots needs at least one level, e.g. --bots medium,hard")
     if players is None:
         return named if len(named) > 1 or bots_text else named * 4
     if len(named) == 1:
         return named * players
     if len(named) != players:
-        raise RulesError(
+        raise MalformedInput(
             f"--bots gives {len(named)} levels but --players is {players}: give one level per seat, "
             "or a single level for every seat"
         )
@@ -133,7 +133,7 @@ def _check_plotting() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise RulesError("--plot needs matplotlib: pip install 'ratscrew[plot]'") from None
+        raise MalformedInput("--plot needs matplotlib: pip install 'ratscrew[plot]'") from None
 
 
 def _plot(summary: Summary, path: Path, preset: str) -> None:
@@ -155,7 +155,7 @@ def _plot(summary: Summary, path: Path, preset: str) -> None:
     try:
         fig.savefig(path, dpi=110)
     except OSError as exc:
-        raise RulesError(f"cannot write the plot to {path}: {exc.strerror}") from None
+        raise MalformedInput(f"cannot write the plot to {path}: {exc.strerror}") from None
     finally:
         plt.close(fig)
     print(f"histogram saved to {path}", file=sys.stderr)

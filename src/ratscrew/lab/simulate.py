@@ -19,7 +19,7 @@ from itertools import islice
 from ratscrew.bots.registry import resolve_all
 from ratscrew.engine.events import OutReason, PlayerOut
 from ratscrew.engine.game import Game
-from ratscrew.errors import RulesError
+from ratscrew.errors import MalformedInput
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.table.clock import VirtualClock
@@ -170,7 +170,7 @@ def check_levels(levels: Sequence[str]) -> None:
     """Every name is a known computer player (bots/registry.py) and the seat count is playable."""
     resolve_all(levels)
     if not MIN_PLAYERS <= len(levels) <= MAX_PLAYERS:
-        raise RulesError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(levels)}")
+        raise MalformedInput(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(levels)}")
 
 
 def guarded(rules: Rules) -> Rules:
@@ -229,7 +229,7 @@ def simulate(
     """Play ``games`` games; ``progress`` is called with how many more have finished."""
     check_levels(levels)
     if games < 1:
-        raise RulesError(f"--games must be at least 1, got {games}")
+        raise MalformedInput(f"--games must be at least 1, got {games}")
     rules = guarded(rules)
     levels = tuple(levels)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))

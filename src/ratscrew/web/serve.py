@@ -59,6 +59,8 @@ def serve(host: str, port: int, data_dir: Path, open_browser: bool) -> None:
         ws_max_size=WS_MAX_BYTES,
         # Messages are small and many: compressing each costs more CPU than it saves on a table's link.
         ws_per_message_deflate=False,
+        # Limits are per client address: never take it from a header any local process could set.
+        proxy_headers=False,
         lifespan="on",
         timeout_graceful_shutdown=5,
     )

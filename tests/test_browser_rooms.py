@@ -248,6 +248,8 @@ def test_an_open_room_is_listed_on_the_play_page_and_joined_from_there(browser: 
         page.fill("#room-name", "Yann")
         page.click("#sit-1")
         page.wait_for_selector("#room-seat-1.mine")
+        # "seated" comes a moment before the lobby that names the seat: wait for the name, then check it.
+        page.wait_for_function("document.querySelector('#room-seat-1 .room-seat-name')?.textContent === 'Yann'")
         assert page.locator("#room-seat-1 .room-seat-name").inner_text() == "Yann"
         assert page.locator("#ready-button").is_visible() and page.locator("#start-button").is_hidden()
         page.goto(f"{live_server.url}#/room/ZZZZZ9")  # a link to a room that is not there

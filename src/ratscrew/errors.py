@@ -18,6 +18,11 @@ HTTP statuses and exit codes are mapped from these branches in one place each: `
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class RatscrewError(Exception):
     """Base of every error the project raises on purpose; the command line turns it into exit code 2."""
@@ -69,3 +74,11 @@ class Forbidden(RatscrewError):
 
 class TooMany(RatscrewError):
     """A rate or size limit was reached: too many rooms, connections or messages."""
+
+
+def by_branch(exc: RatscrewError, table: Mapping[type[RatscrewError], T], default: T) -> T:
+    """What ``table`` says for the branch of the tree ``exc`` belongs to (``default`` for the bare root)."""
+    for kind in type(exc).__mro__:
+        if kind in table:
+            return table[kind]
+    return default

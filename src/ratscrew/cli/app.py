@@ -18,6 +18,7 @@ from ratscrew.errors import (
     RatscrewError,
     StaleInput,
     TooMany,
+    by_branch,
 )
 
 # The one place where errors become exit codes. 2 is what Click gives a bad option: whatever the user typed or
@@ -36,10 +37,7 @@ EXIT_CODES: dict[type[RatscrewError], int] = {
 
 def exit_code(exc: RatscrewError) -> int:
     """The exit code of an error, found by its branch of the tree (2 for the bare root)."""
-    for kind in type(exc).__mro__:
-        if kind in EXIT_CODES:
-            return EXIT_CODES[kind]
-    return 2
+    return by_branch(exc, EXIT_CODES, 2)
 
 
 class RatscrewGroup(click.Group):

@@ -23,6 +23,7 @@ from ratscrew.errors import (
     RatscrewError,
     StaleInput,
     TooMany,
+    by_branch,
 )
 
 log = logging.getLogger(__name__)
@@ -41,10 +42,7 @@ STATUS: dict[type[RatscrewError], int] = {
 
 def status_for(exc: RatscrewError) -> int:
     """The HTTP status of an error, found by its branch of the tree (400 for the bare root)."""
-    for kind in type(exc).__mro__:
-        if kind in STATUS:
-            return STATUS[kind]
-    return 400
+    return by_branch(exc, STATUS, 400)
 
 
 def error_response(message: str, status: int, extra: Mapping[str, object] | None = None) -> JSONResponse:

@@ -244,10 +244,6 @@ class RoomCore:
                 self.seats[seat].away_since = now
         self._lobby_dirty = True
 
-    @property
-    def watched(self) -> bool:
-        return any(p.greeted for p in self.pages.values())
-
     def _connected(self, seat: int) -> bool:
         return any(seat in p.seats for p in self.pages.values())
 
@@ -334,12 +330,6 @@ class RoomCore:
             self._lobby_message(page, msg)
         self._flush()
 
-    def observe_rtt(self, page_id: int, rtt_ms: float) -> None:
-        """A round trip measured outside the protocol (the websocket's own ping)."""
-        page = self.pages.get(page_id)
-        if page is not None:
-            self._observe(page, rtt_ms)
-
     def _observe(self, page: Page, rtt_ms: float) -> None:
         before = page.lag.shown_ms
         page.lag.observe(rtt_ms)
@@ -366,21 +356,25 @@ class RoomCore:
             for seat in seats:
                 self.seats[seat].away_since = None
             self._lobby_dirty = True
-        missed = [item for item in self.history if int(str(item["seq"])) > msg.since] if msg.since >= 0 else []
-        oldest = int(str(self.history[0]["seq"])) if self.history else self.seq + 1
-        # Too old for the history, or from before a restart (numbering starts again): the whole state instead.
-        gap = msg.since >= 0 and (msg.since + 1 < oldest or msg.since > self.seq)
-        self._send(page.id, self._welcome(page, None if gap or msg.since < 0 else len(missed)))
-        if missed and not gap:
+        missed = self._missed(msg.since) if msg.since >= 0 else []
+        self._send(page.id, self._welcome(page, None if missed is None or msg.since < 0 else len(missed)))
+        if missed:
             self._send(page.id, {"type": Out.EVENTS, "items": missed, "state": self.state()})
 
     def _resync(self, page: Page, since: int) -> None:
+        missed = self._missed(since)
+        if missed is None:
+            self._send(page.id, self.snapshot())
+        else:
+            self._send(page.id, {"type": Out.EVENTS, "items": missed, "state": self.state()})
+
+    def _missed(self, since: int) -> list[Message] | None:
+        """The events after ``since``; None when they are no longer kept, or ``since`` is from before a
+        restart (numbering starts again): the page needs the whole state instead."""
         oldest = int(str(self.history[0]["seq"])) if self.history else self.seq + 1
-        if since + 1 < oldest:
-            self._send(page.id, {"type": Out.STATE, "seq": self.seq, "state": self.state(), "room": self.lobby()})
-            return
-        missed = [item for item in self.history if int(str(item["seq"])) > since]
-        self._send(page.id, {"type": Out.EVENTS, "items": missed, "state": self.state()})
+        if since + 1 < oldest or since > self.seq:
+            return None
+        return [item for item in self.history if int(str(item["seq"])) > since]
 
     def _refuse(self, page: Page, code: StrEnum, reason: str, seat: int | None = None) -> None:
         log.info("room %s: page %d refused (%s): %s", self.code, page.id, code, reason)
@@ -638,7 +632,7 @@ class RoomCore:
             self._state_dirty = False
             for page in self.pages.values():
                 if page.greeted:
-                    self.outgoing.append((page.id, self.snapshot_for(page.id)))
+                    self.outgoing.append((page.id, self.snapshot()))
         if self._latency_moved and self.now() >= self._lobby_sent + LATENCY_EVERY_MS:
             self._lobby_dirty = True
         if self._lobby_dirty:
@@ -801,8 +795,8 @@ class RoomCore:
     def _send(self, page_id: int, message: Message) -> None:
         self.outgoing.append((page_id, message))
 
-    def snapshot_for(self, page_id: int) -> Message:
-        """The whole state for a page whose outbox overflowed: it replaces what it could not take."""
+    def snapshot(self) -> Message:
+        """The whole state, for a page that fell too far behind (or a table just dealt): it replaces everything."""
         return {"type": Out.STATE, "seq": self.seq, "state": self.state(), "room": self.lobby()}
 
     def take_outgoing(self) -> list[tuple[int, Message]]:

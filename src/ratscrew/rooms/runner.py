@@ -133,7 +133,7 @@ class RoomRunner:
                 if link.overflows >= OVERFLOWS_BEFORE_CLOSE:
                     self._shut(link)
                     continue
-                message = self.core.snapshot_for(page_id)
+                message = self.core.snapshot()
             known = encoded.get(id(message))
             if known is None or known[0] is not message:
                 known = (message, json.dumps(message, ensure_ascii=False, separators=(",", ":")))

@@ -88,7 +88,7 @@ def test_a_finished_game_is_found_in_the_history_and_replayed_to_its_last_card(
     game_id = play_short_game(page)
     page.click(".overlay-actions a[href='#/']")  # the summary covers the page until the player leaves it
     page.click("[data-nav=history]")
-    entry = page.locator(f".history-game[data-game={game_id}]")
+    entry = page.locator(f'.history-game[data-game="{game_id}"]')
     entry.wait_for()
     assert "40 cards" in entry.locator(".history-length").inner_text()
     shot(page, "history")
@@ -142,7 +142,7 @@ def test_a_finished_game_is_found_in_the_history_and_replayed_to_its_last_card(
 
     # The same record chosen as a file on the history page, then dropped on it.
     page.click("[data-nav=history]")
-    page.wait_for_selector(f".history-game[data-game={game_id}]")
+    page.wait_for_selector(f'.history-game[data-game="{game_id}"]')
     page.set_input_files("#record-file", str(record_file))
     page.wait_for_selector("#replay[data-ready=true]")
     assert "record.json" in page.locator("#replay-title").inner_text()

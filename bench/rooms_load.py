@@ -313,13 +313,13 @@ async def set_up_room(base: str, index: int, stats: Stats, rng: random.Random) -
     host = await open_player(url, address, 0, stats, rng)
     host.host, host.token = True, created["token"]
     welcome = host.expect("welcome")
-    await host.send({"type": "hello", "v": 2, "token": created["token"], "since": -1})
+    await host.send({"type": "hello", "v": 3, "token": created["token"], "since": -1})
     await asyncio.wait_for(welcome, 60)
     players = [host]
     for seat in range(1, SEATS):
         player = await open_player(url, address, seat, stats, rng)
         welcome = player.expect("welcome")
-        await player.send({"type": "hello", "v": 2, "token": None, "since": -1})
+        await player.send({"type": "hello", "v": 3, "token": None, "since": -1})
         await asyncio.wait_for(welcome, 60)
         seated = player.expect("seated")
         await player.send({"type": "sit", "seat": seat, "name": f"P{seat}"})

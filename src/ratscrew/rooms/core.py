@@ -49,7 +49,7 @@ GRACE_MS = 15_000  # a dropped player keeps their seat this long before a comput
 STANDIN_LEVEL = "medium"
 PROBE_EVERY_MS = 2_000  # how often each page's delay is measured
 SENT_CARDS_KEPT = 64
-LATENCY_EVERY_MS = 2_000  # a lobby message for a change of measured latency alone goes out at most this often
+LATENCY_EVERY_MS = 2_000  # a latency message for a change of measured latency alone goes out at most this often
 
 
 class Phase(StrEnum):
@@ -77,6 +77,7 @@ class Out(StrEnum):
     OVER = "over"
     PONG = "pong"
     PROBE = "probe"
+    LATENCY = "latency"
 
 
 class Refusal(StrEnum):
@@ -205,7 +206,7 @@ class RoomCore:
         self._journaled = 0
         self._lobby_dirty = False
         self._state_dirty = False
-        self._latency_moved = False  # a latency to show at the next lobby message, due LATENCY_EVERY_MS after the last
+        self._latency_moved = False  # a latency to show, due LATENCY_EVERY_MS after the last lobby or latency message
         self._lobby_sent: Millis = -LATENCY_EVERY_MS
         self._rules_doc: tuple[Rules, dict[str, object]] | None = None
 
@@ -337,8 +338,8 @@ class RoomCore:
             self.table.hold_ms = self.window()
         after = page.lag.shown_ms
         if page.seats and (before is None or after is None or abs(after - before) >= 5):
-            # Not at once: every page's latency moves every few seconds, more so under load, and a lobby
-            # message to every page each time outnumbered the game's own events many times over.
+            # Not at once: every page's latency moves every few seconds, more so under load, and a message
+            # to every page each time outnumbered the game's own events many times over.
             self._latency_moved = True
 
     def window(self) -> int:
@@ -633,15 +634,18 @@ class RoomCore:
             for page in self.pages.values():
                 if page.greeted:
                     self.outgoing.append((page.id, self.snapshot()))
-        if self._latency_moved and self.now() >= self._lobby_sent + LATENCY_EVERY_MS:
-            self._lobby_dirty = True
+        update: Message | None = None
         if self._lobby_dirty:
+            update = {"type": Out.LOBBY, "room": self.lobby()}
+        elif self._latency_moved and self.now() >= self._lobby_sent + LATENCY_EVERY_MS:
+            # Only the delays moved: a few bytes, not the whole room with its rules.
+            update = {"type": Out.LATENCY, "seats": self.latencies(), "window_ms": self._window_shown()}
+        if update is not None:
             self._lobby_dirty = self._latency_moved = False
             self._lobby_sent = self.now()
-            lobby: Message = {"type": Out.LOBBY, "room": self.lobby()}
             for page in self.pages.values():
                 if page.greeted:
-                    self.outgoing.append((page.id, lobby))
+                    self.outgoing.append((page.id, update))
 
     def _judge(self, published: TableEvent) -> None:
         """Attach each slap's verdict to the figures that timed it."""
@@ -745,10 +749,26 @@ class RoomCore:
         view["hold_ms"] = self.table.hold_ms
         return view
 
+    def latencies(self) -> list[int | None]:
+        """Each seat's measured one-way delay (its best connected page's), None where nothing is measured."""
+        shown: list[int | None] = [None] * len(self.seats)
+        for page in self.pages.values():
+            ms = page.lag.shown_ms
+            if ms is None:
+                continue
+            for seat in page.seats:
+                if seat < len(shown):
+                    known = shown[seat]
+                    shown[seat] = ms if known is None else min(known, ms)
+        return shown
+
+    def _window_shown(self) -> int | None:
+        return self.table.hold_ms if self.table is not None and self.phase is Phase.PLAYING else None
+
     def lobby(self) -> Message:
         seats = []
+        latencies = self.latencies()
         for index, seat in enumerate(self.seats):
-            lags = [p.lag.shown_ms for p in self.pages.values() if index in p.seats and p.lag.shown_ms is not None]
             seats.append(
                 {
                     "kind": seat.kind.value,
@@ -756,7 +776,7 @@ class RoomCore:
                     "level": seat.level,
                     "ready": seat.ready,
                     "connected": seat.kind is SeatKind.BOT or self._connected(index),
-                    "latency_ms": min(lags) if lags else None,
+                    "latency_ms": latencies[index],
                     "standin": seat.standin,
                 }
             )
@@ -769,12 +789,12 @@ class RoomCore:
             "rules": self.rules_doc(),
             "preset": self.rules.preset,
             "game": self.game_id or None,
-            "window_ms": self.table.hold_ms if self.table is not None and self.phase is Phase.PLAYING else None,
+            "window_ms": self._window_shown(),
         }
 
     def rules_doc(self) -> dict[str, object]:
-        """The rules as pages see them, worked out once for each set of rules: a lobby message, which holds
-        them, goes to every page whenever a player's measured latency moves, many times a minute."""
+        """The rules as pages see them, worked out once for each set of rules (every lobby, welcome and whole
+        state holds them)."""
         if self._rules_doc is None or self._rules_doc[0] is not self.rules:
             self._rules_doc = (self.rules, rules_to_mapping(self.rules, full=True))
         return self._rules_doc[1]

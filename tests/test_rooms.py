@@ -306,3 +306,23 @@ def test_out_of_order_messages_are_refused_and_the_room_goes_on(message: dict[st
     net.run_until(300)
     assert any(m["type"] == "pong" and m["id"] == 7 for m in host.received)
     assert room.phase is Phase.LOBBY
+
+
+def test_a_held_flip_that_can_no_longer_be_played_is_refused_not_lost() -> None:
+    # Two flips sent together: both are the due seat's when they arrive, but the table holds them for its
+    # decision window, and by the second one's landing time the turn has passed. Its page is told so.
+    clock = VirtualClock()
+    room, far, _near = two_player_room(3, clock)
+    net = SimNet(room, clock, 3)
+    page = SimPage(1, 20, far)
+    net.connect(page)
+    net.run_until(5_000)
+    assert room.table is not None and room.table.hold_ms > 0 and room.game is not None
+    assert room.game.turn == 0
+    net.send(page, {"type": "flip", "seat": 0})
+    net.send(page, {"type": "flip", "seat": 0}, 1)
+    net.run_until(6_000)
+    assert room.game.cards == 1
+    refused = [m for m in page.received if m["type"] == "rejected"]
+    assert [(m["code"], m["seat"]) for m in refused] == [("not_your_turn", 0)]
+    assert "turn passed" in refused[0]["reason"]

@@ -379,7 +379,7 @@ class RoomCore:
 
     def _refuse(self, page: Page, code: StrEnum, reason: str, seat: int | None = None) -> None:
         log.info("room %s: page %d refused (%s): %s", self.code, page.id, code, reason)
-        self._send(page.id, {"type": Out.REJECTED, "code": code.value, "reason": reason, "seat": seat})
+        self._send(page.id, _rejection(code, reason, seat))
 
     def _play(self, page: Page, msg: wire.FlipMsg | wire.SlapMsg) -> None:
         table = self.table
@@ -598,6 +598,12 @@ class RoomCore:
             self.summary = self.build_summary()
 
     def _flush(self) -> None:
+        if self.table is not None and self.table.dropped:
+            for dropped in self.table.dropped:
+                for page in self.pages.values():
+                    if dropped.seat in page.seats:
+                        self._send(page.id, _rejection(dropped.code, dropped.reason, dropped.seat))
+            self.table.dropped.clear()
         if self._pending:
             assert self.table is not None and self.game is not None
             now = self.table.clock.now()
@@ -882,6 +888,10 @@ class RoomCore:
         summary = doc.get("summary")
         room.summary = summary if isinstance(summary, dict) else None
         return room
+
+
+def _rejection(code: StrEnum, reason: str, seat: int | None) -> Message:
+    return {"type": Out.REJECTED, "code": code.value, "reason": reason, "seat": seat}
 
 
 def game_id(code: str, game_no: int) -> str:

@@ -160,8 +160,11 @@ async def _read(ws: WebSocket, runner: RoomRunner, link: PageLink, client: str, 
 
 
 def _tell(link: PageLink, message: str) -> None:
-    if not link.outbox.full():
-        link.outbox.put_nowait(json.dumps({"type": "error", "message": message}))
+    if link.outbox.full():
+        # A page this far behind is about to be sent the whole state or closed (runner.py); the log keeps it.
+        log.info("page %d: error not sent, its outbox is full: %s", link.id, message)
+        return
+    link.outbox.put_nowait(json.dumps({"type": "error", "message": message}))
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:

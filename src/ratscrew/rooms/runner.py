@@ -331,10 +331,11 @@ class Rooms:
         """At start-up: every room that was playing when the server stopped is running again."""
         if self.journal is None:
             return 0
+        self.journal.expire()
         count = 0
-        for saved in self.journal.open_rooms():
+        for saved in self.journal.playing_rooms():
             code = str(saved.doc["code"])
-            if code not in self.rooms and saved.doc.get("phase") == Phase.PLAYING.value:
+            if code not in self.rooms:
                 self._restore(saved)
                 count += 1
         return count

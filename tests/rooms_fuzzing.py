@@ -137,6 +137,7 @@ class RoomFuzzer:
         self.tally = Tally()
         self.seat_tokens: dict[int, str] = {0: self.room.host_token}  # the token each player holds
         self.game_tokens: dict[str, frozenset[int]] = {}  # tokens as they were when the game started
+        self.tokens_of_game = 0  # the game whose tokens game_tokens holds
         self.host = self.open(self.room.host_token)
         self.players = {0: self.host}
         for seat in range(1, SEATS):
@@ -269,12 +270,14 @@ class RoomFuzzer:
     def to_the_table(self) -> None:
         """From the lobby to a game, whatever the lobby now looks like: the four players sit, ready, start."""
         room = self.room
+        # The page holding the host's token: the first one, unless the host left the lobby and it moved on.
+        host = next((p for p in self.players.values() if p.token == room.host_token and p.id in self.pages), self.host)
         if len(room.seats) != SEATS:
-            self.send(self.host, {"type": "seats", "count": SEATS}, "proper")
+            self.send(host, {"type": "seats", "count": SEATS}, "proper")
         for seat in range(SEATS):
             info = room.seats[seat] if seat < len(room.seats) else None
             if info is not None and info.kind is SeatKind.BOT:
-                self.send(self.host, {"type": "bot", "seat": seat, "level": None}, "proper")
+                self.send(host, {"type": "bot", "seat": seat, "level": None}, "proper")
         for seat, page in list(self.players.items()):
             page = self.reconnect_if_gone(seat, page)
             if seat not in page.seats and seat < len(room.seats) and room.seats[seat].kind is SeatKind.EMPTY:
@@ -283,10 +286,9 @@ class RoomFuzzer:
         if all(s.kind is SeatKind.HUMAN and s.ready for s in room.seats) and len(room.seats) == SEATS:
             holders = {seat: self.players[seat].seats for seat in range(SEATS)}
             if all(holders[seat] == [seat] for seat in range(SEATS)):
-                self.send(self.host, {"type": "start"}, "proper")
+                self.send(host, {"type": "start"}, "proper")
                 if room.phase is Phase.PLAYING:
                     self.tally.games += 1
-                    self.game_tokens = {t: s for t, s in room.tokens.items() if s}
 
     def reconnect_if_gone(self, seat: int, page: FuzzPage) -> FuzzPage:
         if page.id in self.pages:
@@ -383,6 +385,12 @@ class RoomFuzzer:
         start = self.tally.messages
         while self.tally.messages - start < messages:
             self.step()
+            room = self.room
+            if room.phase is Phase.PLAYING and self.tokens_of_game != room.game_no:
+                # Whoever started it (a lobby whose host left is handed to another player): tokens cannot
+                # change during a game, so this is how they were at its start.
+                self.tokens_of_game = room.game_no
+                self.game_tokens = {t: s for t, s in room.tokens.items() if s}
         if self.room.game is not None:
             self.tally.cards = self.room.game.cards
         return self.tally

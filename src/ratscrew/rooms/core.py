@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 HISTORY = 500  # events kept for pages that reconnect
 GRACE_MS = 15_000  # a dropped player keeps their seat this long before a computer holds it (if allowed)
+HOST_GRACE_MS = 30_000  # a host gone this long from the lobby hands the room to the next seated player
 STANDIN_LEVEL = "medium"
 PROBE_EVERY_MS = 2_000  # how often each page's delay is measured
 SENT_CARDS_KEPT = 64
@@ -209,6 +210,7 @@ class RoomCore:
         self._latency_moved = False  # a latency to show, due LATENCY_EVERY_MS after the last lobby or latency message
         self._lobby_sent: Millis = -LATENCY_EVERY_MS
         self._rules_doc: tuple[Rules, dict[str, object]] | None = None
+        self._host_away_since: Millis | None = None
 
     # ------------------------------------------------------------------ seats and tokens
 
@@ -243,6 +245,8 @@ class RoomCore:
         for seat in page.seats:
             if not self._connected(seat):
                 self.seats[seat].away_since = now
+        if self._host_away_since is None and not any(self.is_host(p) for p in self.pages.values()):
+            self._host_away_since = now
         self._lobby_dirty = True
 
     def _connected(self, seat: int) -> bool:
@@ -258,6 +262,8 @@ class RoomCore:
         times: list[Millis] = [p.next_probe for p in self.pages.values() if p.greeted]
         if self._latency_moved:
             times.append(self._lobby_sent + LATENCY_EVERY_MS)
+        if self._host_away_since is not None and self.phase is Phase.LOBBY:
+            times.append(self._host_away_since + HOST_GRACE_MS)
         if self.table is not None and self.phase is Phase.PLAYING:
             due = self.table.next_deadline()
             if due is not None:
@@ -278,7 +284,30 @@ class RoomCore:
         if self.table is not None and self.phase is Phase.PLAYING:
             self._standins(now)
             self.table.run_due()
+        self._pass_host(now)
         self._flush()
+
+    def _pass_host(self, now: Millis) -> None:
+        """A lobby whose host has gone for good would wait for ever: the next seated player present takes it."""
+        if self._host_away_since is None:
+            return
+        if any(self.is_host(p) for p in self.pages.values()):
+            self._host_away_since = None  # back in time
+            return
+        if self.phase is not Phase.LOBBY or now - self._host_away_since < HOST_GRACE_MS:
+            return
+        heirs = sorted((min(p.seats), p) for p in self.pages.values() if p.seats and p.token is not None)
+        if not heirs:
+            return
+        heir = heirs[0][1]
+        assert heir.token is not None
+        log.info("room %s: the host left; seat %d is the host now", self.code, heirs[0][0] + 1)
+        self.host_token = heir.token  # the old host's token still holds their seat, as a player's
+        self._host_away_since = None
+        for page in self.pages.values():
+            if page.token == heir.token:
+                self._send(page.id, self._welcome(page, None))  # says "host": true, with the room as it is
+        self._lobby_changed()
 
     def _standins(self, now: Millis) -> None:
         assert self.table is not None

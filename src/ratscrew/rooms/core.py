@@ -252,6 +252,10 @@ class RoomCore:
     def _connected(self, seat: int) -> bool:
         return any(seat in p.seats for p in self.pages.values())
 
+    def _present(self) -> set[int]:
+        """Every seat held by a connected page."""
+        return {seat for page in self.pages.values() for seat in page.seats}
+
     # ------------------------------------------------------------------ time
 
     def now(self) -> Millis:
@@ -311,10 +315,11 @@ class RoomCore:
 
     def _standins(self, now: Millis) -> None:
         assert self.table is not None
+        present = self._present()  # once per tick: this runs at every deadline of the table
         for index, seat in enumerate(self.seats):
             if seat.kind is not SeatKind.HUMAN:
                 continue
-            connected = self._connected(index)
+            connected = index in present
             if connected and seat.standin:
                 seat.standin = False
                 seat.away_since = None

@@ -50,7 +50,7 @@ HOST_GRACE_MS = 30_000  # a host gone this long from the lobby hands the room to
 STANDIN_LEVEL = "medium"
 PROBE_EVERY_MS = 2_000  # how often each page's delay is measured
 SENT_CARDS_KEPT = 64
-LATENCY_EVERY_MS = 2_000  # a latency message for a change of measured latency alone goes out at most this often
+LATENCY_EVERY_MS = 5_000  # a latency message for a change of measured latency alone goes out at most this often
 
 
 class Phase(StrEnum):

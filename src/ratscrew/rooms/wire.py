@@ -19,7 +19,7 @@ Page to server (JSON objects, at most ``MAX_MESSAGE_BYTES``); the first must be 
 
 Server to page: ``welcome`` (the whole room as this page may see it), ``seated`` (a seat and its token),
 ``lobby`` (the lobby changed), ``latency {seats, window_ms}`` (only the measured delays moved: each seat's, at
-most every two seconds), ``events`` (numbered game events and the state after them), ``state`` (the
+most every five seconds), ``events`` (numbered game events and the state after them), ``state`` (the
 whole state, when a page is too far behind for the events it missed), ``rejected`` (an input that was not
 taken, and why), ``error`` (a message that could not be read), ``over`` (the end-of-game summary), ``pong``.
 """

@@ -95,7 +95,7 @@ def test_the_lobby_always_shows_the_rules_the_host_set_last() -> None:
     assert room.lobby()["rules"] is room.lobby()["rules"]  # worked out once while the rules stay
 
 
-def test_latency_changes_reach_the_lobby_at_most_every_two_seconds() -> None:
+def test_latency_changes_reach_the_pages_at_most_every_few_seconds() -> None:
     # Every echo that moved a player's shown latency by 5 ms sent the whole lobby to every page at once; with
     # jittery links that was most echoes, and under load the lobby messages outnumbered the game's events
     # forty to one (bench/rooms_load.py), which made the load worse still.
@@ -114,7 +114,9 @@ def test_latency_changes_reach_the_lobby_at_most_every_two_seconds() -> None:
     updates = [m for m in pages[0].received if m["type"] in ("lobby", "latency")]
     echoes = sum(1 for sim in pages for m in sim.received if m["type"] == "probe")
     assert echoes > 100
-    assert len(updates) <= 60_000 // LATENCY_EVERY_MS + 2
+    lobbies = [m for m in updates if m["type"] == "lobby"]
+    assert len(lobbies) <= 5  # the game as dealt, and each page coming in
+    assert len(updates) - len(lobbies) <= 60_000 // LATENCY_EVERY_MS + 1
     # A change of delay alone is a small latency message, not the whole room with its rules...
     latency = [m for m in updates if m["type"] == "latency"]
     assert latency and all(set(m) == {"type", "seats", "window_ms"} for m in latency)

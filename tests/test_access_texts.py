@@ -1,0 +1,28 @@
+"""The texts of the accessibility work (access.json): the same keys and placeholders in every language."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+
+from ratscrew.i18n import LANGUAGES, catalog
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def access_catalog(lang: str) -> dict[str, str]:
+    path = resources.files("ratscrew.i18n").joinpath(lang, "access.json")
+    texts: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return texts
+
+
+def test_access_catalogs_have_the_same_keys_and_placeholders_in_every_language() -> None:
+    english = access_catalog("en")
+    for lang in LANGUAGES:
+        other = access_catalog(lang)
+        assert set(other) == set(english), f"{lang}/access.json: {set(english) ^ set(other)}"
+        for key, text in english.items():
+            assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), (lang, key)
+            assert other[key].strip(), (lang, key)
+            assert catalog(lang)[key] == other[key], (lang, key)  # no other file overrides it

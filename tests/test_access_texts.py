@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from importlib import resources
+from pathlib import Path
 
 from ratscrew.i18n import LANGUAGES, catalog
 
@@ -26,3 +27,20 @@ def test_access_catalogs_have_the_same_keys_and_placeholders_in_every_language()
             assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), (lang, key)
             assert other[key].strip(), (lang, key)
             assert catalog(lang)[key] == other[key], (lang, key)  # no other file overrides it
+
+
+STATIC = Path(str(resources.files("ratscrew.web").joinpath("static", "js")))
+SCRIPTS = ("app.js", "table.js", "sound.js", "pages/game.js")
+
+
+def test_every_key_the_scripts_ask_for_is_there() -> None:
+    for lang in LANGUAGES:
+        texts = catalog(lang)
+        for name in SCRIPTS:
+            path = STATIC / name
+            if not path.exists():
+                continue
+            source = path.read_text(encoding="utf-8")
+            # Every literal key (a counted one is looked up by its plural forms, `.other` always there).
+            for key in re.findall(r"[\"`]((?:access|app\.not_found)\.[\w.-]*\w)[\"`]", source):
+                assert key in texts or f"{key}.other" in texts, f"{name} uses {key}, missing in {lang}"

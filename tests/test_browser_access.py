@@ -54,3 +54,80 @@ def test_an_unknown_address_says_so_and_leads_back_to_play(page: Page, live_serv
     page.click("#not-found-play")
     page.wait_for_selector("#start-game")
     assert page.url.endswith("#/")
+
+
+LISTEN = """() => {
+  window.__said = [];
+  const region = document.getElementById('announcer');
+  new MutationObserver(() => { if (region.textContent) window.__said.push(region.textContent); })
+    .observe(region, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def said(page: Page) -> list[str]:
+    texts: list[str] = page.evaluate("window.__said")
+    return texts
+
+
+def wait_said(page: Page, words: str, timeout: float = 20_000) -> None:
+    page.wait_for_function("words => window.__said.some(s => s.includes(words))", arg=words, timeout=timeout)
+
+
+def test_the_live_region_says_your_turn_and_the_slap_verdict_but_not_every_card(page: Page) -> None:
+    page.evaluate(LISTEN)
+    deal_against_computer(page)
+    wait_said(page, "Your turn.")
+    page.keyboard.press("j")  # a slap now: right or wrong, the verdict is read out
+    page.wait_for_function("window.__said.some(s => / slaps(:| wrong)/.test(s))", timeout=5000)
+    page.wait_for_timeout(1500)  # the computers turn cards meanwhile: none of them is read out
+    assert not [s for s in said(page) if " turns " in s], said(page)
+    seats = page.get_by_role("list", name="Players at the table").get_by_role("listitem")
+    assert seats.count() == 4
+    for name in seats.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"):
+        assert "card" in name and "(" in name, name
+    # Asked for, every card is read out, and the choice is kept.
+    page.click("#table-settings summary")
+    page.check("#announce-cards")
+    for _ in range(40):
+        if page.locator(".flip-button.ready").count():
+            page.keyboard.press("f")
+        if [s for s in said(page) if " turns " in s]:
+            break
+        page.wait_for_timeout(100)
+    assert [s for s in said(page) if " turns " in s], said(page)
+    page.reload()
+    page.wait_for_selector(".seat")
+    assert page.locator("#announce-cards").is_checked()
+
+
+def test_with_reduced_motion_the_slap_window_is_shown_and_said(browser: Browser, live_server: Server) -> None:
+    page, errors = open_page(browser, live_server.url)
+    try:
+        page.emulate_media(reduced_motion="reduce")
+        page.evaluate(LISTEN)
+        page.check("input[name=mode][value=local]")
+        page.fill("#seat-name-0", "Ann")
+        page.fill("#seat-name-1", "Bob")
+        while page.locator(".seat-row button.ghost").count():
+            page.locator(".seat-row button.ghost").first.click()
+        deal_against_computer(page)
+        wait_said(page, ", your turn.")
+        keys = {"0": "a", "1": "l"}
+        flag = page.locator("#slap-window")
+        deadline = 400
+        while not flag.is_visible() and deadline:
+            deadline -= 1
+            due = page.locator(".seat.due")
+            if due.count():
+                page.keyboard.press(keys[due.get_attribute("data-seat") or "0"])
+            page.wait_for_timeout(40)
+        assert flag.is_visible(), "no challenge was won"
+        text = flag.inner_text()
+        assert "Slap window" in text and ("Ann" in text or "Bob" in text)
+        assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+        wait_said(page, "Slap window open", timeout=3000)
+        assert [s for s in said(page) if "must play" in s], said(page)  # the challenge that was won
+        flag.wait_for(state="hidden", timeout=5000)
+        assert errors == []
+    finally:
+        page.context.close()

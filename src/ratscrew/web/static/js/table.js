@@ -2,7 +2,8 @@
 // felt, the seats with their names, connection and delay, the pile, the buttons, what happened, and the
 // end-of-game summary. It never decides a rule: it sends flips and slaps and shows what the server says.
 import { h, clear, announce, reducedMotion } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
+import { pref, setPref } from "./prefs.js";
 import { cardBack, cardFace, cardName, miniCards } from "./cards.js";
 import { describe, ruleChips, seatName } from "./format.js";
 
@@ -65,14 +66,18 @@ export function createTable({ send, actions = () => [] }) {
   let applied = 0; // events applied (the tests compare pages by it)
   const paintedAt = new Map(); // card number -> performance.now() at its first paint
   const flippers = new Map();
+  let announceCards = Boolean(pref("announceCards", false)); // every card turned, read out (off: the pace is kept)
 
   const felt = h("div", { class: "felt", role: "group", "aria-label": t("game.table") });
   const pileBox = h("div", { class: "pile", id: "pile", role: "button", tabindex: "-1", "aria-label": t("game.pile") });
   const pileCount = h("div", { class: "pile-count" });
   const burnedBox = h("div", { class: "burned", hidden: true });
+  // The slap window after a won challenge, in words: the ring around the pile is only an animation.
+  const windowFlag = h("p", { class: "slap-window", id: "slap-window", hidden: true });
   const statusLine = h("p", { class: "status-line", id: "status-line", role: "status" });
   const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
-  const center = h("div", { class: "center" }, waitRing, pileBox, pileCount, burnedBox);
+  const center = h("div", { class: "center" }, waitRing, pileBox, pileCount, burnedBox, windowFlag);
+  const seatList = h("div", { class: "table-seats", id: "table-seats", role: "list", "aria-label": t("access.seats") });
   const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", "aria-label": t("game.agreed_rules") });
   const feed = h("ol", { class: "feed", id: "feed", "aria-label": t("game.feed") });
   const controls = h("div", { class: "controls", id: "controls" });
@@ -80,11 +85,19 @@ export function createTable({ send, actions = () => [] }) {
   const toast = h("div", { class: "toast", hidden: true, "aria-hidden": "true" });
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" });
   const seatEls = [];
-  felt.append(center, toast);
+  felt.append(seatList, center, toast);
+
+  const announceBox = h("input", { type: "checkbox", id: "announce-cards", checked: announceCards });
+  announceBox.addEventListener("change", () => { announceCards = announceBox.checked; setPref("announceCards", announceCards); });
+  const settings = h("details", { class: "table-settings", id: "table-settings" },
+    h("summary", {}, t("access.settings")),
+    h("div", { class: "table-settings-body" },
+      h("label", { class: "check" }, announceBox, " ", t("access.announce_cards")),
+      h("p", { class: "hint" }, t("access.announce_hint"))));
 
   const element = h("section", { class: "game" },
     h("div", { class: "game-head" }, h("h1", { class: "visually-hidden" }, t("game.title")), chips, clock),
-    felt, statusLine, controls,
+    felt, statusLine, controls, settings,
     h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed),
     overlay);
 
@@ -117,7 +130,7 @@ export function createTable({ send, actions = () => [] }) {
       const badge = seat.kind === "bot"
         ? t(`level.${seat.level}`)
         : (yours.length > 1 && mine ? t("game.player_n", { n: yours.indexOf(index) + 1 }) : (mine ? t("game.you") : t("game.person")));
-      const el = h("div", { class: `seat${mine ? " mine" : ""}`, id: `seat-${index}`, dataset: { seat: index },
+      const el = h("div", { class: `seat${mine ? " mine" : ""}`, id: `seat-${index}`, role: "listitem", dataset: { seat: index },
         style: `left:${positions[index].x}%;top:${positions[index].y}%` },
       stack,
       h("div", { class: "seat-info" },
@@ -127,7 +140,7 @@ export function createTable({ send, actions = () => [] }) {
         h("span", { class: "seat-count" }),
         h("span", { class: "seat-state" })));
       if (mine && yours.length === 1) stack.addEventListener("click", () => flip(index));
-      felt.append(el);
+      seatList.append(el);
       seatEls[index] = el;
     });
     setSeats(seats);
@@ -200,13 +213,27 @@ export function createTable({ send, actions = () => [] }) {
     pileBox.classList.remove("slapped"); void pileBox.offsetWidth; pileBox.classList.add("slapped");
   }
 
+  // Whether the focused control needs this key itself: typing in a field, Space on a checkbox, a button or a
+  // summary (the table's own Flip and Slap buttons excepted), arrows on a slider. Letters still play.
+  function ownsKey(target, key) {
+    if (!target || !target.tagName) return false;
+    if (["SELECT", "TEXTAREA"].includes(target.tagName) || target.isContentEditable) return true;
+    if (target.tagName === "INPUT") {
+      if (!["checkbox", "radio", "range", "button"].includes(target.type)) return true;
+      return key === " " || key.startsWith("arrow");
+    }
+    if (key === " " && ["BUTTON", "SUMMARY", "A"].includes(target.tagName)) {
+      return !target.classList.contains("flip-button") && !target.classList.contains("slap-button");
+    }
+    return false;
+  }
+
   function onKey(event) {
     if (event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
     if (!element.isConnected || element.closest("[hidden]")) return;
-    const target = event.target;
-    if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
-    if (!overlay.hidden) return;
     const key = event.key.toLowerCase();
+    if (ownsKey(event.target, key)) return;
+    if (!overlay.hidden) return;
     yours.forEach((seat, index) => {
       const keys = keysFor(yours, index);
       if (keys.flip.includes(key)) { event.preventDefault(); flip(seat); }
@@ -219,14 +246,38 @@ export function createTable({ send, actions = () => [] }) {
   // ------------------------------------------------------------------ showing the state
 
   // `animate`: false when a whole state replaces the table (a reload, a page that fell behind).
-  function update(next, { animate = true } = {}) {
+  function update(next, { animate = true, noteworthy = true } = {}) {
     if (!next || next.cards === undefined) return;
+    const before = state;
     const previous = animate ? state : null;
     state = next;
     startedAt = performance.now() - (next.now || 0);
     renderPile(previous);
     renderSeats();
     renderStatus();
+    narrate(before, next, noteworthy);
+  }
+
+  // What the table now asks of whom, for the live region: a slap window that opens, and whose turn it is.
+  // Your own turn is always said; another player's only after something worth saying (or with every card
+  // read out), so a quick game is not read as a stream of names.
+  function narrate(before, next, noteworthy) {
+    if (next.over) return;
+    const wasWaiting = before !== null && before.collect_pending !== null && !before.over;
+    if (next.collect_pending !== null) {
+      if (!wasWaiting) announce(t("access.say.window", { name: seatName(seats, next.collect_pending) }));
+      return;
+    }
+    const changed = before === null || wasWaiting || before.turn !== next.turn || before.cards > next.cards;
+    if (!changed) return;
+    const name = seatName(seats, next.turn);
+    if (yours.includes(next.turn)) {
+      const named = yours.length > 1;
+      if (next.owed > 0) announce(tn(named ? "access.say.your_turn_owed_named" : "access.say.your_turn_owed", next.owed, { name }));
+      else announce(t(named ? "access.say.your_turn_named" : "access.say.your_turn", { name }));
+    } else if (noteworthy || announceCards) {
+      announce(t("access.say.turn", { name }));
+    }
   }
 
   function renderPile(previous) {
@@ -273,6 +324,8 @@ export function createTable({ send, actions = () => [] }) {
       : t("game.pile_empty"));
     const waiting = state.collect_pending !== null && !state.over;
     waitRing.hidden = !waiting;
+    windowFlag.hidden = !waiting;
+    windowFlag.textContent = waiting ? t("access.window_open", { name: seatName(seats, state.collect_pending) }) : "";
     if (waiting) {
       waitRing.style.setProperty("--wait", `${state.collect_delay_ms}ms`);
       waitRing.classList.remove("run"); void waitRing.offsetWidth; waitRing.classList.add("run");
@@ -290,7 +343,8 @@ export function createTable({ send, actions = () => [] }) {
       el.classList.toggle("out", out);
       el.classList.toggle("empty", !out && count === 0);
       el.classList.toggle("owes", due && state.owed > 0);
-      el.querySelector(".seat-count").textContent = t("game.cards_n", { n: count });
+      const cards = tn("access.cards", count);
+      el.querySelector(".seat-count").textContent = cards;
       let words = "";
       if (out) words = t("game.out");
       else if (due && state.owed > 0) words = t("game.owes", { n: state.owed });
@@ -298,7 +352,8 @@ export function createTable({ send, actions = () => [] }) {
       else if (count === 0) words = t("game.empty");
       el.querySelector(".seat-state").textContent = words;
       const net = connectionText(seat);
-      el.setAttribute("aria-label", [`${seat.name}: ${t("game.cards_n", { n: count })}`, words, net].filter(Boolean).join(", "));
+      const badge = el.querySelector(".seat-badge").textContent;
+      el.setAttribute("aria-label", [`${seat.name} (${badge}): ${cards}`, words, net].filter(Boolean).join(", "));
       el.querySelector(".stack").classList.toggle("thin", count < 6);
       el.querySelector(".stack").hidden = count === 0;
     });
@@ -325,12 +380,13 @@ export function createTable({ send, actions = () => [] }) {
   function apply(items, next) {
     const quiet = items.length > 12; // catching up after a long gap: the feed, without a burst of animations
     for (const item of items) happened(item.event, quiet);
+    const noteworthy = items.some((item) => item.event.kind !== "card_turned");
     applied += items.length;
     if (items.length) {
       element.dataset.seq = String(items[items.length - 1].seq);
       element.dataset.applied = String(applied);
     }
-    if (next) update(next, { animate: !quiet });
+    if (next) update(next, { animate: !quiet, noteworthy });
   }
 
   function happened(event, quiet) {
@@ -338,12 +394,12 @@ export function createTable({ send, actions = () => [] }) {
     if (event.kind === "card_turned") {
       flippers.set(event.number, event.seat);
       for (const key of flippers.keys()) if (key < event.number - PAINTS_KEPT) flippers.delete(key);
-      if (!quiet) announce(describe(event, seats, { spoken: true }));
+      if (!quiet && announceCards) announce(describe(event, seats, { spoken: true }));
       return;
     }
-    addFeed(event, text);
+    const spoken = spokenText(event);
+    addFeed(event, text, spoken);
     if (quiet) return;
-    const spoken = describe(event, seats, { spoken: true });
     if (event.kind === "pile_won") {
       sweepTo(event.seat);
       flashToast(text, event.how === "slap" ? "good" : "info");
@@ -359,14 +415,28 @@ export function createTable({ send, actions = () => [] }) {
     } else if (event.kind === "player_out" || event.kind === "game_over") {
       flashToast(text, "info");
       announce(spoken, { urgent: event.kind === "game_over" });
-    } else if (event.kind !== "slap_dismissed") {
+    } else if (event.kind !== "slap_dismissed" || yours.includes(event.seat)) {
       announce(spoken);
     }
   }
 
-  function addFeed(event, text) {
-    const item = h("li", { class: `feed-item kind-${event.kind}` }, text);
-    if (event.kind === "slap_correct") item.append(" ", ...event.matches.map((m) => miniCards(m.cards, t)));
+  // An event in words for the ear: cards by name, a challenge as what it asks of whom.
+  function spokenText(event) {
+    if (event.kind === "challenge_opened") {
+      return tn("access.say.challenge", event.owed, { name: seatName(seats, event.seat),
+        card: cardName(event.card, t), payer: seatName(seats, event.payer) });
+    }
+    if (event.kind === "pile_won" && event.shares.length <= 1) {
+      return tn(`access.say.pile_won.${event.how}`, event.cards.length, { name: seatName(seats, event.seat) });
+    }
+    return describe(event, seats, { spoken: true });
+  }
+
+  // The feed shows glyphs and small cards; a screen reader gets the same line once, in words.
+  function addFeed(event, text, spoken) {
+    const shown = h("span", { class: "feed-shown", "aria-hidden": "true" }, text);
+    if (event.kind === "slap_correct") shown.append(" ", ...event.matches.map((m) => miniCards(m.cards, t)));
+    const item = h("li", { class: `feed-item kind-${event.kind}` }, shown, h("span", { class: "visually-hidden" }, spoken));
     feed.prepend(item);
     while (feed.children.length > FEED_LENGTH) feed.lastChild.remove();
   }
@@ -398,6 +468,7 @@ export function createTable({ send, actions = () => [] }) {
     const key = `game.rejected.${message.code}`;
     const text = t(key, { name });
     flashToast(text === key ? message.reason || message.code : text, "muted");
+    announce(text === key ? message.reason || message.code : text);
   }
 
   // ------------------------------------------------------------------ the end

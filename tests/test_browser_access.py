@@ -131,3 +131,50 @@ def test_with_reduced_motion_the_slap_window_is_shown_and_said(browser: Browser,
         assert errors == []
     finally:
         page.context.close()
+
+
+# Counts every Web Audio source started on the page, whichever script starts it.
+COUNT_STARTS = """
+window.__starts = 0;
+const start = AudioScheduledSourceNode.prototype.start;
+AudioScheduledSourceNode.prototype.start = function (...args) { window.__starts += 1; return start.apply(this, args); };
+"""
+PLAY = "name => import('/static/js/sound.js').then(m => m.playSound(name))"
+
+
+def test_sounds_wait_for_a_gesture_follow_the_game_and_keep_mute_and_volume(page: Page) -> None:
+    page.context.add_init_script(COUNT_STARTS)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.evaluate(PLAY, "turn") is False  # nobody has touched the page yet: silence
+    assert page.evaluate("window.__starts") == 0
+    deal_against_computer(page)  # a click: sounds are allowed from now on
+    for _ in range(100):  # the computers' cards land with a sound, and so does each turn of mine
+        if page.evaluate("window.ratscrewSounds.count") >= 2:
+            break
+        if page.locator(".flip-button.ready").count():
+            page.keyboard.press("f")
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.ratscrewSounds.count") >= 2
+    assert page.evaluate("window.__starts") >= 2
+    page.click("#table-settings summary")
+    assert page.get_by_label("Volume").count() == 1
+    page.get_by_label("Mute the sounds").check()
+    page.locator("#sound-volume").focus()
+    for _ in range(6):
+        page.keyboard.press("ArrowLeft")  # 60 -> 30, by keyboard
+    assert page.locator("#sound-volume").input_value() == "30"
+    starts = page.evaluate("window.__starts")
+    assert page.evaluate(PLAY, "won") is False  # muted
+    assert page.evaluate("window.__starts") == starts
+    page.reload()
+    page.wait_for_selector(".seat")
+    assert page.locator("#sound-mute").is_checked()
+    assert page.locator("#sound-volume").input_value() == "30"
+    page.click("#table-settings summary")
+    page.locator("#sound-mute").uncheck()  # a click: allowed, and unmuted
+    assert page.evaluate(PLAY, "won") is True
+    assert page.evaluate("window.__starts") >= 3  # three notes of the won-pile sound
+    page.reload()
+    page.wait_for_selector(".seat")
+    assert not page.locator("#sound-mute").is_checked()

@@ -4,6 +4,7 @@
 import { h, clear, announce, reducedMotion } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { pref, setPref } from "./prefs.js";
+import { playSound, soundControls } from "./sound.js";
 import { cardBack, cardFace, cardName, miniCards } from "./cards.js";
 import { describe, ruleChips, seatName } from "./format.js";
 
@@ -92,6 +93,7 @@ export function createTable({ send, actions = () => [] }) {
   const settings = h("details", { class: "table-settings", id: "table-settings" },
     h("summary", {}, t("access.settings")),
     h("div", { class: "table-settings-body" },
+      ...soundControls(),
       h("label", { class: "check" }, announceBox, " ", t("access.announce_cards")),
       h("p", { class: "hint" }, t("access.announce_hint"))));
 
@@ -272,6 +274,7 @@ export function createTable({ send, actions = () => [] }) {
     if (!changed) return;
     const name = seatName(seats, next.turn);
     if (yours.includes(next.turn)) {
+      playSound("turn");
       const named = yours.length > 1;
       if (next.owed > 0) announce(tn(named ? "access.say.your_turn_owed_named" : "access.say.your_turn_owed", next.owed, { name }));
       else announce(t(named ? "access.say.your_turn_named" : "access.say.your_turn", { name }));
@@ -394,22 +397,27 @@ export function createTable({ send, actions = () => [] }) {
     if (event.kind === "card_turned") {
       flippers.set(event.number, event.seat);
       for (const key of flippers.keys()) if (key < event.number - PAINTS_KEPT) flippers.delete(key);
-      if (!quiet && announceCards) announce(describe(event, seats, { spoken: true }));
+      if (quiet) return;
+      playSound("card");
+      if (announceCards) announce(describe(event, seats, { spoken: true }));
       return;
     }
     const spoken = spokenText(event);
     addFeed(event, text, spoken);
     if (quiet) return;
     if (event.kind === "pile_won") {
+      playSound("won");
       sweepTo(event.seat);
       flashToast(text, event.how === "slap" ? "good" : "info");
       announce(spoken);
     } else if (event.kind === "wrong_slap") {
       const seatEl = seatEls[event.seat];
       if (seatEl) { seatEl.classList.remove("penalty"); void seatEl.offsetWidth; seatEl.classList.add("penalty"); }
+      playSound("wrong");
       flashToast(text, "bad");
       announce(spoken);
     } else if (event.kind === "slap_correct") {
+      playSound("slap");
       flashToast(text, "good");
       announce(spoken);
     } else if (event.kind === "player_out" || event.kind === "game_over") {
@@ -425,6 +433,11 @@ export function createTable({ send, actions = () => [] }) {
     if (event.kind === "challenge_opened") {
       return tn("access.say.challenge", event.owed, { name: seatName(seats, event.seat),
         card: cardName(event.card, t), payer: seatName(seats, event.payer) });
+    }
+    if (event.kind === "slap_correct") {
+      const why = event.matches.map((m) => t("game.pattern_with_cards",
+        { pattern: t(`pattern.${m.pattern}`), cards: m.cards.map((c) => cardName(c, t)).join(", ") }));
+      return t("event.slap_correct", { name: seatName(seats, event.seat), why: why.join("; ") });
     }
     if (event.kind === "pile_won" && event.shares.length <= 1) {
       return tn(`access.say.pile_won.${event.how}`, event.cards.length, { name: seatName(seats, event.seat) });

@@ -178,3 +178,42 @@ def test_sounds_wait_for_a_gesture_follow_the_game_and_keep_mute_and_volume(page
     page.reload()
     page.wait_for_selector(".seat")
     assert not page.locator("#sound-mute").is_checked()
+
+
+SEQ = "Number(document.querySelector('.game').dataset.seq ?? -1)"
+
+
+def test_pause_stops_the_computers_survives_a_reload_and_resumes(page: Page) -> None:
+    page.evaluate(LISTEN)
+    deal_against_computer(page)
+    page.wait_for_selector(".flip-button.ready")
+    page.keyboard.press("f")  # my card: the computers are due next
+    page.click("#pause-button")
+    page.wait_for_selector("#paused-flag", state="visible")
+    assert page.locator("#pause-button").inner_text().startswith("Resume")
+    assert page.locator("#status-line").inner_text() == "The game is paused."
+    wait_say = "Game paused."
+    wait_said(page, wait_say, timeout=3000)
+    page.wait_for_timeout(400)
+    stopped = page.evaluate(SEQ)
+    page.keyboard.press("f")  # nothing is played while paused
+    page.keyboard.press("j")
+    page.wait_for_timeout(2500)  # the computers would have turned several cards by now
+    assert page.evaluate(SEQ) == stopped
+    page.reload()
+    page.wait_for_selector(".seat")
+    page.wait_for_selector("#paused-flag", state="visible")
+    page.wait_for_timeout(1000)
+    assert page.evaluate(SEQ) <= stopped  # a fresh page shows the paused table as it stands
+    page.evaluate(LISTEN)
+    page.keyboard.press("p")  # the key resumes
+    page.wait_for_selector("#paused-flag", state="hidden")
+    wait_said(page, "Game resumed.", timeout=3000)
+    for _ in range(80):
+        if page.evaluate(SEQ) > stopped:
+            break
+        if page.locator(".flip-button.ready").count():
+            page.keyboard.press("f")
+        page.wait_for_timeout(100)
+    assert page.evaluate(SEQ) > stopped
+    assert page.locator("#pause-button").inner_text().startswith("Pause")

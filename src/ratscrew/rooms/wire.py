@@ -16,6 +16,8 @@ Page to server (JSON objects, at most ``MAX_MESSAGE_BYTES``); the first must be 
 - Lobby: ``sit {seat, name}`` takes an empty seat, ``stand`` leaves it, ``ready {ready}``; the host's
   ``seats {count}``, ``bot {seat, level, name?}`` (``level`` null empties the seat), ``rules {rules}``,
   ``visibility {public}``, ``start``; after a game, ``rematch`` brings everyone back to the lobby.
+- ``pause {paused}``: a player of a game against the computer (or two on one screen) stops the table's
+  clock, or starts it again; other rooms refuse it.
 
 Server to page: ``welcome`` (the whole room as this page may see it), ``seated`` (a seat and its token),
 ``lobby`` (the lobby changed), ``events`` (numbered game events and the state after them), ``state`` (the
@@ -122,6 +124,13 @@ class Rematch:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """Stop (or restart) the table's clock: only in a game against the computer or two on one screen."""
+
+    paused: bool
+
+
 ClientMessage = (
     Hello
     | Ping
@@ -138,6 +147,7 @@ ClientMessage = (
     | SetVisibility
     | Start
     | Rematch
+    | Pause
 )
 TYPES = (
     "hello",
@@ -155,6 +165,7 @@ TYPES = (
     "visibility",
     "start",
     "rematch",
+    "pause",
 )
 
 
@@ -259,4 +270,5 @@ _READERS: dict[str, Any] = {
     "visibility": lambda d: SetVisibility(_bool(d, "public")),
     "start": lambda d: Start(),
     "rematch": lambda d: Rematch(),
+    "pause": lambda d: Pause(_bool(d, "paused")),
 }

@@ -68,6 +68,7 @@ export function createTable({ send, actions = () => [] }) {
   const paintedAt = new Map(); // card number -> performance.now() at its first paint
   const flippers = new Map();
   let announceCards = Boolean(pref("announceCards", false)); // every card turned, read out (off: the pace is kept)
+  let pausable = false; // a game against the computer (or two on one screen): the server stops its clock on request
 
   const felt = h("div", { class: "felt", role: "group", "aria-label": t("game.table") });
   const pileBox = h("div", { class: "pile", id: "pile", role: "button", tabindex: "-1", "aria-label": t("game.pile") });
@@ -84,9 +85,11 @@ export function createTable({ send, actions = () => [] }) {
   const controls = h("div", { class: "controls", id: "controls" });
   const clock = h("span", { class: "clock", "aria-label": t("game.clock") });
   const toast = h("div", { class: "toast", hidden: true, "aria-hidden": "true" });
+  const pausedFlag = h("div", { class: "paused-flag", id: "paused-flag", hidden: true },
+    h("strong", {}, t("access.paused_title")), h("span", {}, t("access.paused_hint")));
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" });
   const seatEls = [];
-  felt.append(seatList, center, toast);
+  felt.append(seatList, center, toast, pausedFlag);
 
   const announceBox = h("input", { type: "checkbox", id: "announce-cards", checked: announceCards });
   announceBox.addEventListener("change", () => { announceCards = announceBox.checked; setPref("announceCards", announceCards); });
@@ -171,6 +174,11 @@ export function createTable({ send, actions = () => [] }) {
   }
   window.addEventListener("resize", placeSeats);
 
+  function setPausable(flag) {
+    pausable = Boolean(flag);
+    if (seats.length) buildControls();
+  }
+
   function buildControls() {
     clear(controls);
     controls.classList.toggle("local", yours.length > 1);
@@ -194,18 +202,46 @@ export function createTable({ send, actions = () => [] }) {
       controls.append(h("div", { class: `pad pad-${index}`, role: "group", "aria-label": label },
         h("span", { class: "pad-name" }, label), flipButton, slapButton));
     });
+    if (pausable) {
+      const pause = h("button", { type: "button", class: "secondary pause-button", id: "pause-button", "aria-keyshortcuts": "P" },
+        h("span", { class: "pause-label" }, t("access.pause")), h("kbd", {}, "P"));
+      pause.addEventListener("click", togglePause);
+      controls.append(pause);
+      renderPause();
+    }
+  }
+
+  // ------------------------------------------------------------------ pausing (games against the computer)
+
+  function togglePause() {
+    if (!pausable || !state || state.over || !yours.length) return;
+    send({ type: "pause", paused: !state.paused });
+  }
+
+  function renderPause() {
+    const paused = Boolean(state?.paused) && !state.over;
+    element.classList.toggle("paused", paused);
+    pausedFlag.hidden = !paused;
+    const button = controls.querySelector("#pause-button");
+    if (button) {
+      button.querySelector(".pause-label").textContent = paused ? t("access.resume") : t("access.pause");
+      button.hidden = !state || state.over;
+    }
+    for (const pad of controls.querySelectorAll(".flip-button, .slap-button")) pad.setAttribute("aria-disabled", String(paused));
   }
 
   // ------------------------------------------------------------------ inputs
 
   function flip(seat) {
     if (!state || state.over || !yours.includes(seat)) return;
+    if (state.paused) { announce(t("access.paused_hint")); return; }
     send({ type: "flip", seat });
   }
 
   // A slap names the top card this player saw and how long after its first paint they reacted.
   function slap(seat) {
     if (!state || state.over || !yours.includes(seat)) return;
+    if (state.paused) { announce(t("access.paused_hint")); return; }
     const card = state.pile.length ? state.cards : null;
     const painted = card === null ? undefined : paintedAt.get(card);
     const rt = painted === undefined ? null : Math.max(0, Math.min(600000, Math.round(performance.now() - painted)));
@@ -236,6 +272,7 @@ export function createTable({ send, actions = () => [] }) {
     const key = event.key.toLowerCase();
     if (ownsKey(event.target, key)) return;
     if (!overlay.hidden) return;
+    if (key === "p" && pausable) { event.preventDefault(); togglePause(); return; }
     yours.forEach((seat, index) => {
       const keys = keysFor(yours, index);
       if (keys.flip.includes(key)) { event.preventDefault(); flip(seat); }
@@ -257,6 +294,7 @@ export function createTable({ send, actions = () => [] }) {
     renderPile(previous);
     renderSeats();
     renderStatus();
+    renderPause();
     narrate(before, next, noteworthy);
   }
 
@@ -265,6 +303,11 @@ export function createTable({ send, actions = () => [] }) {
   // read out), so a quick game is not read as a stream of names.
   function narrate(before, next, noteworthy) {
     if (next.over) return;
+    if (before !== null && Boolean(before.paused) !== Boolean(next.paused)) {
+      announce(t(next.paused ? "access.say.paused" : "access.say.resumed"));
+      return;
+    }
+    if (next.paused) return;
     const wasWaiting = before !== null && before.collect_pending !== null && !before.over;
     if (next.collect_pending !== null) {
       if (!wasWaiting) announce(t("access.say.window", { name: seatName(seats, next.collect_pending) }));
@@ -369,6 +412,10 @@ export function createTable({ send, actions = () => [] }) {
   function renderStatus() {
     if (state.over) {
       statusLine.textContent = t("game.over");
+      return;
+    }
+    if (state.paused) {
+      statusLine.textContent = t("access.status_paused");
       return;
     }
     const due = seatName(seats, state.turn);
@@ -522,7 +569,7 @@ export function createTable({ send, actions = () => [] }) {
   }
 
   const tick = setInterval(() => {
-    if (!state || state.over) return;
+    if (!state || state.over || state.paused) return;
     const ms = performance.now() - startedAt;
     const limit = rules?.end?.time_limit_s ? rules.end.time_limit_s * 1000 : 0;
     const shown = limit ? Math.max(0, limit - ms) : ms;
@@ -535,6 +582,7 @@ export function createTable({ send, actions = () => [] }) {
     element,
     setup,
     setSeats,
+    setPausable,
     update,
     apply,
     rejected,

@@ -30,7 +30,7 @@ def test_access_catalogs_have_the_same_keys_and_placeholders_in_every_language()
 
 
 STATIC = Path(str(resources.files("ratscrew.web").joinpath("static", "js")))
-SCRIPTS = ("app.js", "table.js", "sound.js", "pages/game.js")
+SCRIPTS = ("app.js", "table.js", "sound.js", "format.js", "rules-form.js", "pages/game.js", "pages/setup.js")
 
 
 def test_every_key_the_scripts_ask_for_is_there() -> None:
@@ -44,3 +44,15 @@ def test_every_key_the_scripts_ask_for_is_there() -> None:
             # Every literal key (a counted one is looked up by its plural forms, `.other` always there).
             for key in re.findall(r"[\"`]((?:access|app\.not_found)\.[\w.-]*\w)[\"`]", source):
                 assert key in texts or f"{key}.other" in texts, f"{name} uses {key}, missing in {lang}"
+
+
+def test_french_and_german_rule_texts_never_show_a_raw_choice_value() -> None:
+    from ratscrew.rules import OPTIONS
+
+    raw = {str(c) for o in OPTIONS for c in (getattr(o, "choices", None) or ()) if "-" in str(c)}
+    assert "ace-one" in raw
+    for lang in ("fr", "de"):
+        for key, text in catalog(lang).items():
+            if key.startswith(("option.", "choice.", "preset.")):
+                shown = [value for value in raw if value in text]
+                assert not shown, f"{lang} {key} shows {shown}: {text}"

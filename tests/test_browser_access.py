@@ -217,3 +217,64 @@ def test_pause_stops_the_computers_survives_a_reload_and_resumes(page: Page) -> 
         page.wait_for_timeout(100)
     assert page.evaluate(SEQ) > stopped
     assert page.locator("#pause-button").inner_text().startswith("Pause")
+
+
+COUNT = "([key, n]) => import('/static/js/i18n.js').then(m => m.tn(key, n))"
+
+
+def test_counts_agree_with_their_number_in_every_language(page: Page) -> None:
+    assert page.evaluate(COUNT, ["access.cards", 1]) == "1 card"
+    assert page.evaluate(COUNT, ["access.cards", 0]) == "0 cards"
+    assert page.evaluate(COUNT, ["access.cards", 21]) == "21 cards"
+    page.select_option("#lang-select", "fr")
+    page.wait_for_selector("body[data-lang=fr]")
+    assert page.evaluate(COUNT, ["access.cards", 0]) == "0 carte"  # French counts zero as one
+    assert page.evaluate(COUNT, ["access.cards", 2]) == "2 cartes"
+    page.select_option("#lang-select", "de")
+    page.wait_for_selector("body[data-lang=de]")
+    assert page.evaluate(COUNT, ["access.cards", 1]) == "1 Karte"
+
+
+def test_two_on_one_keyboard_player_one_has_the_left_pad(page: Page) -> None:
+    page.check("input[name=mode][value=local]")
+    page.fill("#seat-name-0", "Ann")
+    page.fill("#seat-name-1", "Bob")
+    while page.locator(".seat-row button.ghost").count():
+        page.locator(".seat-row button.ghost").first.click()
+    deal_against_computer(page)
+    first = page.locator(".pad-0").bounding_box()
+    second = page.locator(".pad-1").bounding_box()
+    assert first is not None and second is not None
+    assert first["x"] + first["width"] <= second["x"]  # A and S on the left, L and K on the right
+    assert page.locator(".pad-0 kbd").all_inner_texts() == ["A", "S"]
+    assert page.locator(".pad-1 kbd").all_inner_texts() == ["L", "K"]
+    assert page.locator("#pause-button").is_visible()  # two on one screen may pause too
+
+
+def test_house_rules_show_words_and_keep_the_option_names_folded_away(page: Page) -> None:
+    page.click("details.house-rules summary")
+    assert page.locator(".option").count() > 10
+    assert page.locator(".option .option-key").count() == 0  # not under every setting
+    assert not page.locator(".option-keys .option-key").first.is_visible()
+    assert (
+        page.locator("label[for=opt-slapping-collect_delay_ms]").get_attribute("title") == "slapping.collect_delay_ms"
+    )
+    keys = page.locator(".option-keys").first
+    keys.locator("summary").click()
+    assert keys.locator(".option-key").first.is_visible()
+    assert page.locator("#keys-hint, .keys-hint").first.is_visible()  # a keyboard here: the keys are told
+
+
+def test_a_touch_phone_shows_no_keyboard_hints(browser: Browser, live_server: Server) -> None:
+    page, errors = open_page(browser, live_server.url, width=390, height=844, touch=True)
+    try:
+        assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+        assert page.locator(".keys-hint").count() == 1
+        assert not page.locator(".keys-hint").is_visible()
+        deal_against_computer(page)
+        assert page.locator(".flip-button").is_visible()
+        assert not page.locator(".flip-button kbd").is_visible()
+        assert not page.locator(".slap-button kbd").is_visible()
+        assert errors == []
+    finally:
+        page.context.close()

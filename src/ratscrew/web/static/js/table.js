@@ -550,7 +550,8 @@ export function createTable({ send, actions = () => [] }) {
     const buttons = actions(summary, yours);
     overlay.append(h("div", { class: "overlay-card panel" },
       h("h2", { id: "over-title" }, headline),
-      h("p", { class: "lead" }, t("game.summary.length", { cards: summary.cards, piles: summary.tricks, m: minutes, s: String(seconds).padStart(2, "0") })),
+      h("p", { class: "lead" }, t("access.summary.length", { cards: tn("access.summary.cards", summary.cards),
+        piles: tn("access.summary.piles", summary.tricks), m: minutes, s: String(seconds).padStart(2, "0") })),
       summary.how ? h("p", { class: "hint" }, t(`game.summary.how.${summary.how}`)) : null,
       h("div", { class: "table-scroll" }, h("table", { class: "summary-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.summary.player")), h("th", { scope: "col" }, t("game.summary.cards")),

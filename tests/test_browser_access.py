@@ -278,3 +278,30 @@ def test_a_touch_phone_shows_no_keyboard_hints(browser: Browser, live_server: Se
         assert errors == []
     finally:
         page.context.close()
+
+
+def test_the_end_of_a_game_is_played_by_keyboard_without_leaving_the_dialog(page: Page) -> None:
+    page.click("details.house-rules summary")
+    page.fill("#opt-end-time_limit_s", "6")
+    page.dispatch_event("#opt-end-time_limit_s", "change")
+    game = deal_against_computer(page)
+    for _ in range(200):
+        if page.locator(".overlay").is_visible():
+            break
+        if page.locator(".flip-button.ready").count():
+            page.keyboard.press("f")
+        page.wait_for_timeout(100)
+    assert page.locator(".overlay").is_visible(), "the six-second game did not end"
+    page.wait_for_function("document.activeElement?.id === 'play-again'")
+    inside = "document.querySelector('.overlay').contains(document.activeElement)"
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside)
+    for _ in range(5):
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(inside)
+    page.focus("#play-again")
+    page.keyboard.press("Enter")
+    page.wait_for_function("route => !location.hash.endsWith(route)", arg=game)
+    page.wait_for_selector(".seat")
+    assert page.locator(".overlay").is_hidden()

@@ -564,6 +564,17 @@ export function createTable({ send, actions = () => [] }) {
     (overlay.querySelector(".overlay-actions button") || overlay.querySelector(".overlay-actions a"))?.focus();
   }
 
+  // The summary is a modal dialog: Tab and Shift+Tab go round its own buttons and links, not the table behind.
+  overlay.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const items = [...overlay.querySelectorAll("button, a[href], summary")].filter((el) => !el.disabled && el.getClientRects().length);
+    if (!items.length) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+    else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+  });
+
   function hideSummary() {
     overlay.hidden = true;
     clear(overlay);

@@ -78,7 +78,7 @@ def test_the_live_region_says_your_turn_and_the_slap_verdict_but_not_every_card(
     deal_against_computer(page)
     wait_said(page, "Your turn.")
     page.keyboard.press("j")  # a slap now: right or wrong, the verdict is read out
-    page.wait_for_function("window.__said.some(s => / slaps(:| wrong)/.test(s))", timeout=5000)
+    page.wait_for_function("window.__said.some(s => / slaps(:| wrong)| slapped too late/.test(s))", timeout=5000)
     page.wait_for_timeout(1500)  # the computers turn cards meanwhile: none of them is read out
     assert not [s for s in said(page) if " turns " in s], said(page)
     seats = page.get_by_role("list", name="Players at the table").get_by_role("listitem")

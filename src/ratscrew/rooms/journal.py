@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ratscrew.rooms.core import Phase
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
@@ -40,6 +42,10 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 Write = Callable[[sqlite3.Connection], None]
+
+# A room nobody has touched for this long is forgotten at start-up (its finished games stay in ``games``,
+# where the history finds them): a lobby left open, or a game abandoned mid-play, does not live for ever.
+ROOM_KEPT_S = 14 * 24 * 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +93,8 @@ class SqliteJournal:
         rows = [(code, game_no, start + i, json.dumps(a)) for i, a in enumerate(actions)]
 
         def write(db: sqlite3.Connection) -> None:
+            if start == 0:  # a new game: the actions of the room's earlier ones are not needed to resume it
+                db.execute("DELETE FROM room_actions WHERE code = ? AND game_no < ?", (code, game_no))
             db.executemany("INSERT OR REPLACE INTO room_actions (code, game_no, idx, action) VALUES (?, ?, ?, ?)", rows)
 
         self._put(write)
@@ -96,13 +104,6 @@ class SqliteJournal:
 
         def write(db: sqlite3.Connection) -> None:
             db.execute("INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)", row)
-
-        self._put(write)
-
-    def close_room(self, code: str) -> None:
-        def write(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE rooms SET closed = 1, updated = ? WHERE code = ?", (time.time(), code))
-            db.execute("DELETE FROM room_actions WHERE code = ?", (code,))
 
         self._put(write)
 
@@ -151,13 +152,24 @@ class SqliteJournal:
 
     # ------------------------------------------------------------------ reads
 
-    def open_rooms(self) -> list[SavedRoom]:
-        """Every room not closed, with the actions of its current game."""
+    def expire(self, kept_s: float = ROOM_KEPT_S, now: float | None = None) -> int:
+        """Forget every room untouched for ``kept_s`` seconds, with its actions; how many were forgotten."""
+        cutoff = (time.time() if now is None else now) - kept_s
+        with self._connect() as db:
+            codes = [code for (code,) in db.execute("SELECT code FROM rooms WHERE updated < ?", (cutoff,))]
+            db.executemany("DELETE FROM room_actions WHERE code = ?", [(c,) for c in codes])
+            db.executemany("DELETE FROM rooms WHERE code = ?", [(c,) for c in codes])
+        return len(codes)
+
+    def playing_rooms(self) -> list[SavedRoom]:
+        """Every room whose game was being played, with the actions of that game."""
         with self._connect() as db:
             rows = db.execute("SELECT code, doc FROM rooms WHERE closed = 0").fetchall()
             saved = []
             for code, text in rows:
                 doc = json.loads(text)
+                if doc.get("phase") != Phase.PLAYING.value:
+                    continue
                 game_no = int(doc.get("game_no", 0))
                 actions = [
                     json.loads(a)

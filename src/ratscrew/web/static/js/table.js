@@ -168,6 +168,11 @@ export function createTable({ send, actions = () => [] }) {
     if (state) renderSeats();
   }
 
+  // Only the measured delays moved (a `latency` message): one number per seat.
+  function setLatencies(latencies) {
+    setSeats(seats.map((seat, index) => ({ ...seat, latency_ms: latencies[index] ?? null })));
+  }
+
   function placeSeats() {
     const positions = seatPositions(seats.length, yours[0] ?? 0, felt.clientWidth < 560);
     seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
@@ -595,6 +600,7 @@ export function createTable({ send, actions = () => [] }) {
     setup,
     setSeats,
     setPausable,
+    setLatencies,
     update,
     apply,
     rejected,

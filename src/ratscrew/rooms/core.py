@@ -14,7 +14,7 @@ import secrets
 import statistics
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Protocol
 
@@ -39,7 +39,7 @@ from ratscrew.rooms import wire
 from ratscrew.rooms.fairness import Credit, LagEstimate, Quota, credit, decision_window
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
-from ratscrew.table.clock import Clock, OffsetClock
+from ratscrew.table.clock import Clock, OffsetClock, PausableClock
 from ratscrew.table.table import MATCH, RejectCode, SeatSpec, Table, TableConfig, TableEvent
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,8 @@ class Refusal(StrEnum):
     NOT_READY = "not_ready"
     WRONG_PHASE = "wrong_phase"
     BAD_VALUE = "bad_value"
+    PAUSED = "paused"  # the game is paused: nothing is played until it resumes
+    NO_PAUSE = "no_pause"  # only a game against the computer (or two on one screen) can be paused
 
 
 Message = dict[str, object]
@@ -160,6 +162,7 @@ class RoomOptions:
     public: bool = False
     standins: bool = True  # a computer may hold a dropped player's seat until they come back
     bot_pace: float = 1.0
+    pausable: bool = False  # a game against the computer (or two on one screen): its players may pause it
 
 
 def new_token() -> str:
@@ -198,6 +201,8 @@ class RoomCore:
         self.game_no = 0
         self.game: Game | None = None
         self.table: Table | None = None
+        self.game_clock: PausableClock | None = None
+        self.paused = False  # the game's clock stands still (kept in the journal: a restart keeps the pause)
         self.seed = 0
         self.game_id = ""
         self.summary: dict[str, object] | None = None
@@ -268,7 +273,7 @@ class RoomCore:
             times.append(self._lobby_sent + LATENCY_EVERY_MS)
         if self._host_away_since is not None and self.phase is Phase.LOBBY:
             times.append(self._host_away_since + HOST_GRACE_MS)
-        if self.table is not None and self.phase is Phase.PLAYING:
+        if self.table is not None and self.phase is Phase.PLAYING and not self.paused:
             due = self.table.next_deadline()
             if due is not None:
                 times.append(due - self.table.clock.now() + self.now())
@@ -285,7 +290,7 @@ class RoomCore:
                 page.probes[probe_id] = now
                 page.next_probe = now + PROBE_EVERY_MS
                 self._send(page.id, {"type": Out.PROBE, "id": probe_id})
-        if self.table is not None and self.phase is Phase.PLAYING:
+        if self.table is not None and self.phase is Phase.PLAYING and not self.paused:
             self._standins(now)
             self.table.run_due()
         self._pass_host(now)
@@ -361,6 +366,8 @@ class RoomCore:
             self._resync(page, msg.since)
         elif isinstance(msg, wire.FlipMsg | wire.SlapMsg):
             self._play(page, msg)
+        elif isinstance(msg, wire.Pause):
+            self._pause(page, msg.paused)
         else:
             self._lobby_message(page, msg)
         self._flush()
@@ -423,6 +430,9 @@ class RoomCore:
         if msg.seat not in page.seats or msg.seat >= len(self.seats):
             self._refuse(page, RejectCode.NOT_YOURS, f"seat {msg.seat} is not yours", msg.seat)
             return
+        if self.paused:
+            self._refuse(page, Refusal.PAUSED, "the game is paused: resume it to play on", msg.seat)
+            return
         if isinstance(msg, wire.FlipMsg):
             result = table.flip(msg.seat)
         else:
@@ -441,6 +451,30 @@ class RoomCore:
                 self.adjudications.append(Adjudication(msg.seat, msg.card, judged))
         if result is not None:
             self._refuse(page, result.code, result.reason, result.seat)
+
+    def _pause(self, page: Page, paused: bool) -> None:
+        """Stop or restart the game's clock: the table then does nothing at all, and resumes exactly."""
+        if not self.options.pausable:
+            self._refuse(page, Refusal.NO_PAUSE, "only a game against the computer can be paused")
+            return
+        if self.phase is not Phase.PLAYING or self.game_clock is None:
+            self._refuse(page, Refusal.WRONG_PHASE, "no game is being played in this room")
+            return
+        if not page.seats:
+            self._refuse(page, Refusal.NOT_SEATED, "only the players can pause their game")
+            return
+        self.set_paused(paused)
+
+    def set_paused(self, paused: bool) -> None:
+        if self.game_clock is None or paused == self.paused:
+            return
+        self.paused = paused
+        if paused:
+            self.game_clock.pause()
+        else:
+            self.game_clock.resume()
+        self._state_dirty = True  # every page shows the table stopped, or going again
+        self.journal.room(self.code, self.to_doc())
 
     # ------------------------------------------------------------------ the lobby
 
@@ -483,7 +517,7 @@ class RoomCore:
             for info in self.seats:
                 info.ready = info.kind is SeatKind.BOT  # new rules need every person's agreement again
         elif isinstance(msg, wire.SetVisibility):
-            self.options = RoomOptions(msg.public, self.options.standins, self.options.bot_pace)
+            self.options = replace(self.options, public=msg.public)
         elif isinstance(msg, wire.Start):
             self._start(page)
             return
@@ -591,6 +625,7 @@ class RoomCore:
         self.game_id = game_id(self.code, self.game_no)
         game = Game.from_seed(self.rules, len(self.seats), self.seed)
         self.summary = None
+        self.paused = False
         self._attach(game)
         self.phase = Phase.PLAYING
         self._lobby_changed()
@@ -598,7 +633,9 @@ class RoomCore:
 
     def _attach(self, game: Game) -> None:
         self.game = game
-        clock = OffsetClock(self.clock, game.now)
+        clock = self.game_clock = PausableClock(OffsetClock(self.clock, game.now))
+        if self.paused:
+            clock.pause()  # a paused game resumed from the journal stays paused
         self.table = Table(
             game,
             self.seat_specs(),
@@ -787,6 +824,7 @@ class RoomCore:
         view["now"] = self.table.clock.now()
         view["collect_delay_ms"] = self.rules.slapping.collect_delay_ms
         view["hold_ms"] = self.table.hold_ms
+        view["paused"] = self.paused
         return view
 
     def latencies(self) -> list[int | None]:
@@ -825,6 +863,7 @@ class RoomCore:
             "phase": self.phase.value,
             "public": self.options.public,
             "standins": self.options.standins,
+            "pausable": self.options.pausable,
             "seats": seats,
             "rules": self.rules_doc(),
             "preset": self.rules.preset,
@@ -876,6 +915,8 @@ class RoomCore:
             "public": self.options.public,
             "standins": self.options.standins,
             "bot_pace": self.options.bot_pace,
+            "pausable": self.options.pausable,
+            "paused": self.paused,
             "host_token": self.host_token,
             "tokens": {t: sorted(s) for t, s in self.tokens.items()},
             "game_no": self.game_no,
@@ -900,7 +941,10 @@ class RoomCore:
                 )
             )
         options = RoomOptions(
-            bool(doc.get("public")), bool(doc.get("standins", True)), float(str(doc.get("bot_pace", 1.0)))
+            bool(doc.get("public")),
+            bool(doc.get("standins", True)),
+            float(str(doc.get("bot_pace", 1.0))),
+            bool(doc.get("pausable", False)),
         )
         room = RoomCore(
             str(doc["code"]),
@@ -919,6 +963,7 @@ class RoomCore:
         room.reactions = {int(k): [int(x) for x in v] for k, v in reactions.items()}
         room.game_no = int(str(doc.get("game_no", 0)))
         room.seed = int(str(doc.get("seed", 0)))
+        room.paused = bool(doc.get("paused", False))
         summary = doc.get("summary")
         room.summary = summary if isinstance(summary, dict) else None
         return room

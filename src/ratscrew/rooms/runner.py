@@ -261,7 +261,7 @@ class Rooms:
             LoopClock(),
             seats=infos,
             rules=rules,
-            options=RoomOptions(public=False, standins=False, bot_pace=bot_pace),
+            options=RoomOptions(public=False, standins=False, bot_pace=bot_pace, pausable=True),
             journal=self.journal,
         )
         people = frozenset(i for i, s in enumerate(infos) if s.kind is SeatKind.HUMAN)

@@ -16,6 +16,8 @@ Page to server (JSON objects, at most ``MAX_MESSAGE_BYTES``); the first must be 
 - Lobby: ``sit {seat, name}`` takes an empty seat, ``stand`` leaves it, ``ready {ready}``; the host's
   ``seats {count}``, ``bot {seat, level, name?}`` (``level`` null empties the seat), ``rules {rules}``,
   ``visibility {public}``, ``start``; after a game, ``rematch`` brings everyone back to the lobby.
+- ``pause {paused}``: a player of a game against the computer (or two on one screen) stops the table's
+  clock, or starts it again; other rooms refuse it.
 
 Server to page: ``welcome`` (the whole room as this page may see it), ``seated`` (a seat and its token),
 ``lobby`` (the lobby changed), ``latency {seats, window_ms}`` (only the measured delays moved: each seat's, at
@@ -123,6 +125,13 @@ class Rematch:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """Stop (or restart) the table's clock: only in a game against the computer or two on one screen."""
+
+    paused: bool
+
+
 ClientMessage = (
     Hello
     | Ping
@@ -139,6 +148,7 @@ ClientMessage = (
     | SetVisibility
     | Start
     | Rematch
+    | Pause
 )
 TYPES = (
     "hello",
@@ -156,6 +166,7 @@ TYPES = (
     "visibility",
     "start",
     "rematch",
+    "pause",
 )
 
 
@@ -260,4 +271,5 @@ _READERS: dict[str, Any] = {
     "visibility": lambda d: SetVisibility(_bool(d, "public")),
     "start": lambda d: Start(),
     "rematch": lambda d: Rematch(),
+    "pause": lambda d: Pause(_bool(d, "paused")),
 }

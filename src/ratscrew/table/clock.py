@@ -57,3 +57,31 @@ class OffsetClock:
 
     def now(self) -> Millis:
         return self._base.now() + self._offset
+
+
+class PausableClock:
+    """Another clock's time that stands still while paused: a game paused for an hour resumes at the very
+    millisecond it stopped, so every timer of its table (a computer's next card, a slap window, the time
+    limit) keeps exactly the time it had left."""
+
+    def __init__(self, base: Clock) -> None:
+        self._base = base
+        self._lost: Millis = 0  # base time spent paused, before the current pause
+        self._paused_at: Millis | None = None
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def now(self) -> Millis:
+        base = self._base.now() if self._paused_at is None else self._paused_at
+        return base - self._lost
+
+    def pause(self) -> None:
+        if self._paused_at is None:
+            self._paused_at = self._base.now()
+
+    def resume(self) -> None:
+        if self._paused_at is not None:
+            self._lost += self._base.now() - self._paused_at
+            self._paused_at = None

@@ -1,7 +1,7 @@
 // The page shell: loads the language and the rules metadata, then shows one page per address (#/...).
 import { loadLanguage, preferredLanguage, t, translate, lang } from "./i18n.js";
 import { getJSON } from "./api.js";
-import { clear } from "./dom.js";
+import { clear, h } from "./dom.js";
 
 // Each page module exports render(view, context) and may return a cleanup function.
 const PAGES = [
@@ -41,10 +41,41 @@ function fillLanguages() {
   select.setAttribute("aria-label", t("app.language"));
 }
 
+// An address no page answers: say so, and offer the way back to Play.
+const NOT_FOUND = {
+  nav: null,
+  pattern: /^/,
+  load: async () => ({
+    render(view) {
+      view.append(h("section", { class: "panel not-found", id: "not-found" },
+        h("h1", {}, t("app.not_found.title")),
+        h("p", {}, t("app.not_found.text", { address: location.hash })),
+        h("a", { class: "button", href: "#/", id: "not-found-play" }, t("app.not_found.play"))));
+    },
+  }),
+};
+
+// Addresses that are not routes (#view, #something) are places on the current page: the router leaves them alone.
+let shownHash = null;
+function isRoute(hash) {
+  return hash === "" || hash === "#" || hash.startsWith("#/");
+}
+
 async function show() {
   const view = document.getElementById("view");
-  const hash = location.hash || "#/";
-  const page = PAGES.find((p) => p.pattern.test(hash)) || PAGES[0];
+  let hash = location.hash || "#/";
+  if (!isRoute(location.hash)) {
+    const anchor = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (shownHash !== null) {
+      // An in-page link was followed: the address goes back to the page shown, which stays as it is.
+      history.replaceState(history.state, "", shownHash);
+      anchor?.focus();
+      return;
+    }
+    hash = "#/"; // opened at such an address: the first page
+  }
+  shownHash = hash;
+  const page = PAGES.find((p) => p.pattern.test(hash)) || NOT_FOUND;
   const params = hash.match(page.pattern)?.slice(1) ?? [];
   for (const link of document.querySelectorAll("[data-nav]")) {
     if (link.dataset.nav === page.nav) link.setAttribute("aria-current", "page");
@@ -53,7 +84,8 @@ async function show() {
   if (typeof cleanup === "function") cleanup();
   cleanup = null;
   clear(view);
-  view.dataset.page = page.nav;
+  if (page.nav) view.dataset.page = page.nav;
+  else view.dataset.page = "not-found";
   try {
     const module = await page.load();
     cleanup = await module.render(view, { ...context, params });
@@ -78,6 +110,11 @@ async function start() {
     fillLanguages();
     await show();
     document.body.dataset.lang = context.lang;
+  });
+  // "Skip to content" moves the focus to the page, and leaves the address (and so the page shown) as it is.
+  document.querySelector(".skip-link")?.addEventListener("click", (event) => {
+    event.preventDefault();
+    document.getElementById("view").focus();
   });
   window.addEventListener("hashchange", show);
   await show();

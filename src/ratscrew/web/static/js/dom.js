@@ -37,7 +37,9 @@ export function announce(message, { urgent = false } = {}) {
   clearTimeout(announceTimer);
   announceTimer = setTimeout(() => {
     const region = document.getElementById("announcer");
-    region.textContent = pendingAnnouncements.splice(0).join(" ");
+    const text = pendingAnnouncements.splice(0).join(" ");
+    // The same words twice in a row ("Your turn." again) must still be heard: they differ by a trailing space.
+    region.textContent = region.textContent === text ? `${text}\u00a0` : text;
   }, 120);
 }
 

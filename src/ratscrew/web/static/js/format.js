@@ -1,5 +1,5 @@
 // Engine events and rules in words, in the chosen language (the browser never decides a rule, it tells).
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { cardName, prettyCard } from "./cards.js";
 
 export function seatName(seats, seat) {
@@ -41,6 +41,9 @@ export function describe(event, seats, { spoken = false } = {}) {
       if (event.shares.length > 1) {
         const parts = event.shares.map(([seat, n]) => t("event.share", { name: name(seat), n }));
         return t("event.pile_split", { parts: parts.join(", ") });
+      }
+      if (event.how === "slap" || event.how === "challenge") {
+        return tn(`access.event.pile_won.${event.how}`, event.cards.length, { name: name(event.seat) });
       }
       return t(`event.pile_won.${event.how}`, { name: name(event.seat), n: event.cards.length });
     case "player_out":

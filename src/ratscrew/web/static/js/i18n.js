@@ -48,3 +48,13 @@ export function translate(root = document) {
     }
   }
 }
+
+// A message that depends on a count: the catalog holds one text per plural category of the language
+// (`key.one`, `key.other`, as Intl.PluralRules names them); a missing category falls back to `key.other`.
+const pluralRules = new Map();
+export function tn(key, n, vars = {}) {
+  if (!pluralRules.has(current)) pluralRules.set(current, new Intl.PluralRules(current));
+  const category = pluralRules.get(current).select(Number(n));
+  const exact = `${key}.${category}`;
+  return t(has(exact) ? exact : `${key}.other`, { n, ...vars });
+}

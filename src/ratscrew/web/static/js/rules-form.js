@@ -25,8 +25,10 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
   const sections = [...new Set(meta.options.map((o) => o.section))];
   return sections.map((section) => {
     const fields = h("div", { class: "option-grid" });
-    for (const opt of meta.options.filter((o) => o.section === section)) fields.append(optionField(opt, values, { idPrefix, editable, onChange }));
-    return h("fieldset", { class: "option-section", disabled: !editable }, h("legend", {}, t(`rules.section.${section}`)), fields);
+    const options = meta.options.filter((o) => o.section === section);
+    for (const opt of options) fields.append(optionField(opt, values, { idPrefix, editable, onChange }));
+    return h("fieldset", { class: "option-section", disabled: !editable }, h("legend", {}, t(`rules.section.${section}`)), fields,
+      optionKeys(options));
   });
 }
 
@@ -34,12 +36,11 @@ function optionField(opt, values, { idPrefix, editable, onChange }) {
   const id = `${idPrefix}-${opt.key.replace(".", "-")}`;
   const value = getValue(values, opt.key);
   const changed = (v) => { setValue(values, opt.key, v); onChange(opt.key, v); };
-  const common = { id, "aria-describedby": `${id}-help`, disabled: !editable };
+  const common = { id, disabled: !editable };
   let input;
   if (opt.kind === "bool") {
     input = h("input", { ...common, type: "checkbox", checked: Boolean(value), onchange: (e) => changed(e.target.checked) });
-    return h("div", { class: "option option-bool" }, input,
-      h("label", { for: id }, opt.summary), h("code", { class: "option-key", id: `${id}-help` }, opt.key));
+    return h("div", { class: "option option-bool" }, input, h("label", { for: id, title: opt.key }, opt.summary));
   }
   if (opt.kind === "choice") {
     input = h("select", { ...common, onchange: (e) => {
@@ -55,8 +56,14 @@ function optionField(opt, values, { idPrefix, editable, onChange }) {
         changed(n);
       } });
   }
-  return h("div", { class: "option" }, h("label", { for: id }, opt.summary), input,
-    h("code", { class: "option-key", id: `${id}-help` }, opt.key));
+  return h("div", { class: "option" }, h("label", { for: id, title: opt.key }, opt.summary), input);
+}
+
+// The options' own names (as the command line and saved rules spell them), for those who want them: folded
+// away under each section, and as a tooltip on each label, instead of under every setting.
+function optionKeys(options) {
+  return h("details", { class: "option-keys" }, h("summary", {}, t("access.option_keys")),
+    h("ul", {}, ...options.map((opt) => h("li", {}, h("code", { class: "option-key" }, opt.key), " ", opt.summary))));
 }
 
 export function presetSelect(meta, selected, { id = "preset", disabled = false, onChange = () => {} } = {}) {

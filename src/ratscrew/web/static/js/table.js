@@ -2,7 +2,9 @@
 // felt, the seats with their names, connection and delay, the pile, the buttons, what happened, and the
 // end-of-game summary. It never decides a rule: it sends flips and slaps and shows what the server says.
 import { h, clear, announce, reducedMotion } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
+import { pref, setPref } from "./prefs.js";
+import { playSound, soundControls } from "./sound.js";
 import { cardBack, cardFace, cardName, miniCards } from "./cards.js";
 import { describe, ruleChips, seatName } from "./format.js";
 
@@ -65,26 +67,42 @@ export function createTable({ send, actions = () => [] }) {
   let applied = 0; // events applied (the tests compare pages by it)
   const paintedAt = new Map(); // card number -> performance.now() at its first paint
   const flippers = new Map();
+  let announceCards = Boolean(pref("announceCards", false)); // every card turned, read out (off: the pace is kept)
+  let pausable = false; // a game against the computer (or two on one screen): the server stops its clock on request
 
   const felt = h("div", { class: "felt", role: "group", "aria-label": t("game.table") });
   const pileBox = h("div", { class: "pile", id: "pile", role: "button", tabindex: "-1", "aria-label": t("game.pile") });
   const pileCount = h("div", { class: "pile-count" });
   const burnedBox = h("div", { class: "burned", hidden: true });
+  // The slap window after a won challenge, in words: the ring around the pile is only an animation.
+  const windowFlag = h("p", { class: "slap-window", id: "slap-window", hidden: true });
   const statusLine = h("p", { class: "status-line", id: "status-line", role: "status" });
   const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
-  const center = h("div", { class: "center" }, waitRing, pileBox, pileCount, burnedBox);
+  const center = h("div", { class: "center" }, waitRing, pileBox, pileCount, burnedBox, windowFlag);
+  const seatList = h("div", { class: "table-seats", id: "table-seats", role: "list", "aria-label": t("access.seats") });
   const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", "aria-label": t("game.agreed_rules") });
   const feed = h("ol", { class: "feed", id: "feed", "aria-label": t("game.feed") });
   const controls = h("div", { class: "controls", id: "controls" });
   const clock = h("span", { class: "clock", "aria-label": t("game.clock") });
   const toast = h("div", { class: "toast", hidden: true, "aria-hidden": "true" });
+  const pausedFlag = h("div", { class: "paused-flag", id: "paused-flag", hidden: true },
+    h("strong", {}, t("access.paused_title")), h("span", {}, t("access.paused_hint")));
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" });
   const seatEls = [];
-  felt.append(center, toast);
+  felt.append(seatList, center, toast, pausedFlag);
+
+  const announceBox = h("input", { type: "checkbox", id: "announce-cards", checked: announceCards });
+  announceBox.addEventListener("change", () => { announceCards = announceBox.checked; setPref("announceCards", announceCards); });
+  const settings = h("details", { class: "table-settings", id: "table-settings" },
+    h("summary", {}, t("access.settings")),
+    h("div", { class: "table-settings-body" },
+      ...soundControls(),
+      h("label", { class: "check" }, announceBox, " ", t("access.announce_cards")),
+      h("p", { class: "hint" }, t("access.announce_hint"))));
 
   const element = h("section", { class: "game" },
     h("div", { class: "game-head" }, h("h1", { class: "visually-hidden" }, t("game.title")), chips, clock),
-    felt, statusLine, controls,
+    felt, statusLine, controls, settings,
     h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed),
     overlay);
 
@@ -117,7 +135,7 @@ export function createTable({ send, actions = () => [] }) {
       const badge = seat.kind === "bot"
         ? t(`level.${seat.level}`)
         : (yours.length > 1 && mine ? t("game.player_n", { n: yours.indexOf(index) + 1 }) : (mine ? t("game.you") : t("game.person")));
-      const el = h("div", { class: `seat${mine ? " mine" : ""}`, id: `seat-${index}`, dataset: { seat: index },
+      const el = h("div", { class: `seat${mine ? " mine" : ""}`, id: `seat-${index}`, role: "listitem", dataset: { seat: index },
         style: `left:${positions[index].x}%;top:${positions[index].y}%` },
       stack,
       h("div", { class: "seat-info" },
@@ -127,7 +145,7 @@ export function createTable({ send, actions = () => [] }) {
         h("span", { class: "seat-count" }),
         h("span", { class: "seat-state" })));
       if (mine && yours.length === 1) stack.addEventListener("click", () => flip(index));
-      felt.append(el);
+      seatList.append(el);
       seatEls[index] = el;
     });
     setSeats(seats);
@@ -161,6 +179,11 @@ export function createTable({ send, actions = () => [] }) {
   }
   window.addEventListener("resize", placeSeats);
 
+  function setPausable(flag) {
+    pausable = Boolean(flag);
+    if (seats.length) buildControls();
+  }
+
   function buildControls() {
     clear(controls);
     controls.classList.toggle("local", yours.length > 1);
@@ -184,18 +207,46 @@ export function createTable({ send, actions = () => [] }) {
       controls.append(h("div", { class: `pad pad-${index}`, role: "group", "aria-label": label },
         h("span", { class: "pad-name" }, label), flipButton, slapButton));
     });
+    if (pausable) {
+      const pause = h("button", { type: "button", class: "secondary pause-button", id: "pause-button", "aria-keyshortcuts": "P" },
+        h("span", { class: "pause-label" }, t("access.pause")), h("kbd", {}, "P"));
+      pause.addEventListener("click", togglePause);
+      controls.append(pause);
+      renderPause();
+    }
+  }
+
+  // ------------------------------------------------------------------ pausing (games against the computer)
+
+  function togglePause() {
+    if (!pausable || !state || state.over || !yours.length) return;
+    send({ type: "pause", paused: !state.paused });
+  }
+
+  function renderPause() {
+    const paused = Boolean(state?.paused) && !state.over;
+    element.classList.toggle("paused", paused);
+    pausedFlag.hidden = !paused;
+    const button = controls.querySelector("#pause-button");
+    if (button) {
+      button.querySelector(".pause-label").textContent = paused ? t("access.resume") : t("access.pause");
+      button.hidden = !state || state.over;
+    }
+    for (const pad of controls.querySelectorAll(".flip-button, .slap-button")) pad.setAttribute("aria-disabled", String(paused));
   }
 
   // ------------------------------------------------------------------ inputs
 
   function flip(seat) {
     if (!state || state.over || !yours.includes(seat)) return;
+    if (state.paused) { announce(t("access.paused_hint")); return; }
     send({ type: "flip", seat });
   }
 
   // A slap names the top card this player saw and how long after its first paint they reacted.
   function slap(seat) {
     if (!state || state.over || !yours.includes(seat)) return;
+    if (state.paused) { announce(t("access.paused_hint")); return; }
     const card = state.pile.length ? state.cards : null;
     const painted = card === null ? undefined : paintedAt.get(card);
     const rt = painted === undefined ? null : Math.max(0, Math.min(600000, Math.round(performance.now() - painted)));
@@ -205,13 +256,28 @@ export function createTable({ send, actions = () => [] }) {
     pileBox.classList.remove("slapped"); void pileBox.offsetWidth; pileBox.classList.add("slapped");
   }
 
+  // Whether the focused control needs this key itself: typing in a field, Space on a checkbox, a button or a
+  // summary (the table's own Flip and Slap buttons excepted), arrows on a slider. Letters still play.
+  function ownsKey(target, key) {
+    if (!target || !target.tagName) return false;
+    if (["SELECT", "TEXTAREA"].includes(target.tagName) || target.isContentEditable) return true;
+    if (target.tagName === "INPUT") {
+      if (!["checkbox", "radio", "range", "button"].includes(target.type)) return true;
+      return key === " " || key.startsWith("arrow");
+    }
+    if (key === " " && ["BUTTON", "SUMMARY", "A"].includes(target.tagName)) {
+      return !target.classList.contains("flip-button") && !target.classList.contains("slap-button");
+    }
+    return false;
+  }
+
   function onKey(event) {
     if (event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
     if (!element.isConnected || element.closest("[hidden]")) return;
-    const target = event.target;
-    if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
-    if (!overlay.hidden) return;
     const key = event.key.toLowerCase();
+    if (ownsKey(event.target, key)) return;
+    if (!overlay.hidden) return;
+    if (key === "p" && pausable) { event.preventDefault(); togglePause(); return; }
     yours.forEach((seat, index) => {
       const keys = keysFor(yours, index);
       if (keys.flip.includes(key)) { event.preventDefault(); flip(seat); }
@@ -224,14 +290,45 @@ export function createTable({ send, actions = () => [] }) {
   // ------------------------------------------------------------------ showing the state
 
   // `animate`: false when a whole state replaces the table (a reload, a page that fell behind).
-  function update(next, { animate = true } = {}) {
+  function update(next, { animate = true, noteworthy = true } = {}) {
     if (!next || next.cards === undefined) return;
+    const before = state;
     const previous = animate ? state : null;
     state = next;
     startedAt = performance.now() - (next.now || 0);
     renderPile(previous);
     renderSeats();
     renderStatus();
+    renderPause();
+    narrate(before, next, noteworthy);
+  }
+
+  // What the table now asks of whom, for the live region: a slap window that opens, and whose turn it is.
+  // Your own turn is always said; another player's only after something worth saying (or with every card
+  // read out), so a quick game is not read as a stream of names.
+  function narrate(before, next, noteworthy) {
+    if (next.over) return;
+    if (before !== null && Boolean(before.paused) !== Boolean(next.paused)) {
+      announce(t(next.paused ? "access.say.paused" : "access.say.resumed"));
+      return;
+    }
+    if (next.paused) return;
+    const wasWaiting = before !== null && before.collect_pending !== null && !before.over;
+    if (next.collect_pending !== null) {
+      if (!wasWaiting) announce(t("access.say.window", { name: seatName(seats, next.collect_pending) }));
+      return;
+    }
+    const changed = before === null || wasWaiting || before.turn !== next.turn || before.cards > next.cards;
+    if (!changed) return;
+    const name = seatName(seats, next.turn);
+    if (yours.includes(next.turn)) {
+      playSound("turn");
+      const named = yours.length > 1;
+      if (next.owed > 0) announce(tn(named ? "access.say.your_turn_owed_named" : "access.say.your_turn_owed", next.owed, { name }));
+      else announce(t(named ? "access.say.your_turn_named" : "access.say.your_turn", { name }));
+    } else if (noteworthy || announceCards) {
+      announce(t("access.say.turn", { name }));
+    }
   }
 
   function renderPile(previous) {
@@ -278,6 +375,8 @@ export function createTable({ send, actions = () => [] }) {
       : t("game.pile_empty"));
     const waiting = state.collect_pending !== null && !state.over;
     waitRing.hidden = !waiting;
+    windowFlag.hidden = !waiting;
+    windowFlag.textContent = waiting ? t("access.window_open", { name: seatName(seats, state.collect_pending) }) : "";
     if (waiting) {
       waitRing.style.setProperty("--wait", `${state.collect_delay_ms}ms`);
       waitRing.classList.remove("run"); void waitRing.offsetWidth; waitRing.classList.add("run");
@@ -295,7 +394,8 @@ export function createTable({ send, actions = () => [] }) {
       el.classList.toggle("out", out);
       el.classList.toggle("empty", !out && count === 0);
       el.classList.toggle("owes", due && state.owed > 0);
-      el.querySelector(".seat-count").textContent = t("game.cards_n", { n: count });
+      const cards = tn("access.cards", count);
+      el.querySelector(".seat-count").textContent = cards;
       let words = "";
       if (out) words = t("game.out");
       else if (due && state.owed > 0) words = t("game.owes", { n: state.owed });
@@ -303,7 +403,8 @@ export function createTable({ send, actions = () => [] }) {
       else if (count === 0) words = t("game.empty");
       el.querySelector(".seat-state").textContent = words;
       const net = connectionText(seat);
-      el.setAttribute("aria-label", [`${seat.name}: ${t("game.cards_n", { n: count })}`, words, net].filter(Boolean).join(", "));
+      const badge = el.querySelector(".seat-badge").textContent;
+      el.setAttribute("aria-label", [`${seat.name} (${badge}): ${cards}`, words, net].filter(Boolean).join(", "));
       el.querySelector(".stack").classList.toggle("thin", count < 6);
       el.querySelector(".stack").hidden = count === 0;
     });
@@ -318,6 +419,10 @@ export function createTable({ send, actions = () => [] }) {
       statusLine.textContent = t("game.over");
       return;
     }
+    if (state.paused) {
+      statusLine.textContent = t("access.status_paused");
+      return;
+    }
     const due = seatName(seats, state.turn);
     if (state.collect_pending !== null) statusLine.textContent = t("game.status.waiting", { name: seatName(seats, state.collect_pending) });
     else if (state.owed > 0) statusLine.textContent = t("game.status.owes", { name: due, n: state.owed, by: seatName(seats, state.challenger) });
@@ -330,12 +435,13 @@ export function createTable({ send, actions = () => [] }) {
   function apply(items, next) {
     const quiet = items.length > 12; // catching up after a long gap: the feed, without a burst of animations
     for (const item of items) happened(item.event, quiet);
+    const noteworthy = items.some((item) => item.event.kind !== "card_turned");
     applied += items.length;
     if (items.length) {
       element.dataset.seq = String(items[items.length - 1].seq);
       element.dataset.applied = String(applied);
     }
-    if (next) update(next, { animate: !quiet });
+    if (next) update(next, { animate: !quiet, noteworthy });
   }
 
   function happened(event, quiet) {
@@ -343,35 +449,59 @@ export function createTable({ send, actions = () => [] }) {
     if (event.kind === "card_turned") {
       flippers.set(event.number, event.seat);
       for (const key of flippers.keys()) if (key < event.number - PAINTS_KEPT) flippers.delete(key);
-      if (!quiet) announce(describe(event, seats, { spoken: true }));
+      if (quiet) return;
+      playSound("card");
+      if (announceCards) announce(describe(event, seats, { spoken: true }));
       return;
     }
-    addFeed(event, text);
+    const spoken = spokenText(event);
+    addFeed(event, text, spoken);
     if (quiet) return;
-    const spoken = describe(event, seats, { spoken: true });
     if (event.kind === "pile_won") {
+      playSound("won");
       sweepTo(event.seat);
       flashToast(text, event.how === "slap" ? "good" : "info");
       announce(spoken);
     } else if (event.kind === "wrong_slap") {
       const seatEl = seatEls[event.seat];
       if (seatEl) { seatEl.classList.remove("penalty"); void seatEl.offsetWidth; seatEl.classList.add("penalty"); }
+      playSound("wrong");
       flashToast(text, "bad");
       announce(spoken);
     } else if (event.kind === "slap_correct") {
+      playSound("slap");
       flashToast(text, "good");
       announce(spoken);
     } else if (event.kind === "player_out" || event.kind === "game_over") {
       flashToast(text, "info");
       announce(spoken, { urgent: event.kind === "game_over" });
-    } else if (event.kind !== "slap_dismissed") {
+    } else if (event.kind !== "slap_dismissed" || yours.includes(event.seat)) {
       announce(spoken);
     }
   }
 
-  function addFeed(event, text) {
-    const item = h("li", { class: `feed-item kind-${event.kind}` }, text);
-    if (event.kind === "slap_correct") item.append(" ", ...event.matches.map((m) => miniCards(m.cards, t)));
+  // An event in words for the ear: cards by name, a challenge as what it asks of whom.
+  function spokenText(event) {
+    if (event.kind === "challenge_opened") {
+      return tn("access.say.challenge", event.owed, { name: seatName(seats, event.seat),
+        card: cardName(event.card, t), payer: seatName(seats, event.payer) });
+    }
+    if (event.kind === "slap_correct") {
+      const why = event.matches.map((m) => t("game.pattern_with_cards",
+        { pattern: t(`pattern.${m.pattern}`), cards: m.cards.map((c) => cardName(c, t)).join(", ") }));
+      return t("event.slap_correct", { name: seatName(seats, event.seat), why: why.join("; ") });
+    }
+    if (event.kind === "pile_won" && event.shares.length <= 1) {
+      return tn(`access.say.pile_won.${event.how}`, event.cards.length, { name: seatName(seats, event.seat) });
+    }
+    return describe(event, seats, { spoken: true });
+  }
+
+  // The feed shows glyphs and small cards; a screen reader gets the same line once, in words.
+  function addFeed(event, text, spoken) {
+    const shown = h("span", { class: "feed-shown", "aria-hidden": "true" }, text);
+    if (event.kind === "slap_correct") shown.append(" ", ...event.matches.map((m) => miniCards(m.cards, t)));
+    const item = h("li", { class: `feed-item kind-${event.kind}` }, shown, h("span", { class: "visually-hidden" }, spoken));
     feed.prepend(item);
     while (feed.children.length > FEED_LENGTH) feed.lastChild.remove();
   }
@@ -403,6 +533,7 @@ export function createTable({ send, actions = () => [] }) {
     const key = `game.rejected.${message.code}`;
     const text = t(key, { name });
     flashToast(text === key ? message.reason || message.code : text, "muted");
+    announce(text === key ? message.reason || message.code : text);
   }
 
   // ------------------------------------------------------------------ the end
@@ -424,7 +555,8 @@ export function createTable({ send, actions = () => [] }) {
     const buttons = actions(summary, yours);
     overlay.append(h("div", { class: "overlay-card panel" },
       h("h2", { id: "over-title" }, headline),
-      h("p", { class: "lead" }, t("game.summary.length", { cards: summary.cards, piles: summary.tricks, m: minutes, s: String(seconds).padStart(2, "0") })),
+      h("p", { class: "lead" }, t("access.summary.length", { cards: tn("access.summary.cards", summary.cards),
+        piles: tn("access.summary.piles", summary.tricks), m: minutes, s: String(seconds).padStart(2, "0") })),
       summary.how ? h("p", { class: "hint" }, t(`game.summary.how.${summary.how}`)) : null,
       h("div", { class: "table-scroll" }, h("table", { class: "summary-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.summary.player")), h("th", { scope: "col" }, t("game.summary.cards")),
@@ -437,13 +569,24 @@ export function createTable({ send, actions = () => [] }) {
     (overlay.querySelector(".overlay-actions button") || overlay.querySelector(".overlay-actions a"))?.focus();
   }
 
+  // The summary is a modal dialog: Tab and Shift+Tab go round its own buttons and links, not the table behind.
+  overlay.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const items = [...overlay.querySelectorAll("button, a[href], summary")].filter((el) => !el.disabled && el.getClientRects().length);
+    if (!items.length) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+    else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+  });
+
   function hideSummary() {
     overlay.hidden = true;
     clear(overlay);
   }
 
   const tick = setInterval(() => {
-    if (!state || state.over) return;
+    if (!state || state.over || state.paused) return;
     const ms = performance.now() - startedAt;
     const limit = rules?.end?.time_limit_s ? rules.end.time_limit_s * 1000 : 0;
     const shown = limit ? Math.max(0, limit - ms) : ms;
@@ -456,6 +599,7 @@ export function createTable({ send, actions = () => [] }) {
     element,
     setup,
     setSeats,
+    setPausable,
     setLatencies,
     update,
     apply,

@@ -44,6 +44,7 @@ export async function render(view, ctx) {
   }
 
   function whole(room, yours, state) {
+    table.setPausable(room.pausable);
     table.setup(room.seats, yours, room.rules, room.game);
     table.update(state, { animate: false });
   }

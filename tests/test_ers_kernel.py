@@ -19,9 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratscrew import kernels
+from ratscrew.bmn import parse_bmn_hands
 from ratscrew.bots.registry import LEVEL_NAMES, STRATEGY_NAMES
-from ratscrew.cards import Card
+from ratscrew.cards import FULL_DECK, Card, Rank, deal
 from ratscrew.engine.events import CardTurned, GameOver, PileWon, WonBy
+from ratscrew.engine.game import Game
 from ratscrew.engine.outcome import Outcome, Result
 from ratscrew.errors import MalformedInput
 from ratscrew.lab import kernel
@@ -29,7 +31,8 @@ from ratscrew.lab.simulate import game_seed, guarded, simulate
 from ratscrew.rules import Rules
 from ratscrew.rules.options import OPTIONS
 from ratscrew.rules.presets import PRESETS
-from ratscrew.table.table import TableEvent
+from ratscrew.table.clock import VirtualClock
+from ratscrew.table.table import SeatSpec, Table, TableConfig, TableEvent, run_virtual
 
 BOT_NAMES = [*LEVEL_NAMES, *(f"{level}:{s}" for level in LEVEL_NAMES for s in STRATEGY_NAMES)]
 
@@ -76,7 +79,7 @@ def test_the_python_path_pays_for_the_hash_only_when_asked() -> None:
 # ---------------------------------------------------------------------- identical games
 
 
-@pytest.mark.parametrize("preset", [name for name in PRESETS if name != "beggar"])
+@pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_covered_preset_plays_the_same_games(preset: str) -> None:
     rules = guarded(Rules.build(preset))
     seats = [["medium"] * 4, ["easy", "hard", "expert", "perfect", "instant"], ["easy", "medium"]]
@@ -141,35 +144,73 @@ def option_mixes(draw: st.DrawFn) -> Rules:
     seed=st.integers(0, 2**64 - 1),
 )
 def test_random_option_mixes_play_the_same_games(rules: Rules, levels: list[str], seed: int) -> None:
-    reason = kernel.covers(rules, levels)
-    if reason is None:
-        same_game(rules, levels, seed)
-    else:
-        # The only rules the kernel leaves to Python: no pattern can ever be slapped (loop detection).
-        assert not rules.any_slap_enabled(jokers_in_play=rules.deck.jokers > 0)
-        assert "slap pattern" in reason
+    same_game(rules, levels, seed)  # which asserts that the kernel covers every option mix
+
+
+# An endless Beggar-my-neighbour deal (Casella et al. 2024): "-" a number card, J Q K A court cards.
+CASELLA_LOOP = ("---K---Q-KQAJ-----AAJ--J--", "----------Q----KQ-J-----KA")
+
+
+def deck_for_bmn_hands(hands: list[str]) -> list[Card]:
+    """A full deck in dealing order whose two hands have the court cards where the notation puts them."""
+    by_demand: dict[int, list[Card]] = {0: [], 1: [], 2: [], 3: [], 4: []}
+    courts = {Rank.JACK: 1, Rank.QUEEN: 2, Rank.KING: 3, Rank.ACE: 4}
+    for card in FULL_DECK:
+        by_demand[courts.get(card.rank, 0)].append(card)
+    stacks = [[by_demand[int(d)].pop() for d in hand] for hand in hands]
+    return [stacks[i % 2][i // 2] for i in range(52)]
+
+
+def python_game_with_deck(rules: Rules, levels: list[str], seed: int, deck: list[Card]) -> tuple[object, ...]:
+    """play_one, with a given deck instead of the seeded shuffle."""
+    game = Game(rules, deal(deck, len(levels)))
+    clock = VirtualClock()
+    seats = [SeatSpec(f"bot {i + 1}", level) for i, level in enumerate(levels)]
+    table = Table(game, seats, clock, seed=seed, config=TableConfig())
+    digest = kernel.EventHash()
+    table.listeners.append(digest.add)
+    run_virtual(table, clock)
+    assert game.outcome is not None
+    return game.outcome.result.value, game.cards, clock.now(), digest.value
+
+
+@pytest.mark.parametrize("levels", [["perfect", "perfect"], ["instant", "expert"], ["medium", "easy"]])
+def test_an_endless_deal_is_found_as_the_engine_finds_it(levels: list[str]) -> None:
+    rules = guarded(Rules.build("beggar"))
+    deck = deck_for_bmn_hands(parse_bmn_hands(CASELLA_LOOP))
+    expected = python_game_with_deck(rules, levels, 8, deck)
+    stats, digest = kernel.play_c(rules, levels, 8, want_hash=True, deck=deck)
+    assert (stats.result, stats.cards, stats.ms, digest) == expected
+    if "easy" not in levels:  # nobody slaps wrong, so the deal plays as Beggar-my-neighbour: a loop
+        assert stats.result == "loop" and stats.cards == 34 + 440
 
 
 # ---------------------------------------------------------------------- what it covers
 
 
-def test_covers_names_what_it_leaves_to_python() -> None:
-    assert kernel.covers(Rules.build("standard"), ["medium"] * 4) is None
-    assert kernel.covers(Rules.build("standard"), ["match:risk-faces", "instant", "easy"]) is None
-    beggar = kernel.covers(Rules.build("beggar"), ["medium"] * 2)
-    assert beggar is not None and "loop detection" in beggar
-    jokers = Rules.build("beggar", {"deck.jokers": 1, "slaps.joker": True})  # a joker can be slapped
-    assert kernel.covers(jokers, ["medium"] * 2) is None
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_covers_every_preset_with_every_level_and_strategy(preset: str) -> None:
+    rules = Rules.build(preset)
+    for name in BOT_NAMES:
+        assert kernel.covers(rules, [name, "medium"]) is None
+
+
+def test_covers_names_what_it_leaves_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
     assert kernel.covers(Rules.build("standard"), ["medium"]) == "1 seats"
+    assert kernel.covers(Rules.build("standard"), ["medium"] * 13) == "13 seats"
     with pytest.raises(MalformedInput):
         kernel.covers(Rules.build("standard"), ["medium", "grandmaster"])
+    # A level the kernel did not know would be named, and its games played by Python.
+    monkeypatch.setattr(kernel, "COVERED_LEVELS", kernel.COVERED_LEVELS - {"easy"})
+    assert kernel.covers(Rules.build("standard"), ["medium", "easy:risk-2"]) == "level easy"
+    summary = simulate(Rules.build("standard"), ["medium", "easy"], 3, seed=2, workers=1)
+    assert (summary.kernel, summary.kernel_fallback) == ("python", "level easy")
 
 
 def test_simulate_says_which_kernel_played() -> None:
-    compiled = simulate(Rules.build("standard"), ["medium"] * 3, 6, seed=2, workers=1)
-    assert (compiled.kernel, compiled.kernel_fallback) == ("c", None)
-    beggar = simulate(Rules.build("beggar"), ["hard"] * 2, 2, seed=2, workers=1)
-    assert beggar.kernel == "python" and beggar.kernel_fallback is not None
+    for preset in ("standard", "beggar"):
+        compiled = simulate(Rules.build(preset), ["hard"] * 3, 6, seed=2, workers=1)
+        assert (compiled.kernel, compiled.kernel_fallback) == ("c", None)
 
 
 def test_forcing_python_in_process_gives_the_same_summary(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,10 +253,14 @@ def test_json_names_the_kernel_and_python_gives_the_same_figures() -> None:
     assert compiled == pure
 
 
-def test_json_gives_the_reason_when_python_plays() -> None:
-    doc = simulate_json("--games", "2", "--rules", "beggar", "--bots", "hard", "--players", "2", "--workers", "1")
-    assert doc["kernel"] == "python"
-    assert "loop detection" in doc["kernel_fallback"]
+def test_json_from_beggar_to_twelve_seats_is_the_kernel_s() -> None:
+    args = ("--games", "4", "--rules", "beggar", "--bots", "hard,easy:risk-faces", "--workers", "1")
+    compiled = simulate_json(*args)
+    pure = simulate_json(*args, pure=True)
+    assert compiled.pop("kernel") == "c" and pure.pop("kernel") == "python"
+    pure.pop("kernel_fallback")
+    assert compiled == pure
+    assert simulate_json("--games", "2", "--players", "12", "--workers", "1")["kernel"] == "c"
 
 
 @pytest.mark.parametrize("bots", ["grandmaster", "medium:risk-9"])

@@ -137,6 +137,17 @@ typedef struct {
     int strategy[MAX_SEATS], courts[MAX_SEATS], min_cards[MAX_SEATS];
 } Config;
 
+/* Positions seen between tricks, for the engine's loop detection (rules with no slap pattern at all): an
+ * open-addressing set of byte strings kept in one growing arena. */
+typedef struct {
+    uint64_t *hashes; /* 0: an empty slot */
+    uint32_t *offsets;
+    uint32_t *lengths;
+    size_t cap, count;
+    uint8_t *arena;
+    size_t used, room;
+} Seen;
+
 typedef struct {
     long long at, order;
     int kind, seat;
@@ -167,6 +178,8 @@ typedef struct {
     int notes[MAX_NOTES];
     int nnotes;
     int broken; /* a state the Python code would have raised on */
+    int detect_loops;
+    Seen seen;
     /* the table */
     Timer timers[MAX_TIMERS];
     int ntimers;
@@ -564,6 +577,89 @@ static void flip(Sim *s) {
     else pass_turn(s, seat);
 }
 
+/* 1 when the key was already in the set, 0 when it was added, -1 when memory ran out. */
+static int seen_add(Seen *set, const uint8_t *key, uint32_t len) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (uint32_t i = 0; i < len; i++) h = (h ^ key[i]) * 0x100000001b3ULL;
+    h |= 1; /* never 0, which marks an empty slot */
+    if (2 * (set->count + 1) > set->cap) {
+        size_t cap = set->cap ? 2 * set->cap : 1024;
+        uint64_t *hashes = calloc(cap, sizeof *hashes);
+        uint32_t *offsets = malloc(cap * sizeof *offsets), *lengths = malloc(cap * sizeof *lengths);
+        if (!hashes || !offsets || !lengths) {
+            free(hashes);
+            free(offsets);
+            free(lengths);
+            return -1;
+        }
+        for (size_t i = 0; i < set->cap; i++) {
+            if (!set->hashes[i]) continue;
+            size_t j = set->hashes[i] & (cap - 1);
+            while (hashes[j]) j = (j + 1) & (cap - 1);
+            hashes[j] = set->hashes[i];
+            offsets[j] = set->offsets[i];
+            lengths[j] = set->lengths[i];
+        }
+        free(set->hashes);
+        free(set->offsets);
+        free(set->lengths);
+        set->hashes = hashes;
+        set->offsets = offsets;
+        set->lengths = lengths;
+        set->cap = cap;
+    }
+    size_t j = h & (set->cap - 1);
+    while (set->hashes[j]) {
+        if (set->hashes[j] == h && set->lengths[j] == len && !memcmp(set->arena + set->offsets[j], key, len)) return 1;
+        j = (j + 1) & (set->cap - 1);
+    }
+    if (set->used + len > set->room) {
+        size_t room = set->room ? 2 * set->room : 65536;
+        while (room < set->used + len) room *= 2;
+        uint8_t *arena = realloc(set->arena, room);
+        if (!arena) return -1;
+        set->arena = arena;
+        set->room = room;
+    }
+    memcpy(set->arena + set->used, key, len);
+    set->hashes[j] = h;
+    set->offsets[j] = (uint32_t)set->used;
+    set->lengths[j] = len;
+    set->used += len;
+    set->count++;
+    return 0;
+}
+
+static void seen_free(Seen *set) {
+    free(set->hashes);
+    free(set->offsets);
+    free(set->lengths);
+    free(set->arena);
+    memset(set, 0, sizeof *set);
+}
+
+/* Game._mark_boundary: without slaps only a card's class (what it demands, or being a 10 under ten_stops)
+ * steers the game, so a position is every stack as classes, who is out, and whose turn it is. */
+static void mark_boundary(Sim *s) {
+    if (!s->detect_loops) return;
+    const Config *c = s->cfg;
+    uint8_t key[MAX_TOTAL + 3 * MAX_SEATS + 1];
+    uint32_t len = 0;
+    for (int seat = 0; seat < s->n; seat++) {
+        key[len++] = (uint8_t)stack_len(s, seat);
+        for (unsigned i = s->head[seat]; i != s->tail[seat]; i++) {
+            int card = s->stack[seat][i & (RING - 1)];
+            int demand = c->demand[RANK(card)];
+            key[len++] = (uint8_t)(demand ? demand : (c->ten_stops && RANK(card) == R_TEN ? 10 : 0));
+        }
+    }
+    for (int seat = 0; seat < s->n; seat++) key[len++] = (uint8_t)s->out[seat];
+    key[len++] = (uint8_t)s->turn;
+    int found = seen_add(&s->seen, key, len);
+    if (found < 0) s->broken = 1;
+    else if (found) finish(s, RES_LOOP, -1, END_LOOP);
+}
+
 static void collect(Sim *s) {
     const Config *c = s->cfg;
     int seats[MAX_SEATS];
@@ -593,7 +689,7 @@ static void collect(Sim *s) {
     }
     s->turn = leader;
     check_all_held(s);
-    /* loop detection is not ported: kernel.covers() sends rules without slaps to Python */
+    if (!s->over) mark_boundary(s);
 }
 
 static void end_split_window(Sim *s) {
@@ -960,8 +1056,10 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
 }
 
 /* Plays one game; returns 0 when it ended, -1 when the state went where the Python code would raise. */
-static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash) {
+static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash, const uint8_t *given, Py_ssize_t ngiven) {
     memset(s, 0, sizeof *s);
+    s->detect_loops = !(c->p_on[P_DOUBLE] || c->p_on[P_SANDWICH] || c->p_on[P_TOP_BOTTOM] || c->p_on[P_MARRIAGE] ||
+                        c->p_on[P_DIVORCE] || c->p_on[P_RUN] || c->p_on[P_TEN] || (c->p_on[P_JOKER] && c->jokers > 0));
     s->cfg = c;
     s->n = c->players;
     s->want_hash = want_hash;
@@ -987,6 +1085,10 @@ static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash) {
         deck[i] = deck[j];
         deck[j] = tmp;
     }
+    if (given) { /* a deck in the order to deal it, for tests (the caller checked it is the rules' deck) */
+        if (ngiven != total) return -1;
+        memcpy(deck, given, (size_t)total);
+    }
     for (int i = 0; i < total; i++) stack_push(s, i % s->n, deck[i]);
     s->total = total;
 
@@ -995,6 +1097,7 @@ static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash) {
     if (first >= 0) s->turn = first;
     check_all_held(s);
     if (s->over) return -1;
+    mark_boundary(s);
 
     /* Table.__init__: each bot's stream is seeded from the table's, in seat order. */
     uint64_t table_rng = seed;
@@ -1027,20 +1130,24 @@ static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash) {
 }
 
 static PyObject *py_play(PyObject *self, PyObject *args) {
-    Py_buffer buf;
+    Py_buffer buf, deck = {0};
     unsigned long long seed;
     int want_hash;
-    if (!PyArg_ParseTuple(args, "y*Kp", &buf, &seed, &want_hash)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*Kp|y*", &buf, &seed, &want_hash, &deck)) return NULL;
     Config cfg;
     int ok = buf.len % (Py_ssize_t)sizeof(double) == 0 &&
              read_config((const double *)buf.buf, buf.len / (Py_ssize_t)sizeof(double), &cfg);
     PyBuffer_Release(&buf);
     if (!ok) {
+        if (deck.obj) PyBuffer_Release(&deck);
         PyErr_SetString(PyExc_ValueError, "the kernel configuration is malformed");
         return NULL;
     }
     Sim sim;
-    if (play_game(&sim, &cfg, (uint64_t)seed, want_hash) != 0) {
+    int failed = play_game(&sim, &cfg, (uint64_t)seed, want_hash, deck.obj ? (const uint8_t *)deck.buf : NULL, deck.len);
+    if (deck.obj) PyBuffer_Release(&deck);
+    seen_free(&sim.seen);
+    if (failed) {
         PyErr_SetString(PyExc_RuntimeError, "the compiled game reached a state the Python engine does not allow");
         return NULL;
     }
@@ -1051,8 +1158,9 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS,
-     "play(config, seed, want_hash) -> (cards, ms, piles_by_slap, piles_by_challenge, wrong_slaps, "
-     "out_by_wrong_slap, result, winner or -1, event hash or 0)"},
+     "play(config, seed, want_hash[, deck]) -> (cards, ms, piles_by_slap, piles_by_challenge, wrong_slaps, "
+     "out_by_wrong_slap, result, winner or -1, event hash or 0); deck (card codes in dealing order) replaces "
+     "the shuffle"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -65,8 +65,6 @@ def covers(rules: Rules, levels: Sequence[str]) -> str | None:
     """
     if not MIN_PLAYERS <= len(levels) <= MAX_PLAYERS:
         return f"{len(levels)} seats"
-    if not rules.any_slap_enabled(jokers_in_play=rules.deck.jokers > 0):
-        return "no slap pattern on (the engine's loop detection is not in the kernel)"
     for name in levels:
         level = resolve(name)
         base = level.name.partition(":")[0]
@@ -244,12 +242,22 @@ def _module() -> ModuleType | None:
     return kernels.load(MODULE)
 
 
-def play_c(rules: Rules, levels: Sequence[str], seed: int, *, want_hash: bool = False) -> tuple[GameStats, int]:
-    """One game in C: its figures and (when asked, else 0) its event hash. Raises if the kernel is missing."""
+def play_c(
+    rules: Rules, levels: Sequence[str], seed: int, *, want_hash: bool = False, deck: Sequence[Card] | None = None
+) -> tuple[GameStats, int]:
+    """One game in C: its figures and (when asked, else 0) its event hash. Raises if the kernel is missing.
+
+    ``deck`` (tests only) is dealt instead of the seeded shuffle: the rules' whole deck, in dealing order.
+    """
     module = _module()
     if module is None:
         raise RuntimeError(f"{MODULE} is not available")
-    return _stats(module.play(config(rules, levels), seed, want_hash))
+    packed = config(rules, levels)
+    if deck is None:
+        return _stats(module.play(packed, seed, want_hash))
+    if sorted(map(card_code, deck)) != sorted(map(card_code, rules.deck_for(len(levels)).cards())):
+        raise ValueError("the deck must be the rules' whole deck")
+    return _stats(module.play(packed, seed, want_hash, bytes(map(card_code, deck))))
 
 
 def play_python(rules: Rules, levels: Sequence[str], seed: int, *, want_hash: bool = False) -> tuple[GameStats, int]:

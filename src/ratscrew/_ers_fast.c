@@ -21,13 +21,15 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #define MAX_SEATS 12
 #define RING 128 /* a stack's ring buffer: more places than the 108 cards two decks with jokers hold */
 #define MAX_TOTAL 108
-#define MAX_TIMERS 64
+#define MAX_TIMERS 256 /* live timers: a flip, a slap per bot, and the pauses still pending */
+#define MAX_STEPS 10000000LL /* run_virtual's max_steps: clock advances before it gives up */
 #define MAX_NOTES 64
 
 /* Header of the configuration array. */
@@ -181,7 +183,6 @@ typedef struct {
     int detect_loops;
     Seen seen;
     /* the table */
-    Timer timers[MAX_TIMERS];
     int ntimers;
     long long next_order;
     long long last_t;
@@ -192,6 +193,7 @@ typedef struct {
     long long piles_by_slap, piles_by_challenge, wrong_slaps, knocked;
     int want_hash;
     uint64_t hash;
+    Timer timers[MAX_TIMERS]; /* last, and not cleared for a new game: a timer is written whole when set */
 } Sim;
 
 /* ------------------------------------------------------------------ SplitMix64 (ratscrew/shuffle.py) */
@@ -1057,7 +1059,7 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
 
 /* Plays one game; returns 0 when it ended, -1 when the state went where the Python code would raise. */
 static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash, const uint8_t *given, Py_ssize_t ngiven) {
-    memset(s, 0, sizeof *s);
+    memset(s, 0, offsetof(Sim, timers));
     s->detect_loops = !(c->p_on[P_DOUBLE] || c->p_on[P_SANDWICH] || c->p_on[P_TOP_BOTTOM] || c->p_on[P_MARRIAGE] ||
                         c->p_on[P_DIVORCE] || c->p_on[P_RUN] || c->p_on[P_TEN] || (c->p_on[P_JOKER] && c->jokers > 0));
     s->cfg = c;
@@ -1112,7 +1114,9 @@ static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash, cons
     plan_flip(s, 0);
     plan_bot_slaps(s, 0);
 
-    /* run_virtual: fire the earliest timer, ties by the order they were set, until the game ends. */
+    /* run_virtual: fire the earliest timer, ties by the order they were set, until the game ends. Each time
+     * the clock moves on is one of its steps. */
+    long long steps = 0, clock = -1;
     while (!s->over) {
         if (s->broken || s->ntimers == 0) return -1;
         int best = 0;
@@ -1121,6 +1125,10 @@ static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash, cons
             if (a->at < b->at || (a->at == b->at && a->order < b->order)) best = i;
         }
         Timer tm = s->timers[best];
+        if (tm.at > clock || steps == 0) {
+            if (++steps > MAX_STEPS) return -1;
+            clock = tm.at;
+        }
         drop_timer(s, best);
         s->now = tm.at; /* the virtual clock: the game's last figure is the time of the timer that ended it */
         fire(s, &tm);

@@ -55,7 +55,7 @@ MODULE = "ratscrew._ers_fast"
 # The levels whose every draw the kernel makes as the Python bot does. ``match`` plays at Medium's speed
 # in the lab: its person is another computer, never measured, so its reaction fit is Medium's, fixed.
 COVERED_LEVELS = frozenset({"easy", "medium", "hard", "expert", "perfect", "instant", "match"})
-_RESULTS = tuple(Result)
+_RESULTS = tuple(r.value for r in Result)  # the kernel's result codes are places in Result
 
 
 def covers(rules: Rules, levels: Sequence[str]) -> str | None:
@@ -276,7 +276,7 @@ def _stats(row: tuple[int, int, int, int, int, int, int, int, int]) -> tuple[Gam
 
     cards, ms, by_slap, by_challenge, wrong, knocked, result, winner, digest = row
     stats = GameStats(
-        cards, ms, by_slap, by_challenge, wrong, knocked, _RESULTS[result].value, None if winner < 0 else winner
+        cards, ms, by_slap, by_challenge, wrong, knocked, _RESULTS[result], None if winner < 0 else winner
     )
     return stats, digest
 
@@ -293,7 +293,7 @@ class Player:
 
 def player(rules: Rules, levels: Sequence[str]) -> Player:
     """The fastest exact way to play these games: the kernel when it covers them, else Python."""
-    from ratscrew.lab.simulate import play_one
+    from ratscrew.lab.simulate import GameStats, play_one
 
     seats = tuple(levels)
 
@@ -311,8 +311,12 @@ def player(rules: Rules, levels: Sequence[str]) -> Player:
     assert module is not None
     packed = config(rules, seats)
     play = module.play
+    results = _RESULTS
 
     def compiled(seed: int) -> GameStats:
-        return _stats(play(packed, seed, False))[0]
+        cards, ms, by_slap, by_challenge, wrong, knocked, result, winner, _ = play(packed, seed, False)
+        return GameStats(
+            cards, ms, by_slap, by_challenge, wrong, knocked, results[result], None if winner < 0 else winner
+        )
 
     return Player(compiled, "c")

@@ -866,7 +866,7 @@ static Sight look(const Sim *s) {
             }
         }
     }
-    for (int p = 0; p < P_COUNT; p++) {
+    for (int p = 0; m >> p; p++) {
         if (!(m & (1u << p))) continue;
         if (v.easiest < 0 || c->diff_miss[p] < c->diff_miss[v.easiest] ||
             (c->diff_miss[p] == c->diff_miss[v.easiest] && c->diff_extra[p] < c->diff_extra[v.easiest]))

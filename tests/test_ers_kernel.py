@@ -25,7 +25,7 @@ from ratscrew.cards import FULL_DECK, Card, Rank, deal
 from ratscrew.engine.events import CardTurned, GameOver, PileWon, WonBy
 from ratscrew.engine.game import Game
 from ratscrew.engine.outcome import Outcome, Result
-from ratscrew.errors import MalformedInput
+from ratscrew.errors import MalformedInput, RulesError
 from ratscrew.lab import kernel
 from ratscrew.lab.simulate import game_seed, guarded, simulate
 from ratscrew.rules import Rules
@@ -74,6 +74,16 @@ def test_the_hash_is_fnv1a_over_six_words_per_event() -> None:
             expected = (expected ^ byte) * kernel.FNV_PRIME % 2**64
     assert kernel.event_hash(events) == expected
     assert kernel.event_hash(events[:2]) != expected
+
+
+def test_the_kernel_refuses_a_malformed_configuration() -> None:
+    from ratscrew import _ers_fast
+
+    packed = kernel.config(Rules.build("standard"), ["medium"] * 3)
+    assert _ers_fast.play(packed, 1, False)[0] > 0
+    for broken in (packed[:-8], packed + bytes(8), b"", packed[:-3]):
+        with pytest.raises(ValueError, match="configuration"):
+            _ers_fast.play(broken, 1, False)
 
 
 def test_the_python_path_pays_for_the_hash_only_when_asked() -> None:
@@ -140,7 +150,7 @@ def option_mixes(draw: st.DrawFn) -> Rules:
         changes["slaps.ten"] = "numbers"
     try:
         return Rules.build(preset, changes)
-    except Exception:  # a combination the rules refuse (ten_gap without ten, from the preset)
+    except RulesError:  # ten_gap on, from the preset, with ten turned off
         return Rules.build(preset, {**changes, "slaps.ten_gap": "off"})
 
 

@@ -75,6 +75,9 @@ def simulate_command(
     if plot_path:
         _plot(summary, Path(plot_path), rules.preset)
     if as_json:
+        doc["kernel"] = summary.kernel  # "c" (the compiled kernel) or "python"
+        if summary.kernel_fallback and summary.kernel == "python":
+            doc["kernel_fallback"] = summary.kernel_fallback
         print_json(doc)
     else:
         _print_summary(doc, rules.preset)

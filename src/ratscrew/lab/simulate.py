@@ -20,10 +20,11 @@ from ratscrew.bots.registry import resolve_all
 from ratscrew.engine.events import OutReason, PlayerOut
 from ratscrew.engine.game import Game
 from ratscrew.errors import MalformedInput
+from ratscrew.lab import kernel
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.table.clock import VirtualClock
-from ratscrew.table.table import SeatSpec, Table, TableConfig, run_virtual
+from ratscrew.table.table import SeatSpec, Table, TableConfig, TableEvent, run_virtual
 
 # Without a card limit a game with slaps can in principle go on for ever; the lab stops one at this many
 # cards (result "limit") unless the rules set their own end.max_cards.
@@ -103,6 +104,8 @@ class Summary:
     players: int
     levels: tuple[str, ...]
     tally: Tally
+    kernel: str = "python"  # what played the games: "c" (lab/kernel.py) or "python"
+    kernel_fallback: str | None = None  # why Python played them, when it did
 
     def as_dict(self) -> dict[str, object]:
         t = self.tally
@@ -177,8 +180,11 @@ def guarded(rules: Rules) -> Rules:
     return rules if rules.end.max_cards else rules.with_changes({"end.max_cards": GUARD_MAX_CARDS})
 
 
-def play_one(rules: Rules, levels: Sequence[str], seed: int) -> GameStats:
-    """One complete game between bots at ``levels`` (seat order), on virtual time."""
+def play_one(
+    rules: Rules, levels: Sequence[str], seed: int, *, on_event: Callable[[TableEvent], None] | None = None
+) -> GameStats:
+    """One complete game between bots at ``levels`` (seat order), on virtual time; ``on_event`` hears
+    every event the table publishes."""
     game = Game.from_seed(rules, len(levels), seed)
     clock = VirtualClock()
     table = Table(
@@ -188,6 +194,8 @@ def play_one(rules: Rules, levels: Sequence[str], seed: int) -> GameStats:
         seed=seed,
         config=TableConfig(),
     )
+    if on_event is not None:
+        table.listeners.append(on_event)
     run_virtual(table, clock)
     assert game.outcome is not None
     piles = table.piles_won()
@@ -207,8 +215,9 @@ def play_one(rules: Rules, levels: Sequence[str], seed: int) -> GameStats:
 def _play_chunk(rules_doc: dict[str, object], levels: tuple[str, ...], seed: int, indices: range) -> Tally:
     rules = rules_from_mapping(rules_doc)
     tally = Tally(len(levels))
+    play = kernel.player(rules, levels).play
     for i in indices:
-        tally.add(play_one(rules, levels, game_seed(seed, i)))
+        tally.add(play(game_seed(seed, i)))
     return tally
 
 
@@ -234,9 +243,10 @@ def simulate(
     levels = tuple(levels)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     tally = Tally(len(levels))
+    chosen = kernel.player(rules, levels)
     if workers == 1 or games < 4:
         for i in range(games):
-            tally.add(play_one(rules, levels, game_seed(seed, i)))
+            tally.add(chosen.play(game_seed(seed, i)))
             if progress:
                 progress(1)
     else:
@@ -254,4 +264,4 @@ def simulate(
                     if progress:
                         progress(part.games)
                 pending |= {pool.submit(_play_chunk, doc, levels, seed, c) for c in islice(chunks, len(done))}
-    return Summary(games, len(levels), levels, tally)
+    return Summary(games, len(levels), levels, tally, chosen.kernel, chosen.fallback)

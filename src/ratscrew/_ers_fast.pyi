@@ -1,0 +1,3 @@
+def play(
+    config: bytes, seed: int, want_hash: bool, deck: bytes = ..., /
+) -> tuple[int, int, int, int, int, int, int, int, int]: ...

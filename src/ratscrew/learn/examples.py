@@ -36,7 +36,7 @@ def match_doc(tr: Texts, match: Match) -> Doc:
         "pattern": match.pattern,
         "name": tr(f"pattern.{match.pattern}"),
         "cards": [str(c) for c in match.cards],
-        "why": tr(f"pattern.{match.pattern}.why", cards=cards_text(match.cards)),
+        "why": tr(f"pattern.{match.pattern}.why", cards=cards_text(match.cards, tr)),
     }
 
 

@@ -3,11 +3,11 @@
 // seats and the rules; a page without a seat watches.
 import { h, clear, announce, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
-import { ruleChips } from "../format.js";
 import { keepName, openRoom, savedName } from "../connection.js";
 import { rememberGame } from "../played.js";
 import { createTable, connectionText, connectionClass } from "../table.js";
-import { presetSelect, presetSummaryText, presetValues, rulesForm } from "../rules-form.js";
+import { presetSelect, presetValues, rulesForm } from "../rules-form.js";
+import { fillChips, summaryDrawer } from "../summary.js";
 
 const MAX_SEATS = 12;
 const MIN_SEATS = 2;
@@ -203,12 +203,16 @@ export async function render(view, ctx) {
     send({ type: "sit", seat: index, name });
   }
 
+  // The chips and the preset's summary are the server's words for the agreed rules and this many seats.
+  const drawSummary = summaryDrawer((summary) => {
+    fillChips(chipsBox, summary);
+    presetSummary.textContent = summary.preset.text;
+  }, { delay: 50 });
+
   function renderRules() {
-    clear(chipsBox);
-    for (const chip of ruleChips(room.rules)) chipsBox.append(h("span", { class: "chip" }, chip));
     const values = structuredClone(room.rules);
     const key = sortedJSON({ rules: values, host });
-    presetSummary.textContent = presetSummaryText(meta, values.preset, values);
+    drawSummary(values, room.seats.length);
     rulesNote.textContent = host ? t("room.rules_host") : t("room.rules_guest");
     if (key === shownRules) return;
     shownRules = key;

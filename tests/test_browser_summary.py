@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
 from tests.conftest import Server, open_page
 
@@ -33,13 +34,15 @@ def french(browser: Browser, live_server: Server) -> Iterator[Page]:
     assert not errors, errors
 
 
-def summaries(page: Page) -> list[dict[str, object]]:
+def summaries(page: Page) -> list[dict[str, Any]]:
     """The bodies of the summary requests the page sends from now on."""
-    sent: list[dict[str, object]] = []
-    page.on(
-        "request",
-        lambda request: sent.append(request.post_data_json) if request.url.endswith("/api/rules/summary") else None,
-    )
+    sent: list[dict[str, Any]] = []
+
+    def seen(request: Request) -> None:
+        if request.url.endswith("/api/rules/summary"):
+            sent.append(request.post_data_json or {})
+
+    page.on("request", seen)
     return sent
 
 

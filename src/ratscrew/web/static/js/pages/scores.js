@@ -490,7 +490,7 @@ function newMatchForm(ctx, errors, translated) {
     changeCount.textContent = count ? tn("scores.rules.changes", count) : t("scores.form.no_changes");
     resetButton.disabled = count === 0;
     const values = { ...presetValues(meta, state.preset), ...state.changes };
-    drawPreview(nest(state.preset, values), rows().length);
+    drawPreview(nest(state.preset, values), Math.min(MAX_PLAYERS, Math.max(MIN_PLAYERS, rows().length)));
   }
   fillControls();
   refreshPreview();

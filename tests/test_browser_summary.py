@@ -109,3 +109,19 @@ def test_french_pages_write_french_card_letters_in_chips_and_feed(french: Page) 
     text = feed.inner_text()
     assert re.search(r"[VDRA][♠♥♦♣]", text), text
     assert not re.search(r"\b[JQK][♠♥♦♣]", text), text
+
+
+def test_a_room_lobby_shows_the_servers_chips_and_deck_for_its_seats(french: Page) -> None:
+    page = french
+    page.click("details.house-rules summary")
+    page.select_option("#opt-deck-decks", "2")
+    page.select_option("#online-seats", "3")
+    page.click("#create-room")
+    page.wait_for_selector("#room-seats")
+    expect(page.locator("#room-rules")).to_contain_text("V1 D2 R3 A4")
+    expect(page.locator("#room-deck-line")).to_have_text("3 joueurs, deux jeux mélangés.")
+    expect(page.locator("#room-preset-summary")).to_contain_text("(avec tes modifications)")
+    # The host turns deck.decks back to auto: the lobby follows with one deck for three players.
+    page.click("#room-house-rules summary")
+    page.select_option("#room-opt-deck-decks", "auto")
+    expect(page.locator("#room-deck-line")).to_have_text("3 joueurs, un jeu de cartes.")

@@ -64,6 +64,7 @@ export async function render(view, ctx) {
   const chipsBox = h("div", { class: "rule-chips", id: "room-rules", "aria-label": t("game.agreed_rules") });
   const presetBox = h("div", { class: "field-row" });
   const presetSummary = h("p", { class: "hint", id: "room-preset-summary" });
+  const deckLine = h("p", { class: "hint", id: "room-deck-line" });
   const rulesBox = h("div", { class: "rules-options" });
   const rulesNote = h("p", { class: "hint", id: "room-rules-note" });
   const readyButton = h("button", { type: "button", id: "ready-button", class: "big", "aria-pressed": "false",
@@ -82,7 +83,7 @@ export async function render(view, ctx) {
       h("div", { class: "field-row host-only" }, h("label", { for: "room-seat-count" }, t("room.seat_count")), seatCount)),
     h("section", { class: "panel room-rules-panel", "aria-labelledby": "room-rules-title" },
       h("h2", { id: "room-rules-title" }, t("setup.rules")),
-      rulesNote, presetBox, presetSummary, chipsBox,
+      rulesNote, presetBox, presetSummary, deckLine, chipsBox,
       h("details", { class: "house-rules", id: "room-house-rules" }, h("summary", {}, t("setup.house_rules")), rulesBox)),
     h("section", { class: "panel room-go" },
       h("div", { class: "start-row" }, readyButton, startButton), startHint, statusBox));
@@ -207,6 +208,7 @@ export async function render(view, ctx) {
   const drawSummary = summaryDrawer((summary) => {
     fillChips(chipsBox, summary);
     presetSummary.textContent = summary.preset.text;
+    deckLine.textContent = summary.deck.line;
   }, { delay: 50 });
 
   function renderRules() {

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
+from ratscrew.i18n import LANGUAGES, plural
 from tests.conftest import Server, open_page
 
 
@@ -125,3 +126,13 @@ def test_a_room_lobby_shows_the_servers_chips_and_deck_for_its_seats(french: Pag
     page.click("#room-house-rules summary")
     page.select_option("#room-opt-deck-decks", "auto")
     expect(page.locator("#room-deck-line")).to_have_text("3 joueurs, un jeu de cartes.")
+
+
+def test_the_page_and_the_server_put_counts_in_the_same_plural_categories(english: Page) -> None:
+    numbers = [0, 1, 2, 5, 21]
+    browser_categories = english.evaluate(
+        "numbers => Object.fromEntries(['en', 'fr', 'de'].map(lang =>"
+        " [lang, numbers.map(n => new Intl.PluralRules(lang).select(n))]))",
+        numbers,
+    )
+    assert browser_categories == {lang: [plural(lang, n) for n in numbers] for lang in LANGUAGES}

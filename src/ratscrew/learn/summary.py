@@ -10,7 +10,7 @@ piles the engine judges (``learn.examples``), the deck the engine deals for that
 from __future__ import annotations
 
 from ratscrew.cards import Rank
-from ratscrew.learn.examples import _candidates, pick_pile
+from ratscrew.learn.examples import pattern_pile
 from ratscrew.learn.rules_page import pattern_rule
 from ratscrew.learn.words import Doc, Texts, card_text, value_label
 from ratscrew.patterns import enabled_patterns
@@ -47,7 +47,7 @@ def _pattern_note(tr: Texts, rules: Rules, key: str) -> str:
 
 def slap_doc(tr: Texts, rules: Rules, key: str) -> Doc:
     """One enabled pattern: its name, a one-line sentence, the rule in full and a pile the engine slaps."""
-    pile = pick_pile(rules, key, _candidates(key, rules)) or []
+    pile = pattern_pile(rules, key) or []
     return {
         "key": key,
         "name": tr(f"pattern.{key}"),

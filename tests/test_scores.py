@@ -491,7 +491,7 @@ def test_every_language_has_every_score_keeper_message() -> None:
 def test_the_page_uses_only_keys_that_exist() -> None:
     script = resources.files("ratscrew.web").joinpath("static", "js", "pages", "scores.js").read_text(encoding="utf-8")
     english = _catalog("en")
-    plural_bases = set(re.findall(r'plural\("(scores\.[\w.]+)"', script)) | {
+    plural_bases = set(re.findall(r'\btn\("(scores\.[\w.]+)"', script)) | {
         "scores.rules.penalty_burn",
         "scores.rules.penalty_give",
     }

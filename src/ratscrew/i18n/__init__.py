@@ -63,3 +63,22 @@ def negotiate(accept_language: str | None) -> str:
         if lang in LANGUAGES and q > best_q:
             best, best_q = lang, q
     return best
+
+
+def plural(lang: str, n: int) -> str:
+    """The CLDR plural category of a whole number, as ``Intl.PluralRules`` names it in the page.
+
+    English and German: ``one`` for 1 only. French: ``one`` for 0 and 1 (CLDR: i = 0,1). Every other number
+    (and every other language) is ``other``; the catalogs hold a ``.one`` and an ``.other`` text for each count.
+
+    >>> [plural("fr", n) for n in (0, 1, 2)], [plural("en", n) for n in (0, 1, 2)]
+    (['one', 'one', 'other'], ['other', 'one', 'other'])
+    """
+    if lang == "fr":
+        return "one" if n in (0, 1) else "other"
+    return "one" if n == 1 else "other"
+
+
+def text_count(lang: str, key: str, n: int, **values: object) -> str:
+    """``key.one`` or ``key.other`` by the plural category of ``n``, with ``{n}`` filled in."""
+    return text(lang, f"{key}.{plural(lang, n)}", n=n, **values)

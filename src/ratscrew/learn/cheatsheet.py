@@ -14,6 +14,7 @@ from ratscrew.learn.rules_page import (
     tie_sentence,
     wrong_sentence,
 )
+from ratscrew.learn.summary import slap_keys
 from ratscrew.learn.words import Doc, Texts, key_doc
 from ratscrew.patterns import enabled_patterns
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Rules
@@ -21,6 +22,7 @@ from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Rules
 
 def cheatsheet(tr: Texts, rules: Rules) -> Doc:
     """The whole game on one printable page: the same sentences as the rules page, shortened."""
+    slappable = slap_keys(rules)
     slaps = [
         {
             "key": p.key,
@@ -29,7 +31,7 @@ def cheatsheet(tr: Texts, rules: Rules) -> Doc:
             "example": next((e for e in pattern_examples(tr, rules, p.key) if e["slappable"]), None),
         }
         for p in enabled_patterns(rules)
-        if p.key != "joker" or rules.deck.jokers
+        if p.key in slappable
     ]
     changed = [
         key_doc(tr, rules, o.key) | {"summary": tr(f"option.{o.key}")} for o in OPTIONS if rules.get(o.key) != o.default

@@ -206,11 +206,11 @@ def _owed_question(
     choices = [{"value": str(n), "label": tr.count("drill.debt.cards", n), "key": str(n)} for n in range(1, top + 1)]
     values = {
         "opener": names[opened.seat],
-        "card": card_text(turned.card),
+        "card": card_text(turned.card, tr),
         "rank": rank_name(tr, turned.card.rank),
         "demand": opened.owed,
         "payer": names[moment.payer],
-        "paid": cards_text(paid),
+        "paid": cards_text(paid, tr),
     }
     if paid:
         why = tr.count("drill.debt.why.owed", moment.owed, **values)
@@ -235,9 +235,9 @@ def _winner_question(
     won = next((e for e in steps[-1].events if isinstance(e, ChallengeWon)), None)
     at, opened, turned = _last_opening(steps)
     values: dict[str, object] = {
-        "card": card_text(turned.card) if turned else "",
+        "card": card_text(turned.card, tr) if turned else "",
         "rank": rank_name(tr, turned.card.rank) if turned else "",
-        "cards": cards_text(_paid_cards(steps, at)),
+        "cards": cards_text(_paid_cards(steps, at), tr),
         "payer": "",
         "winner": "",
     }
@@ -366,7 +366,7 @@ def slap_drill(tr: Texts, rules: Rules, rng: SeededRandom, patterns: Sequence[st
     choices = [{"value": key, "label": tr(f"pattern.{key}"), "key": str(i + 1)} for i, key in enumerate(patterns)]
     choices.append({"value": "none", "label": tr("drill.slap.none"), "key": "0"})
     if matches:
-        why = [tr(f"pattern.{m.pattern}.why", cards=cards_text(m.cards)) for m in matches]
+        why = [tr(f"pattern.{m.pattern}.why", cards=cards_text(m.cards, tr)) for m in matches]
     else:
         why = [tr("drill.slap.why.none")]
         if target is not None and nudged:

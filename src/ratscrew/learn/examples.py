@@ -36,7 +36,7 @@ def match_doc(tr: Texts, match: Match) -> Doc:
         "pattern": match.pattern,
         "name": tr(f"pattern.{match.pattern}"),
         "cards": [str(c) for c in match.cards],
-        "why": tr(f"pattern.{match.pattern}.why", cards=cards_text(match.cards)),
+        "why": tr(f"pattern.{match.pattern}.why", cards=cards_text(match.cards, tr)),
     }
 
 
@@ -118,6 +118,11 @@ def pick_pile(rules: Rules, pattern: str, candidates: Sequence[str]) -> list[Car
     return best
 
 
+def pattern_pile(rules: Rules, pattern: str) -> list[Card] | None:
+    """The cleanest pile that shows ``pattern`` under these rules (None when the rules rule it out)."""
+    return pick_pile(rules, pattern, _candidates(pattern, rules))
+
+
 def _clean(rules: Rules, pile_text: str) -> list[Card] | None:
     """The pile if the engine finds nothing in it (a near miss must really be a miss under these rules)."""
     pile = parse_cards(pile_text)
@@ -127,7 +132,7 @@ def _clean(rules: Rules, pile_text: str) -> list[Card] | None:
 def pattern_examples(tr: Texts, rules: Rules, pattern: str) -> list[Doc]:
     """A pile that shows the pattern, any variant worth its own picture, and near misses, all engine-judged."""
     shown: list[Doc] = []
-    pile = pick_pile(rules, pattern, _candidates(pattern, rules))
+    pile = pattern_pile(rules, pattern)
     if pile is not None:
         shown.append(example(tr, rules, pile, shows=pattern))
     slaps = rules.slaps

@@ -59,7 +59,7 @@ def narrate(tr: Texts, names: Sequence[str], step: Step) -> str:
     opened = next((e for e in step.events if isinstance(e, ChallengeOpened)), None)
     won = next((e for e in step.events if isinstance(e, ChallengeWon)), None)
     if turned is not None:
-        who, card = names[turned.seat], card_text(turned.card)
+        who, card = names[turned.seat], card_text(turned.card, tr)
         stopped = any(isinstance(e, ChallengeStopped) and e.reason is StopReason.TEN for e in step.events)
         if opened is not None:
             key = "learn.step.passed" if opened.passed_on else "learn.step.court"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ratscrew.cards import Card, Rank
-from ratscrew.i18n import catalog, text
+from ratscrew.i18n import catalog, text, text_count
 from ratscrew.rules import OPTIONS_BY_KEY, Option, Rules
 from ratscrew.rules.options import Value
 
@@ -34,9 +34,8 @@ class Texts:
         return text(self.lang, key, **values)
 
     def count(self, key: str, n: int, **values: object) -> str:
-        """A message whose wording depends on a number: ``key.one`` or ``key.other`` (French: 0 is singular)."""
-        one = n == 1 or (self.lang == "fr" and n == 0)
-        return text(self.lang, f"{key}.{'one' if one else 'other'}", n=n, **values)
+        """A message whose wording depends on a number: ``key.one`` or ``key.other`` by the language's CLDR rule."""
+        return text_count(self.lang, key, n, **values)
 
     def names(self) -> list[str]:
         """Names for the players in examples, chosen per language so they read naturally."""
@@ -50,13 +49,21 @@ class Texts:
         return self("learn.value.s", n=amount)
 
 
-def card_text(card: Card) -> str:
-    """A card as people write it (``Q♠``, ``10♦``, ``Joker``): the same letters the drawn cards show."""
-    return card.pretty
+def card_text(card: Card, tr: Texts | None = None) -> str:
+    """A card as people write it in the reader's language (``Q♠``, ``D♠`` in French, ``10♦``, ``Joker``).
+
+    The letters are the catalog's ``card.letter.*``, the same ones the page draws (``prettyCard`` in cards.js);
+    without ``tr`` the card is written in English.
+    """
+    if tr is None:
+        return card.pretty
+    if card.is_joker:
+        return tr("card.joker")
+    return tr(f"card.letter.{card.rank.symbol}") + (card.suit.glyph if card.suit else "")
 
 
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card_text(c) for c in cards)
+def cards_text(cards: Sequence[Card], tr: Texts | None = None) -> str:
+    return " ".join(card_text(c, tr) for c in cards)
 
 
 def rank_name(tr: Texts, rank: Rank) -> str:

@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from ratscrew.errors import NotFound
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
-from ratscrew.web import games, history, learn, meta, online, referee, scores
+from ratscrew.web import games, history, learn, meta, online, referee, scores, summary
 from ratscrew.web.errors import HANDLERS
 from ratscrew.web.limits import RateLimit
 from ratscrew.web.store import Store
@@ -55,6 +55,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         *games.routes,
         *online.routes,
         *learn.routes,
+        *summary.routes,
         *scores.routes,
         *history.routes,
         *(extra_routes or []),

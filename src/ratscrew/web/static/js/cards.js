@@ -1,5 +1,6 @@
 // Playing cards drawn as SVG by this project's own code: pips, corner indices, court panels, a back.
 // Suits differ by shape as well as colour, so the cards read without colour vision.
+import { has, t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 250;
@@ -34,7 +35,11 @@ export function parseCard(text) {
   return { rank: text.slice(0, -1), suit: text.slice(-1), joker: false };
 }
 
+// The letter a rank carries in the reader's language (K, R in French...), from the catalog's card.letter.*:
+// the same letters the server writes (learn/words.py card_text) and the rule chips use.
 export function rankLabel(rank) {
+  const key = `card.letter.${rank}`;
+  if (has(key)) return t(key);
   return rank === "T" ? "10" : rank;
 }
 
@@ -51,7 +56,7 @@ export function cardName(text, t) {
 
 export function prettyCard(text) {
   const card = parseCard(text);
-  return card.joker ? "Jkr" : rankLabel(card.rank) + suitGlyph(card.suit);
+  return card.joker ? t("card.joker") : rankLabel(card.rank) + suitGlyph(card.suit);
 }
 
 function el(tag, attrs = {}) {
@@ -91,7 +96,7 @@ function courtPanel(card, colour) {
       "stroke-width": 2 }));
     const letter = el("text", { x: W / 2, y: 168, "text-anchor": "middle", "font-size": 54, "font-weight": 700,
       fill: colour, "font-family": "Georgia, 'DejaVu Serif', serif" });
-    letter.textContent = card.rank;
+    letter.textContent = rankLabel(card.rank);
     half.append(letter);
     g.append(half);
   }

@@ -59,23 +59,3 @@ export function gameOverText(outcome, seats) {
   if (outcome.result === "win") return t("event.game_over.win", { name: seatName(seats, outcome.winner) });
   return t(`event.game_over.${outcome.result}`);
 }
-
-// The agreed rules in a few chips: what may be slapped, what court cards demand, what a wrong slap costs.
-export function ruleChips(rules) {
-  const slaps = rules.slaps;
-  const on = [];
-  for (const key of ["double", "sandwich", "top_bottom", "marriage", "divorce", "joker"]) if (slaps[key]) on.push(t(`pattern.${key}`));
-  if (slaps.run) on.push(t("rules.chip.run", { n: slaps.run }) + (slaps.run_wrap ? " ↻" : ""));
-  if (slaps.ten !== "off") on.push(t(`rules.chip.ten.${slaps.ten}`));
-  if (slaps.ten !== "off" && slaps.ten_gap !== "off") on.push(t(`pattern.ten_gap`));
-  const c = rules.challenge;
-  const chips = [
-    on.length ? t("rules.chip.slaps", { list: on.join(", ") }) : t("rules.chip.no_slaps"),
-    t("rules.chip.demands", { J: c.J, Q: c.Q, K: c.K, A: c.A }) + (c.joker ? ` ${t("card.joker")} ${c.joker}` : ""),
-    t(`rules.chip.penalty.${rules.slapping.penalty}`, { n: rules.slapping.penalty_cards }),
-    rules.players.slap_in ? t(`rules.chip.out_when.${rules.players.out_when}`) : t("rules.chip.out_is_out"),
-  ];
-  const limit = rules.end.time_limit_s;
-  if (limit) chips.push(limit < 120 ? t("rules.chip.time_limit_s", { s: limit }) : t("rules.chip.time_limit", { m: Math.round(limit / 6) / 10 }));
-  return chips;
-}

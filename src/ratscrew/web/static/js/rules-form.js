@@ -71,15 +71,3 @@ export function presetSelect(meta, selected, { id = "preset", disabled = false, 
   for (const preset of meta.presets) select.append(h("option", { value: preset.name, selected: preset.name === selected }, preset.label));
   return select;
 }
-
-// The preset's summary, and whether the values differ from it.
-export function presetSummaryText(meta, name, values) {
-  const preset = meta.presets.find((p) => p.name === name);
-  const changed = preset && JSON.stringify(sortKeys(preset.rules)) !== JSON.stringify(sortKeys(values));
-  return (preset ? preset.summary : "") + (changed ? ` ${t("setup.with_changes")}` : "");
-}
-
-function sortKeys(value) {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
-}

@@ -6,7 +6,8 @@ import { t, tn } from "./i18n.js";
 import { pref, setPref } from "./prefs.js";
 import { playSound, soundControls } from "./sound.js";
 import { cardBack, cardFace, cardName, miniCards } from "./cards.js";
-import { describe, ruleChips, seatName } from "./format.js";
+import { describe, seatName } from "./format.js";
+import { fillChips, rulesSummary } from "./summary.js";
 
 const SOLO_KEYS = { flip: ["f", " "], slap: ["j"] };
 const LOCAL_KEYS = [{ flip: ["a"], slap: ["s"] }, { flip: ["l"], slap: ["k"] }];
@@ -124,8 +125,7 @@ export function createTable({ send, actions = () => [] }) {
     seats = nextSeats;
     yours = nextYours;
     rules = nextRules;
-    clear(chips);
-    for (const chip of ruleChips(rules)) chips.append(h("span", { class: "chip" }, chip));
+    rulesSummary(rules, seats.length).then((summary) => { if (rules === nextRules) fillChips(chips, summary); }).catch(() => {});
     for (const el of seatEls) el.remove();
     seatEls.length = 0;
     const positions = seatPositions(seats.length, yours[0] ?? 0, felt.clientWidth < 560);

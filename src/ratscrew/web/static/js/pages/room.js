@@ -3,11 +3,11 @@
 // seats and the rules; a page without a seat watches.
 import { h, clear, announce, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
-import { ruleChips } from "../format.js";
 import { keepName, openRoom, savedName } from "../connection.js";
 import { rememberGame } from "../played.js";
 import { createTable, connectionText, connectionClass } from "../table.js";
-import { presetSelect, presetSummaryText, presetValues, rulesForm } from "../rules-form.js";
+import { presetSelect, presetValues, rulesForm } from "../rules-form.js";
+import { fillChips, summaryDrawer } from "../summary.js";
 
 const MAX_SEATS = 12;
 const MIN_SEATS = 2;
@@ -64,6 +64,7 @@ export async function render(view, ctx) {
   const chipsBox = h("div", { class: "rule-chips", id: "room-rules", "aria-label": t("game.agreed_rules") });
   const presetBox = h("div", { class: "field-row" });
   const presetSummary = h("p", { class: "hint", id: "room-preset-summary" });
+  const deckLine = h("p", { class: "hint", id: "room-deck-line" });
   const rulesBox = h("div", { class: "rules-options" });
   const rulesNote = h("p", { class: "hint", id: "room-rules-note" });
   const readyButton = h("button", { type: "button", id: "ready-button", class: "big", "aria-pressed": "false",
@@ -82,7 +83,7 @@ export async function render(view, ctx) {
       h("div", { class: "field-row host-only" }, h("label", { for: "room-seat-count" }, t("room.seat_count")), seatCount)),
     h("section", { class: "panel room-rules-panel", "aria-labelledby": "room-rules-title" },
       h("h2", { id: "room-rules-title" }, t("setup.rules")),
-      rulesNote, presetBox, presetSummary, chipsBox,
+      rulesNote, presetBox, presetSummary, deckLine, chipsBox,
       h("details", { class: "house-rules", id: "room-house-rules" }, h("summary", {}, t("setup.house_rules")), rulesBox)),
     h("section", { class: "panel room-go" },
       h("div", { class: "start-row" }, readyButton, startButton), startHint, statusBox));
@@ -203,12 +204,17 @@ export async function render(view, ctx) {
     send({ type: "sit", seat: index, name });
   }
 
+  // The chips and the preset's summary are the server's words for the agreed rules and this many seats.
+  const drawSummary = summaryDrawer((summary) => {
+    fillChips(chipsBox, summary);
+    presetSummary.textContent = summary.preset.text;
+    deckLine.textContent = summary.deck.line;
+  }, { delay: 50 });
+
   function renderRules() {
-    clear(chipsBox);
-    for (const chip of ruleChips(room.rules)) chipsBox.append(h("span", { class: "chip" }, chip));
     const values = structuredClone(room.rules);
     const key = sortedJSON({ rules: values, host });
-    presetSummary.textContent = presetSummaryText(meta, values.preset, values);
+    drawSummary(values, room.seats.length);
     rulesNote.textContent = host ? t("room.rules_host") : t("room.rules_guest");
     if (key === shownRules) return;
     shownRules = key;

@@ -3,10 +3,11 @@
 // round timer, show the agreed rules in plain words and ask the referee whether a pile is slappable.
 // #/scores/<id>-<key> is a share link: it gives this browser the match's key, then shows the match.
 import { h, clear, announce, reducedMotion } from "../dom.js";
-import { t, lang } from "../i18n.js";
+import { t, tn, lang } from "../i18n.js";
+import { summaryDrawer } from "../summary.js";
 import { getJSON, sendJSON } from "../api.js";
 import { forgetKey, keyHeaders, rememberKey, shareLink, splitParam } from "./scores-keys.js";
-import { cardFace, cardName, suitGlyph } from "../cards.js";
+import { cardFace, cardName, rankLabel, suitGlyph } from "../cards.js";
 
 const MIN_PLAYERS = 2;
 const MAX_PLAYERS = 12;
@@ -28,7 +29,6 @@ const EDITABLE = [
   ["players", ["players.slap_in", "players.out_when", "players.leader"]],
   ["deck", ["deck.decks", "deck.jokers"]],
 ];
-const HIDDEN_KEYS = new Set(["slapping.collect_delay_ms", "slapping.tie_window_ms", "end.time_limit_s", "end.max_cards"]);
 // Labels that already say everything; their long summaries would only repeat them.
 const NO_HINT = new Set(["challenge.J", "challenge.Q", "challenge.K", "challenge.A", "challenge.joker", "deck.decks", "deck.jokers"]);
 
@@ -47,11 +47,6 @@ export async function render(view, ctx) {
 }
 
 // ---------------------------------------------------------------------------------------- small helpers
-
-function plural(base, n, vars = {}) {
-  const form = new Intl.PluralRules(lang()).select(n) === "one" ? "one" : "other";
-  return t(`${base}.${form}`, { n, ...vars });
-}
 
 function clock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
@@ -141,7 +136,7 @@ function miniCard(text, { label } = {}) {
   const name = label || (joker ? t("card.joker") : suit ? cardName(text, t) : t(`card.rank.${rank}`));
   const colour = joker ? " joker" : suit === "H" || suit === "D" ? " red" : "";
   return h("span", { class: `sk-mini${colour}${suit ? "" : " bare"}`, role: "img", "aria-label": name, title: name },
-    h("span", { class: "sk-mini-rank", "aria-hidden": "true" }, rank === "T" ? "10" : rank),
+    h("span", { class: "sk-mini-rank", "aria-hidden": "true" }, joker ? rank : rankLabel(rank)),
     suit ? h("span", { class: "sk-mini-suit", "aria-hidden": "true" }, suitGlyph(suit)) : null);
 }
 
@@ -206,89 +201,34 @@ function confirmButton(label, confirmLabel, onConfirm, className = "secondary sk
 
 // ---------------------------------------------------------------------------------------- the rules in plain words
 
-function patternExample(key, v) {
-  switch (key) {
-    case "double": return ["7S", "7H"];
-    case "sandwich": return ["7S", "KD", "7C"];
-    case "top_bottom": return ["8H", "…", "8S"];
-    case "marriage": return ["KH", "QS"];
-    case "divorce": return ["KH", "5C", "QS"];
-    case "run": return v["slaps.run"] === 4 ? ["5D", "6S", "7H", "8C"] : ["5D", "6S", "7H"];
-    case "ten": return v["slaps.ten"] === "ace-one" ? ["AS", "9D"] : ["3S", "7D"];
-    case "ten_gap": {
-      const first = v["slaps.ten"] === "ace-one" ? "AS" : "3S";
-      const last = v["slaps.ten"] === "ace-one" ? "9D" : "7D";
-      return [first, v["slaps.ten_gap"] === "court" ? "KH" : "5H", last];
-    }
-    case "joker": return ["X"];
-    default: return [];
-  }
-}
-
-function enabledPatterns(v) {
-  const on = [];
-  if (v["slaps.double"]) on.push("double");
-  if (v["slaps.sandwich"]) on.push("sandwich");
-  if (v["slaps.top_bottom"]) on.push("top_bottom");
-  if (v["slaps.marriage"]) on.push("marriage");
-  if (v["slaps.divorce"]) on.push("divorce");
-  if (v["slaps.run"]) on.push("run");
-  if (v["slaps.ten"] !== "off") on.push("ten");
-  if (v["slaps.ten"] !== "off" && v["slaps.ten_gap"] !== "off") on.push("ten_gap");
-  if (v["slaps.joker"] && v["deck.jokers"] > 0) on.push("joker");
-  return on;
-}
-
-function patternNote(key, v) {
-  if (key === "run") return t(v["slaps.run_wrap"] ? "scores.rules.run_wrap" : "scores.rules.run_nowrap", { n: v["slaps.run"] });
-  if (key === "ten") return t(v["slaps.ten"] === "ace-one" ? "scores.rules.ten_ace" : "scores.rules.ten_numbers");
-  if (key === "ten_gap") return t(v["slaps.ten_gap"] === "court" ? "scores.rules.gap_court" : "scores.rules.gap_any");
-  return t(`scores.rules.pattern.${key}`);
-}
-
-function ruleSentences(v, players) {
-  const lines = [];
-  const slapping = enabledPatterns(v).length > 0;
-  const demands = ["J", "Q", "K", "A"].map((r) => `${r} ${v[`challenge.${r}`]}`).join(" · ");
-  lines.push(t("scores.rules.challenge", { demands }) + (v["challenge.joker"] ? ` ${t("scores.rules.joker_demand", { n: v["challenge.joker"] })}` : ""));
-  lines.push(t(v["challenge.empty_payer"] === "next_pays" ? "scores.rules.payer_next" : "scores.rules.payer_loses"));
-  if (v["challenge.ten_stops"]) lines.push(t("scores.rules.ten_stops"));
-  const penalty = v["slapping.penalty"];
-  if (slapping) {  // with nothing to slap, wrong slaps and simultaneous hands never come up
-    lines.push(penalty === "none" ? t("scores.rules.penalty_none")
-      : plural(penalty === "burn" ? "scores.rules.penalty_burn" : "scores.rules.penalty_give", v["slapping.penalty_cards"]));
-    lines.push(t(v["slapping.tie"] === "split" ? "scores.rules.tie_split" : "scores.rules.tie_first"));
-  }
-  if (!v["players.slap_in"]) lines.push(t("scores.rules.out_is_out"));
-  else lines.push(t(`scores.rules.out_${String(v["players.out_when"]).replace("-", "_")}`));
-  lines.push(t(v["players.leader"] === "left" ? "scores.rules.leader_left" : "scores.rules.leader_winner"));
-  const decks = v["deck.decks"] === "auto" ? (players > 6 ? 2 : 1) : Number(v["deck.decks"]);
-  const deckText = plural("scores.rules.decks", decks);
-  lines.push(v["deck.jokers"] ? `${deckText} ${plural("scores.rules.jokers", v["deck.jokers"])}` : deckText);
-  if (slapping && v["slaps.burned_count"]) lines.push(t("scores.rules.burned_count"));
-  return lines;
-}
-
-// The agreed rules as a card everyone at the table can read: the slaps with example cards, then one line per rule.
-function rulesCard(meta, preset, values, players, { headingLevel = "h2", changes = {} } = {}) {
-  const patterns = enabledPatterns(values);
+// The agreed rules as a card everyone at the table can read: the slaps with example cards, then one line per
+// rule. Every word and example is the server's summary of these rules for this many players (summary.js).
+function rulesCard(summary, { headingLevel = "h2" } = {}) {
+  const changed = summary.changes.filter((c) => c.table);
   const heading = h(headingLevel, { class: "sk-rules-title" }, t("scores.rules.title"));
-  const changed = Object.keys(changes).filter((k) => !HIDDEN_KEYS.has(k));
   const presetLine = h("p", { class: "sk-rules-preset" },
-    h("span", { class: "chip sk-preset-chip" }, presetLabel(meta, preset)),
-    changed.length ? h("span", { class: "sk-rules-changes" }, plural("scores.rules.changes", changed.length)) : null);
-  const slapList = patterns.length
-    ? h("ul", { class: "sk-slaps", role: "list" }, patterns.map((key) => h("li", { class: "sk-slap" },
-      miniRow(patternExample(key, values)),
-      h("span", { class: "sk-slap-text" }, h("strong", {}, patternLabel(meta, key)), h("span", { class: "sk-slap-note" }, patternNote(key, values))))))
-    : h("p", { class: "sk-noslaps" }, t("scores.rules.no_slaps"));
-  const more = h("ul", { class: "sk-rule-lines" }, ruleSentences(values, players).map((line) => h("li", {}, line)));
+    h("span", { class: "chip sk-preset-chip" }, summary.preset.label),
+    changed.length ? h("span", { class: "sk-rules-changes" }, summary.preset.changes_text) : null);
+  const slapList = summary.slaps.length
+    ? h("ul", { class: "sk-slaps", role: "list" }, summary.slaps.map((slap) => h("li", { class: "sk-slap" },
+      miniRow(slap.example),
+      h("span", { class: "sk-slap-text" }, h("strong", {}, slap.name), h("span", { class: "sk-slap-note" }, slap.sentence)))))
+    : h("p", { class: "sk-noslaps" }, summary.no_slaps);
+  const more = h("ul", { class: "sk-rule-lines" }, summary.lines.map((line) => h("li", {}, line)));
   const changeList = changed.length
-    ? h("details", { class: "sk-rule-changes" }, h("summary", {}, t("scores.rules.changes_from", { preset: presetLabel(meta, preset) })),
-      h("ul", {}, changed.map((k) => h("li", {}, h("span", {}, t(`scores.opt.${k}`)), " ", h("strong", {}, valueLabel(meta, k, changes[k]))))))
+    ? h("details", { class: "sk-rule-changes" }, h("summary", {}, t("scores.rules.changes_from", { preset: summary.preset.label })),
+      h("ul", {}, changed.map((c) => h("li", {}, h("span", {}, c.label), " ", h("strong", {}, c.value_label)))))
     : null;
   return h("section", { class: "sk-rules", "aria-label": t("scores.rules.title") }, heading, presetLine,
     h("h3", { class: "sk-subhead" }, t("scores.rules.slap_on")), slapList, more, changeList);
+}
+
+// A holder that shows the rules card for the newest rules it was given, once the server has answered.
+function rulesHolderDrawer(holder, options = {}) {
+  return summaryDrawer((summary) => {
+    clear(holder);
+    holder.append(rulesCard(summary, options));
+  }, { delay: options.delay ?? 150, onError: (error) => { clear(holder); holder.append(h("p", { class: "error-box" }, describeError(error))); } });
 }
 
 // ---------------------------------------------------------------------------------------- the list and the new-match form
@@ -349,7 +289,7 @@ async function renderList(view, ctx) {
       const status = m.finished
         ? h("span", { class: "chip sk-chip-done" }, t("scores.status.finished"))
         : h("span", { class: "chip sk-chip-live" }, t("scores.status.live"));
-      const details = [plural("scores.rounds_played", m.rounds), presetLabel(meta, m.preset)];
+      const details = [tn("scores.rounds_played", m.rounds), presetLabel(meta, m.preset)];
       if (m.timer_s) details.push(t("scores.list.timer", { time: clock(m.timer_s) }));
       const remove = confirmButton(t("scores.delete"), t("scores.delete_confirm"), async () => {
         try {
@@ -544,13 +484,13 @@ function newMatchForm(ctx, errors, translated) {
   }
 
   const preview = h("div", { class: "sk-preview" });
+  const drawPreview = rulesHolderDrawer(preview, { headingLevel: "h3" });
   function refreshPreview() {
     const count = Object.keys(state.changes).length;
-    changeCount.textContent = count ? plural("scores.rules.changes", count) : t("scores.form.no_changes");
+    changeCount.textContent = count ? tn("scores.rules.changes", count) : t("scores.form.no_changes");
     resetButton.disabled = count === 0;
     const values = { ...presetValues(meta, state.preset), ...state.changes };
-    clear(preview);
-    preview.append(rulesCard(meta, state.preset, values, rows().length, { headingLevel: "h3", changes: state.changes }));
+    drawPreview(nest(state.preset, values), Math.min(MAX_PLAYERS, Math.max(MIN_PLAYERS, rows().length)));
   }
   fillControls();
   refreshPreview();
@@ -737,6 +677,7 @@ async function renderMatch(view, ctx, id) {
 
   // ---- side: rules and history
   const rulesHolder = h("div", { class: "panel sk-rules-panel" });
+  const drawRules = rulesHolderDrawer(rulesHolder, { delay: 0 });
   const history = h("ol", { class: "sk-history", reversed: true });
   const historySection = h("section", { class: "panel sk-history-panel", "aria-labelledby": "sk-history-title" },
     h("h2", { id: "sk-history-title" }, t("scores.history.title")), history);
@@ -766,7 +707,7 @@ async function renderMatch(view, ctx, id) {
     clear(chips);
     chips.append(...[
       h("span", { class: "chip" }, presetLabel(meta, m.rules.preset)),
-      h("span", { class: "chip" }, plural("scores.players_count", m.players.length)),
+      h("span", { class: "chip" }, tn("scores.players_count", m.players.length)),
       m.timer_s ? h("span", { class: "chip" }, t("scores.list.timer", { time: clock(m.timer_s) })) : null,
       m.finished ? h("span", { class: "chip sk-chip-done" }, t("scores.status.finished")) : h("span", { class: "chip sk-chip-live" }, t("scores.status.live")),
     ].filter(Boolean));
@@ -779,19 +720,19 @@ async function renderMatch(view, ctx, id) {
       tile.classList.toggle("leader", leading);
       tile.classList.toggle("tied", leading && tied);
       tile.querySelector(".sk-tile-wins").textContent = String(wins);
-      tile.querySelector(".sk-tile-label").textContent = plural("scores.wins_word", wins);
+      tile.querySelector(".sk-tile-label").textContent = tn("scores.wins_word", wins);
       tile.querySelector(".sk-tile-lead").textContent = leading ? t(tied ? "scores.board.tied" : "scores.board.leads") : "";
       const share = best ? wins / best : 0;
       tile.style.setProperty("--share", share.toFixed(3));
       tile.disabled = m.finished || !m.can_change;
       tile.setAttribute("aria-label", t(m.finished ? "scores.tile.final" : "scores.tile.label", {
-        name: m.players[i], wins: plural("scores.wins_word_n", wins),
+        name: m.players[i], wins: tn("scores.wins_word_n", wins),
         lead: leading ? ` ${t(tied ? "scores.board.tied" : "scores.board.leads")}.` : "",
       }));
     });
     board.classList.toggle("many", m.players.length > 6);
     boardSection.querySelector(".sk-round-badge").textContent = m.finished
-      ? plural("scores.rounds_played", m.rounds.length)
+      ? tn("scores.rounds_played", m.rounds.length)
       : t("scores.board.round", { n: m.rounds.length + 1 });
     boardHint.textContent = m.finished ? t("scores.board.finished_hint")
       : t(m.players.length > 9 ? "scores.board.hint_many" : "scores.board.hint", { max: Math.min(9, m.players.length) });
@@ -820,10 +761,7 @@ async function renderMatch(view, ctx, id) {
     deleteButton.hidden = !m.can_change;
     refereeButton.disabled = false;
 
-    clear(rulesHolder);
-    const values = m.rules_values;
-    rulesHolder.append(rulesCard(meta, m.rules.preset, values, m.players.length,
-      { changes: diff(presetValues(meta, m.rules.preset), values) }));
+    drawRules(nest(m.rules.preset, m.rules_values), m.players.length);
 
     clear(history);
     if (!m.rounds.length) history.append(h("li", { class: "sk-history-empty" }, t("scores.history.empty")));
@@ -842,12 +780,6 @@ async function renderMatch(view, ctx, id) {
 
   function roundWinner(m, round) {
     return round.winner === null ? t("scores.history.draw") : m.players[round.winner];
-  }
-
-  function diff(base, values) {
-    const out = {};
-    for (const [k, v] of Object.entries(values)) if (base[k] !== v && !HIDDEN_KEYS.has(k)) out[k] = v;
-    return out;
   }
 
   // ---------------------------------------------------------------- the timer
@@ -1014,8 +946,8 @@ async function renderMatch(view, ctx, id) {
   function standing(m) {
     if (!m.leaders.length) return "";
     const best = m.wins[m.leaders[0]];
-    if (m.leaders.length === 1) return t("scores.standing.leads", { name: m.players[m.leaders[0]], wins: plural("scores.wins_word_n", best) });
-    return t("scores.standing.tied", { names: listText(m.leaders.map((i) => m.players[i])), wins: plural("scores.wins_word_n", best) });
+    if (m.leaders.length === 1) return t("scores.standing.leads", { name: m.players[m.leaders[0]], wins: tn("scores.wins_word_n", best) });
+    return t("scores.standing.tied", { names: listText(m.leaders.map((i) => m.players[i])), wins: tn("scores.wins_word_n", best) });
   }
 
   async function undo() {
@@ -1168,7 +1100,7 @@ function createReferee(view, meta, currentMatch) {
     for (const rank of ranks) {
       const label = rank === "X" ? t("card.joker") : t(`card.rank.${rank}`);
       const button = h("button", { type: "button", class: `sk-rank${rank === "X" ? " joker" : ""}`, "aria-label": label },
-        h("span", { "aria-hidden": "true" }, rank === "X" ? "★" : rank === "T" ? "10" : rank));
+        h("span", { "aria-hidden": "true" }, rank === "X" ? "★" : rankLabel(rank)));
       button.addEventListener("click", () => add(rank));
       rankButtons.set(rank, button);
       rankGrid.append(button);

@@ -2,9 +2,9 @@
 import { h, clear, announce } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { getJSON, sendJSON } from "../api.js";
-import { ruleChips } from "../format.js";
 import { cardBack, cardFace } from "../cards.js";
-import { presetSummaryText, presetValues, rulesForm } from "../rules-form.js";
+import { presetValues, rulesForm } from "../rules-form.js";
+import { fillChips, summaryDrawer } from "../summary.js";
 import { keepName, saveToken, savedName } from "../connection.js";
 
 const SETTINGS_KEY = "ratscrew.setup";
@@ -51,6 +51,21 @@ export async function render(view, ctx) {
   const errorBox = h("p", { class: "error-box", hidden: true, role: "alert" });
   const presetSelect = h("select", { id: "preset", name: "preset" });
   const presetSummary = h("p", { class: "hint", id: "preset-summary" });
+  const deckLine = h("p", { class: "hint", id: "deck-line" });
+  // Chips, the deck line and the preset's summary come from the server, for these rules and this many seats.
+  let summaryFailed = false;
+  const drawSummary = summaryDrawer((summary) => {
+    if (summaryFailed) errorBox.hidden = true;
+    summaryFailed = false;
+    fillChips(chipsBox, summary);
+    presetSummary.textContent = summary.preset.text;
+    deckLine.textContent = summary.deck.line;
+  }, { onError: (error) => {
+    summaryFailed = true;
+    errorBox.textContent = error.message;
+    errorBox.hidden = false;
+  } });
+  const refreshSummary = () => drawSummary({ preset: settings.preset, ...settings.values }, settings.seats.length);
 
   function applyMode(mode) {
     settings.mode = mode;
@@ -83,8 +98,8 @@ export async function render(view, ctx) {
         onclick: () => { settings.seats.push({ name: "", kind: "bot", level: "medium" }); renderSeats(); save(); } },
       t("setup.add_computer")));
     }
-    const decks = settings.seats.length > 6 ? t("setup.two_decks") : t("setup.one_deck");
-    seatsBox.append(h("p", { class: "hint" }, t("setup.seat_count", { n: settings.seats.length, decks })));
+    seatsBox.append(deckLine);
+    refreshSummary();
   }
 
   function levelSelect(seat, index) {
@@ -97,14 +112,8 @@ export async function render(view, ctx) {
 
   function renderRules() {
     clear(rulesBox);
-    rulesBox.append(...rulesForm(meta, settings.values, { onChange: () => { renderChips(); save(); } }));
-    renderChips();
-  }
-
-  function renderChips() {
-    clear(chipsBox);
-    for (const chip of ruleChips(settings.values)) chipsBox.append(h("span", { class: "chip" }, chip));
-    presetSummary.textContent = presetSummaryText(meta, settings.preset, settings.values);
+    rulesBox.append(...rulesForm(meta, settings.values, { onChange: () => { refreshSummary(); save(); } }));
+    refreshSummary();
   }
 
   for (const preset of meta.presets) presetSelect.append(h("option", { value: preset.name, selected: preset.name === settings.preset }, preset.label));

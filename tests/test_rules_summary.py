@@ -1,0 +1,149 @@
+"""The rules summary the pages draw (POST /api/rules/summary): one server-side source for every rule
+explanation outside Learn, in each language, with the deck the engine really deals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from ratscrew.cards import parse_cards
+from ratscrew.i18n import LANGUAGES, plural
+from ratscrew.patterns import find_matches
+from ratscrew.rules import Rules
+from ratscrew.web.app import create_app
+
+URL = "/api/rules/summary"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path_factory.mktemp("summary")), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def summary(client: TestClient, body: dict[str, object]) -> dict[str, Any]:
+    response = client.post(URL, json=body)
+    assert response.status_code == 200, response.text
+    doc: dict[str, Any] = response.json()
+    return doc
+
+
+# CLDR plural rules for whole numbers, written out by hand from the CLDR charts (the same categories
+# Intl.PluralRules gives in the browser): en and de "one" is i = 1 (v = 0); fr "one" is i = 0,1.
+CLDR = {
+    "en": {0: "other", 1: "one", 2: "other", 5: "other", 21: "other"},
+    "de": {0: "other", 1: "one", 2: "other", 5: "other", 21: "other"},
+    "fr": {0: "one", 1: "one", 2: "other", 5: "other", 21: "other"},
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_plural_categories_agree_with_cldr(lang: str) -> None:
+    assert {n: plural(lang, n) for n in CLDR[lang]} == CLDR[lang]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_gets_slaps_with_engine_judged_examples(client: TestClient, lang: str) -> None:
+    doc = summary(client, {"rules": {"preset": "bicycle"}, "players": 3, "lang": lang})
+    rules = Rules.build("bicycle")
+    keys = [s["key"] for s in doc["slaps"]]
+    # bicycle turns joker slaps on, but the deck has no jokers: nothing to slap there.
+    assert keys == ["double", "sandwich", "top_bottom", "marriage", "run", "ten", "ten_gap"]
+    for slap in doc["slaps"]:
+        assert slap["name"] and slap["sentence"] and slap["rule"], slap
+        pile = parse_cards(" ".join(slap["example"]))
+        assert slap["key"] in [m.pattern for m in find_matches(pile, rules)], slap
+    assert doc["lang"] == lang
+    assert doc["preset"]["changed"] is False
+    assert len(doc["chips"]) == 4
+    assert doc["challenge"] and doc["penalty"] and doc["lines"]
+
+
+def test_the_three_languages_use_their_own_words_and_card_letters(client: TestClient) -> None:
+    docs = {lang: summary(client, {"rules": "standard", "players": 4, "lang": lang}) for lang in LANGUAGES}
+    assert docs["en"]["chips"][1] == "J1 Q2 K3 A4"
+    assert docs["fr"]["chips"][1] == "V1 D2 R3 A4"
+    assert docs["de"]["chips"][1] == "B1 D2 K3 A4"
+    assert len({d["challenge"] for d in docs.values()}) == 3
+    assert len({d["penalty"] for d in docs.values()}) == 3
+    sandwich = {lang: d["slaps"][1]["example_text"] for lang, d in docs.items()}
+    assert sandwich == {"en": "3♦ 7♠ K♦ 7♣", "fr": "3♦ 7♠ R♦ 7♣", "de": "3♦ 7♠ K♦ 7♣"}
+
+
+def test_the_deck_count_honours_deck_decks_and_the_player_count(client: TestClient) -> None:
+    def deck(players: int, decks: object) -> dict[str, Any]:
+        body = {"rules": {"preset": "standard", "deck": {"decks": decks}}, "players": players, "lang": "en"}
+        found: dict[str, Any] = summary(client, body)["deck"]
+        return found
+
+    assert deck(4, "auto")["decks"] == 1
+    assert deck(7, "auto")["decks"] == 2
+    assert deck(4, 2)["decks"] == 2
+    assert deck(4, 2)["cards"] == 104
+    assert deck(9, 1)["decks"] == 1
+    assert deck(4, 2)["line"] == "4 players, two decks."
+    assert deck(9, 1)["text"] == "1 deck of 52 cards."
+    french = summary(client, {"rules": {"deck": {"decks": 2}}, "players": 3, "lang": "fr"})["deck"]
+    assert french["decks"] == 2 and "deux jeux" in french["line"]
+
+
+def test_jokers_only_show_when_the_deck_has_them(client: TestClient) -> None:
+    plain = summary(client, {"rules": {"challenge": {"joker": 2}}, "lang": "en"})
+    assert "joker" not in [s["key"] for s in plain["slaps"]]
+    assert "Joker" not in " ".join(plain["chips"])
+    assert "joker" not in plain["challenge"].lower()
+    assert plain["deck"]["jokers"] == 0 and "joker" not in plain["deck"]["text"].lower()
+    jokers = summary(client, {"rules": {"challenge": {"joker": 2}, "deck": {"jokers": 2}}, "lang": "en"})
+    assert "joker" in [s["key"] for s in jokers["slaps"]]
+    assert jokers["chips"][1] == "J1 Q2 K3 A4 Joker 2"
+    assert jokers["deck"]["jokers"] == 2 and jokers["deck"]["text"] == "1 deck of 52 cards. Plus 2 jokers per deck."
+    assert jokers["slaps"][-1]["example"][-1] == "X"
+
+
+def test_changes_from_the_preset_are_listed_as_chips(client: TestClient) -> None:
+    doc = summary(client, {"rules": {"preset": "standard", "slaps": {"run": 3}}, "lang": "fr"})
+    assert doc["preset"]["changed"] is True
+    assert doc["preset"]["text"].endswith("(avec tes modifications)")
+    assert [c["key"] for c in doc["changes"]] == ["slaps.run"]
+    assert " : " in doc["changes"][0]["chip"]
+    assert doc["preset"]["changes_text"] == "avec 1 modification"
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"rules": {"slaps": {"run": 5}}}, "slaps.run cannot be 5"),
+        ({"rules": {"slaps": {"nope": 1}}}, "unknown rules key"),
+        ({"rules": "chaos"}, "unknown preset"),
+        ({"players": 1}, "players must be a whole number from 2 to 12, got 1"),
+        ({"players": "4"}, "players must be a whole number from 2 to 12, got text"),
+        ({"players": True}, "got true/false"),
+        ({"lang": "it"}, "lang must be one of en, fr, de, got 'it'"),
+        ({"colour": "red"}, "unknown field 'colour'"),
+    ],
+)
+def test_a_bad_body_is_a_400_that_says_what_is_wrong(client: TestClient, body: dict[str, object], words: str) -> None:
+    response = client.post(URL, json=body)
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+
+
+def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
+    response = client.post(URL, content=b"players=4", headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert "not valid JSON" in response.json()["error"]
+    assert client.get(URL).status_code in (404, 405)
+
+
+def test_no_body_is_the_standard_rules_for_four(client: TestClient) -> None:
+    doc = summary(client, {})
+    assert doc["players"] == 4 and doc["preset"]["name"] == "standard" and doc["deck"]["decks"] == 1
+
+
+def test_summary_module_has_no_web_imports() -> None:
+    source = (Path(__file__).parent.parent / "src/ratscrew/learn/summary.py").read_text(encoding="utf-8")
+    assert "starlette" not in source

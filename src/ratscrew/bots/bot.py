@@ -20,13 +20,15 @@ from ratscrew.rules.model import Rules
 from ratscrew.shuffle import SeededRandom
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Sight:
     """What every player at the table can tell about the pile right now, worked out once for all bots.
 
     It holds the public facts only (the face-up pile, who is out, the debt), so a bot cannot peek at a
     stack; the table builds it straight from the game (``Sight.at``) rather than copying a whole View for
-    every card, and anything with a View can build the same thing (``Sight.of``).
+    every card, and anything with a View can build the same thing (``Sight.of``). Nothing changes a Sight
+    once it is built; it is not declared frozen only because the table builds one for every card turned,
+    and a frozen dataclass sets each of its ten fields through a call.
     """
 
     rules: Rules

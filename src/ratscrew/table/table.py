@@ -23,8 +23,9 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import NamedTuple
 
 from ratscrew.bots.bot import Bot, Sight
 from ratscrew.bots.levels import LEVELS, Level
@@ -101,16 +102,21 @@ class Rejected:
     seat: Seat | None = None
 
 
-@dataclass(order=True)
-class _Timer:
+class _Timer(NamedTuple):
+    """A timer is a plain tuple, so the heap orders timers by comparing tuples in C: by landing time, then by
+    the order they were set in (never repeated, so nothing after it is ever compared). A cancelled timer stays
+    in the heap, its order number in ``Table._cancelled``, until it reaches the top and is dropped."""
+
     at: Millis
     order: int
-    kind: TimerKind = field(compare=False)
-    seat: Seat = field(compare=False, default=-1)
-    card: int = field(compare=False, default=0)
-    action: Action | None = field(compare=False, default=None)
-    pile: tuple[int, int] = field(compare=False, default=(0, 0))  # (cards, tricks) when a pile timer was set
-    cancelled: bool = field(compare=False, default=False)
+    kind: TimerKind
+    seat: Seat = -1
+    card: int = 0  # the card a computer's slap reacts to
+    action: Action | None = None  # a held input
+    pile: tuple[int, int] = (0, 0)  # (cards, tricks) when a pile timer was set
+
+
+_new_timer = tuple.__new__
 
 
 class Table:
@@ -140,6 +146,7 @@ class Table:
         self.reactions: dict[Seat, list[Millis]] = {s: list((reactions or {}).get(s, [])) for s in range(game.players)}
         self.cancelled_bot_slaps = 0
         self._timers: list[_Timer] = []
+        self._cancelled: set[int] = set()  # order numbers of timers cancelled but still in the heap
         self._order = itertools.count()
         self._flip_timer: _Timer | None = None
         self._bot_slaps: list[_Timer] = []
@@ -149,6 +156,7 @@ class Table:
         for seat, spec in enumerate(self.seats):
             if spec.bot is not None:
                 self.bots[seat] = Bot(self._level_for(spec), SeededRandom(rng.next_u64()))
+        self._burned_in_patterns = bool(game.rules.slaps.burned_count)  # burning a card then changes the pile
         self._pile_key = self._current_pile_key()
         limit = game.rules.end.time_limit_s
         if limit:
@@ -207,89 +215,96 @@ class Table:
 
     def next_deadline(self) -> Millis | None:
         """When ``run_due`` next has something to do: the earliest timer's landing time plus the hold."""
-        while self._timers and self._timers[0].cancelled:
-            heapq.heappop(self._timers)
-        return self._timers[0].at + self.hold_ms if self._timers and not self.game.over else None
+        timers, cancelled = self._timers, self._cancelled
+        while timers and timers[0].order in cancelled:
+            cancelled.discard(heapq.heappop(timers).order)
+        return timers[0].at + self.hold_ms if timers and self.game.outcome is None else None
 
     def run_due(self) -> None:
         """Fire every timer due at or before the clock's time, in order."""
         now = self.clock.now()
-        while not self.game.over:
-            deadline = self.next_deadline()
-            if deadline is None or deadline > now:
+        game, timers, cancelled = self.game, self._timers, self._cancelled
+        while timers and game.outcome is None:
+            timer = timers[0]
+            if timer.order in cancelled:
+                cancelled.discard(heapq.heappop(timers).order)
+            elif timer.at + self.hold_ms > now:
                 return
-            timer = heapq.heappop(self._timers)
-            self._fire(timer)
+            else:
+                heapq.heappop(timers)
+                self._fire(timer)
 
     def _fire(self, timer: _Timer) -> None:
         game = self.game
-        if timer.kind is TimerKind.FLIP:
+        at, _order, kind, seat, card, action, pile = timer
+        if kind is TimerKind.FLIP:
             self._flip_timer = None
-            if game.turn == timer.seat and game.collect_pending is None:
-                self._apply(Flip(), timer.at)
-        elif timer.kind is TimerKind.BOT_SLAP:
+            if game.turn == seat and game.collect_pending is None:
+                self._apply(Flip(at), at)
+        elif kind is TimerKind.BOT_SLAP:
             self._bot_slaps.remove(timer)
-            if not game.out[timer.seat]:
-                self._apply(Slap(timer.seat, card=timer.card), timer.at)
-        elif timer.kind is TimerKind.INPUT:
-            assert timer.action is not None
-            action = timer.action
-            if isinstance(action, Flip) and (game.collect_pending is not None or game.turn != timer.seat):
+            if not game.out[seat]:
+                self._apply(Slap(seat, at, card), at)
+        elif kind is TimerKind.INPUT:
+            assert action is not None
+            if isinstance(action, Flip) and (game.collect_pending is not None or game.turn != seat):
                 return
             if isinstance(action, Slap) and game.out[action.seat]:
                 return
-            self._apply(action, timer.at)  # at the moment it landed
-        elif timer.kind is TimerKind.TIME_LIMIT:
-            self._apply(Wait(), timer.at)
-        elif game.collect_pending is not None and timer.pile == (game.cards, game.tricks):
+            self._apply(action, at)  # at the moment it landed
+        elif kind is TimerKind.TIME_LIMIT:
+            self._apply(Wait(at), at)
+        elif game.collect_pending is not None and pile == (game.cards, game.tricks):
             # The pause after a won challenge, or a tie window, is over: time passes with nobody slapping.
             # A timer for a pile that has since been taken some other way is stale and does nothing.
-            self._apply(Wait(), timer.at)
+            self._apply(Wait(at), at)
 
     def _schedule(
         self, at: Millis, kind: TimerKind, *, seat: Seat = -1, card: int = 0, action: Action | None = None
     ) -> _Timer:
-        pile = (self.game.cards, self.game.tricks)
-        timer = _Timer(at, next(self._order), kind, seat, card, action, pile)
+        game = self.game
+        # tuple.__new__ makes the named tuple without the Python-level constructor a NamedTuple adds.
+        timer = _new_timer(_Timer, (at, next(self._order), kind, seat, card, action, (game.cards, game.tricks)))
         heapq.heappush(self._timers, timer)
         return timer
 
     # ------------------------------------------------------------------ applying and reacting
 
     def _apply(self, action: Action, t: Millis) -> None:
-        t = max(t, self._last_t)
+        # The lab runs this once per action of every game, so it reads the state through plain attributes.
+        if t < self._last_t:
+            t = self._last_t
         self._last_t = t
         game = self.game
-        if isinstance(action, Flip):
-            action = Flip(t)
-        elif isinstance(action, Wait):
-            action = Wait(t)
-        else:
-            assert isinstance(action, Slap)
-            action = Slap(action.seat, t, action.card)
-        events = game.apply(action)
-        for event in events:
+        if action.t != t:  # the action happens at the table's time (timers make theirs with it already)
+            kind = type(action)
+            if kind is Flip:
+                action = Flip(t)
+            elif kind is Wait:
+                action = Wait(t)
+            else:
+                assert isinstance(action, Slap)
+                action = Slap(action.seat, t, action.card)
+        for event in game.apply(action):
             self._publish(t, event)
             if isinstance(event, CardTurned):
                 self.card_times[event.number] = t
-            elif isinstance(event, SlapCorrect) and isinstance(action, Slap) and action.card is not None:
-                seen = self.card_times.get(action.card)
-                if seen is not None:
-                    self.reactions[event.seat].append(t - seen)
+            elif isinstance(event, SlapCorrect):
+                if isinstance(action, Slap) and action.card is not None:
+                    seen = self.card_times.get(action.card)
+                    if seen is not None:
+                        self.reactions[event.seat].append(t - seen)
+                if game.rules.slapping.tie == "split" and game.collect_pending == event.seat:
+                    self._schedule(t + game.rules.slapping.tie_window_ms, TimerKind.SPLIT_CLOSE)
             elif isinstance(event, ChallengeWon):
                 self._schedule(t + game.rules.slapping.collect_delay_ms, TimerKind.COLLECT)
-            if (
-                isinstance(event, SlapCorrect)
-                and game.rules.slapping.tie == "split"
-                and game.collect_pending == event.seat
-            ):
-                self._schedule(t + game.rules.slapping.tie_window_ms, TimerKind.SPLIT_CLOSE)
-        if game.over:
+        if game.outcome is not None:
             return
-        key = self._current_pile_key()
+        key = (game.cards, game.tricks, len(game.burned) if self._burned_in_patterns else 0)
         if key != self._pile_key:
             self._pile_key = key
-            self._cancel_bot_slaps()
+            if self._bot_slaps:
+                self._cancel_bot_slaps()
             self._plan_bot_slaps(t)
         self._plan_flip(t)
 
@@ -301,12 +316,11 @@ class Table:
 
     def _current_pile_key(self) -> tuple[int, int, int]:
         game = self.game
-        burned = len(game.burned) if game.rules.slaps.burned_count else 0
-        return game.cards, game.tricks, burned
+        return game.cards, game.tricks, len(game.burned) if self._burned_in_patterns else 0
 
     def _cancel_bot_slaps(self) -> None:
         for timer in self._bot_slaps:
-            timer.cancelled = True
+            self._cancelled.add(timer.order)
             self.cancelled_bot_slaps += 1
         self._bot_slaps.clear()
 
@@ -315,8 +329,9 @@ class Table:
             return
         game = self.game
         sight = Sight.at(game)  # the public facts only, without copying a View for every card
+        match_seats = self._match_seats
         for seat, bot in self.bots.items():
-            if seat in self._match_seats:
+            if match_seats and seat in match_seats:
                 bot.level = self._level_for(self.seats[seat])
             plan = bot.react(sight, seat)
             if plan is not None:
@@ -326,12 +341,13 @@ class Table:
         """Schedule the due seat's flip if a computer turns it."""
         game = self.game
         due = game.turn
-        if self._flip_timer is not None:
-            if self._flip_timer.seat == due and not self._flip_timer.cancelled and game.collect_pending is None:
+        flip_timer = self._flip_timer
+        if flip_timer is not None:
+            if flip_timer.seat == due and game.collect_pending is None:
                 return
-            self._flip_timer.cancelled = True
+            self._cancelled.add(flip_timer.order)
             self._flip_timer = None
-        if game.over or game.collect_pending is not None:
+        if game.outcome is not None or game.collect_pending is not None:
             return
         bot = self.bots.get(due)
         if bot is None:
@@ -377,12 +393,14 @@ def run_virtual(table: Table, clock: Clock, *, max_steps: int = 10_000_000) -> N
     from ratscrew.table.clock import VirtualClock
 
     assert isinstance(clock, VirtualClock)
+    game = table.game
     for _ in range(max_steps):
-        if table.game.over:
+        if game.outcome is not None:
             return
         deadline = table.next_deadline()
         if deadline is None:
             raise RuntimeError("the table is stuck: nothing is scheduled and the game is not over")
-        clock.advance_to(max(deadline, clock.now()))
+        if deadline > clock.now():
+            clock.advance_to(deadline)
         table.run_due()
     raise RuntimeError(f"the game did not end within {max_steps} steps")

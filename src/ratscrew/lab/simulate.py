@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ratscrew.bots.registry import resolve_all
-from ratscrew.engine.events import OutReason, PlayerOut
 from ratscrew.engine.game import Game
 from ratscrew.errors import MalformedInput
 from ratscrew.lab.executor import open_runner
@@ -191,7 +190,7 @@ def play_one(rules: Rules, levels: Sequence[str], seed: int) -> GameStats:
     run_virtual(table, clock)
     assert game.outcome is not None
     piles = table.piles_won()
-    knocked = sum(1 for e in table.log if isinstance(e.event, PlayerOut) and e.event.reason is OutReason.WRONG_SLAP)
+    knocked = table.wrong_slap_knockouts()
     return GameStats(
         game.cards,
         clock.now(),

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import NamedTuple
 
-from ratscrew.bots.bot import Bot, Sight
+from ratscrew.bots.bot import Bot, Sight, demands_by_rank
 from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
 from ratscrew.bots.registry import resolve
@@ -36,7 +36,9 @@ from ratscrew.engine.events import (
     CardTurned,
     ChallengeWon,
     Event,
+    OutReason,
     PileWon,
+    PlayerOut,
     SlapCorrect,
     WrongSlap,
 )
@@ -139,6 +141,11 @@ class Table:
         self.config = config or TableConfig()
         self.hold_ms = self.config.hold_ms  # the room may change it as it measures its players' delays
         self.log: list[TableEvent] = []
+        # What the lab reports, counted as the events are published rather than found in the log afterwards.
+        self._published = 0
+        self._piles = {"slap": 0, "challenge": 0}
+        self._wrong_slaps = 0
+        self._wrong_slap_knockouts = 0
         self.listeners: list[Callable[[TableEvent], None]] = []
         self.card_times: dict[int, Millis] = {}
         # Reaction times of correct slaps, per seat; a person's carry over from earlier games at the same
@@ -157,6 +164,7 @@ class Table:
             if spec.bot is not None:
                 self.bots[seat] = Bot(self._level_for(spec), SeededRandom(rng.next_u64()))
         self._burned_in_patterns = bool(game.rules.slaps.burned_count)  # burning a card then changes the pile
+        self._demands = demands_by_rank(game.rules)
         self._pile_key = self._current_pile_key()
         limit = game.rules.end.time_limit_s
         if limit:
@@ -298,6 +306,13 @@ class Table:
                     self._schedule(t + game.rules.slapping.tie_window_ms, TimerKind.SPLIT_CLOSE)
             elif isinstance(event, ChallengeWon):
                 self._schedule(t + game.rules.slapping.collect_delay_ms, TimerKind.COLLECT)
+            elif isinstance(event, PileWon):
+                if event.how in self._piles:
+                    self._piles[event.how] += 1
+            elif isinstance(event, WrongSlap):
+                self._wrong_slaps += 1
+            elif isinstance(event, PlayerOut) and event.reason is OutReason.WRONG_SLAP:
+                self._wrong_slap_knockouts += 1
         if game.outcome is not None:
             return
         key = (game.cards, game.tricks, len(game.burned) if self._burned_in_patterns else 0)
@@ -311,6 +326,7 @@ class Table:
     def _publish(self, t: Millis, event: Event) -> None:
         published = TableEvent(len(self.log), t, event)
         self.log.append(published)
+        self._published += 1
         for listener in self.listeners:
             listener(published)
 
@@ -328,7 +344,7 @@ class Table:
         if not self.bots:
             return
         game = self.game
-        sight = Sight.at(game)  # the public facts only, without copying a View for every card
+        sight = Sight.at(game, self._demands)  # the public facts only, without copying a View for every card
         match_seats = self._match_seats
         for seat, bot in self.bots.items():
             if match_seats and seat in match_seats:
@@ -373,6 +389,9 @@ class Table:
     # ------------------------------------------------------------------ helpers for drivers
 
     def piles_won(self) -> dict[str, int]:
+        """Piles won by slap and by challenge, from every event in the log."""
+        if self._counted_all():
+            return dict(self._piles)
         counts = {"slap": 0, "challenge": 0}
         for item in self.log:
             if isinstance(item.event, PileWon) and item.event.how in counts:
@@ -380,7 +399,20 @@ class Table:
         return counts
 
     def wrong_slaps(self) -> int:
+        if self._counted_all():
+            return self._wrong_slaps
         return sum(1 for item in self.log if isinstance(item.event, WrongSlap))
+
+    def wrong_slap_knockouts(self) -> int:
+        """How many players a wrong slap put out (``players.out_when = wrong-slap``)."""
+        if self._counted_all():
+            return self._wrong_slap_knockouts
+        return sum(1 for e in self.log if isinstance(e.event, PlayerOut) and e.event.reason is OutReason.WRONG_SLAP)
+
+    def _counted_all(self) -> bool:
+        """The counts cover the whole log: nothing was put in it but what this table published (a room
+        restoring a game after a restart puts the events it replayed there itself, and then they are read)."""
+        return self._published == len(self.log)
 
 
 def _plays_match(spec: SeatSpec) -> bool:

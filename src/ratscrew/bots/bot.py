@@ -112,20 +112,21 @@ class Bot:
         """What the bot at ``seat`` does about the pile it now sees."""
         if sight.over or sight.out[seat]:
             return None
-        if self.level.strategy is not None:
+        level = self.level
+        if level.strategy is not None:
             return self._follow_strategy(sight)
         if sight.easiest is not None:
             _pattern, miss_factor, extra = sight.easiest
-            miss = self.level.miss * miss_factor * (LONG_CHALLENGE_MISS if sight.long_challenge else 1.0)
+            miss = level.miss * miss_factor * (LONG_CHALLENGE_MISS if sight.long_challenge else 1.0)
             # A level that never misses draws nothing here, so its stream is spent on reactions alone.
             if miss > 0 and self.rng.random() < min(miss, 0.95):
                 return None
-            return SlapPlan(self.level.reaction.sample(self.rng, extra))
-        if self.level.wrong <= 0 or not sight.pile:
+            return SlapPlan(level.reaction.sample(self.rng, extra))
+        if level.wrong <= 0 or not sight.pile:
             return None
-        chance = self.level.wrong * (NEAR_MISS_WRONG if sight.near_miss else 1.0)
+        chance = level.wrong * (NEAR_MISS_WRONG if sight.near_miss else 1.0)
         if self.rng.random() < chance:
-            return SlapPlan(self.level.reaction.sample(self.rng))
+            return SlapPlan(level.reaction.sample(self.rng))
         return None
 
     def _follow_strategy(self, sight: Sight) -> SlapPlan | None:

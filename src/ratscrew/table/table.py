@@ -44,7 +44,7 @@ from ratscrew.engine.events import (
 )
 from ratscrew.engine.game import Game
 from ratscrew.shuffle import SeededRandom
-from ratscrew.table.clock import Clock
+from ratscrew.table.clock import Clock, VirtualClock
 
 MATCH = "match"
 MIN_MATCH_SAMPLES = 5
@@ -242,6 +242,25 @@ class Table:
                 heapq.heappop(timers)
                 self._fire(timer)
 
+    def _drive_virtual(self, clock: VirtualClock, max_steps: int) -> None:
+        """``run_virtual``'s loop: move the clock to the next deadline and run what is due, until the end.
+
+        It is ``next_deadline`` and ``run_due`` in one place, since the lab runs it for every action.
+        """
+        game, timers, cancelled = self.game, self._timers, self._cancelled
+        for _ in range(max_steps):
+            if game.outcome is not None:
+                return
+            while timers and timers[0].order in cancelled:
+                cancelled.discard(heapq.heappop(timers).order)
+            if not timers:
+                raise RuntimeError("the table is stuck: nothing is scheduled and the game is not over")
+            deadline = timers[0].at + self.hold_ms
+            if deadline > clock.now():
+                clock.advance_to(deadline)
+            self.run_due()
+        raise RuntimeError(f"the game did not end within {max_steps} steps")
+
     def _fire(self, timer: _Timer) -> None:
         game = self.game
         at, _order, kind, seat, card, action, pile = timer
@@ -268,7 +287,7 @@ class Table:
             self._apply(Wait(at), at)
 
     def _schedule(
-        self, at: Millis, kind: TimerKind, *, seat: Seat = -1, card: int = 0, action: Action | None = None
+        self, at: Millis, kind: TimerKind, seat: Seat = -1, card: int = 0, action: Action | None = None
     ) -> _Timer:
         game = self.game
         # tuple.__new__ makes the named tuple without the Python-level constructor a NamedTuple adds.
@@ -351,7 +370,7 @@ class Table:
                 bot.level = self._level_for(self.seats[seat])
             plan = bot.react(sight, seat)
             if plan is not None:
-                self._bot_slaps.append(self._schedule(t + plan.delay, TimerKind.BOT_SLAP, seat=seat, card=game.cards))
+                self._bot_slaps.append(self._schedule(t + plan.delay, TimerKind.BOT_SLAP, seat, game.cards))
 
     def _plan_flip(self, t: Millis) -> None:
         """Schedule the due seat's flip if a computer turns it."""
@@ -369,7 +388,7 @@ class Table:
         if bot is None:
             return
         delay = int(bot.flip_delay() * self.config.bot_pace)
-        self._flip_timer = self._schedule(t + delay, TimerKind.FLIP, seat=due)
+        self._flip_timer = self._schedule(t + delay, TimerKind.FLIP, due)
 
     def _level_for(self, spec: SeatSpec) -> Level:
         """The seat's computer player from the one registry (``LEVEL`` or ``LEVEL:STRATEGY``); ``match``
@@ -422,17 +441,5 @@ def _plays_match(spec: SeatSpec) -> bool:
 
 def run_virtual(table: Table, clock: Clock, *, max_steps: int = 10_000_000) -> None:
     """Drive a table on virtual time until the game ends (every seat must be a computer)."""
-    from ratscrew.table.clock import VirtualClock
-
     assert isinstance(clock, VirtualClock)
-    game = table.game
-    for _ in range(max_steps):
-        if game.outcome is not None:
-            return
-        deadline = table.next_deadline()
-        if deadline is None:
-            raise RuntimeError("the table is stuck: nothing is scheduled and the game is not over")
-        if deadline > clock.now():
-            clock.advance_to(deadline)
-        table.run_due()
-    raise RuntimeError(f"the game did not end within {max_steps} steps")
+    table._drive_virtual(clock, max_steps)

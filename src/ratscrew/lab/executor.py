@@ -12,6 +12,7 @@ line run without it.
 
 from __future__ import annotations
 
+import logging
 import signal
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -19,7 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from ratscrew.errors import MalformedInput, RatscrewError
+from ratscrew.errors import MalformedInput
 
 R = TypeVar("R")
 
@@ -44,7 +45,9 @@ class Runner:
     slots: int = 1
     in_flight: int = 1
 
-    def submit(self, fn: Callable[..., R], *args: Any) -> Future[R]:
+    # A future here is a concurrent.futures.Future, or a Dask future on a cluster: the methods below are all
+    # that the helpers do with one.
+    def submit(self, fn: Callable[..., R], *args: Any) -> Any:
         future: Future[R] = Future()
         try:
             future.set_result(fn(*args))
@@ -52,24 +55,35 @@ class Runner:
             future.set_exception(exc)
         return future
 
-    def result(self, future: Future[R]) -> R:
+    def first_done(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
+        """(the futures done, the others), once at least one is done."""
+        done, rest = wait(pending, return_when=FIRST_COMPLETED)
+        return done, rest
+
+    def result(self, future: Any) -> Any:
         return future.result()
+
+    def drop(self, futures: Iterable[Any]) -> None:
+        """Give up on tasks whose results will not be read."""
+        for future in futures:
+            future.cancel()
 
     def unordered(self, fn: Callable[..., R], tasks: Iterable[tuple[Any, ...]]) -> Generator[R, None, None]:
         """Each task's result as soon as it is done, in whatever order they finish."""
         todo = iter(tasks)
-        pending: set[Future[R]] = set()
+        pending: set[Any] = set()
         try:
             while True:
                 for args in _take(todo, self.in_flight - len(pending)):
                     pending.add(self.submit(fn, *args))
                 if not pending:
                     return
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, pending = self.first_done(pending)
                 for future in done:
-                    yield self.result(future)
+                    result: R = self.result(future)
+                    yield result
         finally:
-            _drop(pending)
+            self.drop(pending)
 
     def ordered(self, fn: Callable[..., R], tasks: Iterable[tuple[Any, ...]]) -> Generator[R, None, None]:
         """Each task's result in the order of ``tasks``; ``tasks`` is read only as far as needed.
@@ -77,16 +91,17 @@ class Runner:
         Closing the iterator early drops the tasks still in flight (their results are never read).
         """
         todo = iter(tasks)
-        pending: deque[Future[R]] = deque()
+        pending: deque[Any] = deque()
         try:
             while True:
                 for args in _take(todo, self.in_flight - len(pending)):
                     pending.append(self.submit(fn, *args))
                 if not pending:
                     return
-                yield self.result(pending.popleft())
+                result: R = self.result(pending.popleft())
+                yield result
         finally:
-            _drop(pending)
+            self.drop(pending)
 
 
 def _take(todo: Iterator[tuple[Any, ...]], count: int) -> Iterator[tuple[Any, ...]]:
@@ -95,11 +110,6 @@ def _take(todo: Iterator[tuple[Any, ...]], count: int) -> Iterator[tuple[Any, ..
         if args is None:
             return
         yield args
-
-
-def _drop(futures: Iterable[Future[Any]]) -> None:
-    for future in futures:
-        future.cancel()
 
 
 def _quiet_worker() -> None:
@@ -113,26 +123,77 @@ class _PoolRunner(Runner):
         self.slots = slots
         self.in_flight = 2 * slots
 
-    def submit(self, fn: Callable[..., R], *args: Any) -> Future[R]:
+    def submit(self, fn: Callable[..., R], *args: Any) -> Any:
         return self.pool.submit(fn, *args)
 
 
-class _DaskRunner(_PoolRunner):
-    def __init__(self, pool: Executor, slots: int, address: str) -> None:
-        super().__init__(pool, slots)
-        self.address = address
+class _DaskRunner(Runner):
+    """Tasks on a Dask cluster. Results are fetched in the background as tasks finish (``as_completed``), so
+    reading them in order does not wait for one round trip after another; ``close`` cancels what is left and
+    lets the fetches settle before the client goes, so nothing is left to fail (and print) afterwards."""
 
-    def result(self, future: Future[R]) -> R:
+    def __init__(self, client: Any, slots: int, address: str) -> None:
+        from distributed import as_completed
+
+        self.client = client
+        self.slots = slots
+        # A task's round trip through the scheduler takes a while: more in flight keeps the workers busy.
+        self.in_flight = 4 * slots + 4
+        self.address = address
+        self._finished: Any = as_completed(loop=client.loop, with_results=True, raise_errors=False)  # type: ignore[no-untyped-call]
+        self._ready: dict[str, Any] = {}  # results fetched, by task key, not yet handed out
+
+    def submit(self, fn: Callable[..., R], *args: Any) -> Any:
+        future = self.client.submit(fn, *args, pure=False)
+        self._finished.add(future)
+        return future
+
+    def _next_finished(self) -> Any:
+        future, result = next(self._finished)
+        self._ready[future.key] = result
+        return future
+
+    def first_done(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
+        while True:
+            done = {f for f in pending if f.key in self._ready}
+            if done:
+                return done, pending - done
+            self._next_finished()
+
+    def result(self, future: Any) -> Any:
+        while future.key not in self._ready:
+            self._next_finished()
+        result = self._ready.pop(future.key)
+        if future.status == "error":
+            try:
+                future.result()
+            except Exception as exc:
+                # A worker without ratscrew, a worker that died, a scheduler that went away: one line.
+                raise ClusterError(
+                    f"the Dask cluster at {self.address} failed a task ({type(exc).__name__}: {exc}): "
+                    f"expected workers that run the same ratscrew ({INSTALL_HINT})"
+                ) from None
+        return result
+
+    def drop(self, futures: Iterable[Any]) -> None:
+        self.client.cancel(list(futures))
+
+    def close(self) -> None:
+        """Cancel every task not yet handed out and wait (briefly) until the background fetches are over."""
+        left = list(self._finished.futures)
+        client_log = logging.getLogger("distributed.client")
+        level = client_log.level
+        client_log.setLevel(logging.ERROR)  # a fetch overtaken by its cancelling is worth no warning
         try:
-            return future.result()
-        except RatscrewError:
-            raise
-        except Exception as exc:
-            # A worker without ratscrew, a worker that died, a scheduler that went away: one line, no traceback.
-            raise ClusterError(
-                f"the Dask cluster at {self.address} failed a task ({type(exc).__name__}: {exc}): "
-                f"expected workers that run the same ratscrew ({INSTALL_HINT})"
-            ) from None
+            if left:
+                self.client.cancel(left)
+            for _ in self._finished:
+                pass
+        except Exception:  # the cluster is going or gone: the client's close says nothing more of it
+            pass
+        finally:
+            client_log.setLevel(level)
+        self._ready.clear()
 
 
 @contextmanager
@@ -194,10 +255,10 @@ def _dask_runner(address: str) -> Iterator[Runner]:
                 f"expected at least one (start it with `dask worker {full}`)"
             ) from None
         slots = max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
-        executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
+        runner = _DaskRunner(client, slots, full)
         try:
-            yield _DaskRunner(executor, slots, full)
+            yield runner
         finally:
-            executor.shutdown(wait=False)
+            runner.close()
     finally:
         client.close()  # type: ignore[no-untyped-call]

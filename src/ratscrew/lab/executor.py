@@ -39,7 +39,7 @@ class Runner:
     """Runs tasks (a module-level function and its arguments) somewhere and hands back their results.
 
     ``slots`` is how many tasks can run at once, and ``in_flight`` how many the helpers keep submitted: in this
-    process a task runs as it is submitted, so one at a time; elsewhere twice the slots, so no worker waits.
+    process a task runs as it is submitted, so one at a time; elsewhere more than the slots, so no worker waits.
     """
 
     slots: int = 1

@@ -10,15 +10,27 @@ Ratios carry from machine to machine; absolute figures do not. Every rate is per
 process's CPU time (time.process_time), so it is the rate of one core even on a machine busy with other
 work, where wall-clock rates would drop with the share of the core the process gets.
 
-Usage: python bench/simulate_speed.py [--games N] [--kernel-games N] [--rounds R]
+``--against REV`` compares the pure-Python game path with the one of git revision REV instead: each round
+plays the same games with this tree's ``src`` and with REV's (exported to a temporary folder), each in a
+fresh process with ``RATSCREW_PURE_PYTHON=1``, in alternating order, and prints both rates (per second of
+the process's own CPU time, which a machine shared with other jobs disturbs less than the wall clock),
+their ratio and whether every game's figures came out the same.
+
+Usage: python bench/simulate_speed.py [--games N] [--kernel-games N] [--rounds R] [--against REV]
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -88,12 +100,67 @@ def baseline_games(module: ModuleType, games: int) -> float:
     return games / (clock() - start)
 
 
+# Run in a fresh process whose ratscrew comes from PYTHONPATH: games per second and a digest of every game.
+TIMED_GAMES = """
+import hashlib, json, sys, time
+from ratscrew.lab.simulate import game_seed, guarded, play_one
+from ratscrew.rules import Rules
+rules, games = guarded(Rules.build("standard")), int(sys.argv[1])
+start, digest = time.process_time(), hashlib.sha256()
+for i in range(games):
+    digest.update(repr(play_one(rules, ["medium"] * 4, game_seed(1, i))).encode())
+print(json.dumps({"games_per_s": games / (time.process_time() - start), "digest": digest.hexdigest()}))
+"""
+
+
+def timed_games(src: Path, games: int) -> tuple[float, str]:
+    env = {**os.environ, "PYTHONPATH": str(src), "RATSCREW_PURE_PYTHON": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", TIMED_GAMES, str(games)], env=env, capture_output=True, text=True, check=True
+    )
+    doc = json.loads(done.stdout)
+    return float(doc["games_per_s"]), str(doc["digest"])
+
+
+def export_src(rev: str, into: Path) -> Path:
+    archive = into / "src.tar"
+    with archive.open("wb") as out:
+        subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], stdout=out, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def compare(rev: str, games: int, rounds: int) -> None:
+    print(f"standard, 4 medium computers, {games} games per round, pure Python, this tree against {rev}")
+    print(f"{'round':>5} {'this tree g/s':>14} {rev + ' g/s':>14} {'ratio':>7} {'same figures':>13}")
+    ratios = []
+    with tempfile.TemporaryDirectory() as tmp:
+        old_src = export_src(rev, Path(tmp))
+        for round_no in range(1, rounds + 1):
+            # Alternate which goes first, so a machine that gets busier or quieter favours neither.
+            if round_no % 2:
+                new, new_digest = timed_games(ROOT / "src", games)
+                old, old_digest = timed_games(old_src, games)
+            else:
+                old, old_digest = timed_games(old_src, games)
+                new, new_digest = timed_games(ROOT / "src", games)
+            ratios.append(new / old)
+            same = "yes" if new_digest == old_digest else "NO"
+            print(f"{round_no:>5} {new:>14.1f} {old:>14.1f} {new / old:>7.2f} {same:>13}")
+    print(f"median ratio: {statistics.median(ratios):.2f}x the games per second of {rev}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--kernel-games", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--against", metavar="REV", help="compare the pure-Python games with git revision REV")
     args = parser.parse_args()
+    if args.against:
+        compare(args.against, args.games, args.rounds)
+        return
     baseline = load_baseline()
     print(
         f"standard, 4 medium computers, one core: {args.games} Python games and {args.kernel_games} "

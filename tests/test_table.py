@@ -11,7 +11,7 @@ from ratscrew.bots.levels import LEVELS, PATTERN_DIFFICULTY
 from ratscrew.bots.reaction import ExGaussian, probability_first
 from ratscrew.cards import Card, parse_cards
 from ratscrew.engine import Game
-from ratscrew.engine.events import PileWon, SlapCorrect, SlapDismissed, WrongSlap
+from ratscrew.engine.events import OutReason, PileWon, PlayerOut, SlapCorrect, SlapDismissed, WrongSlap
 from ratscrew.record import Record, state_json
 from ratscrew.rules import Rules
 from ratscrew.table import SeatSpec, Table, TableConfig, VirtualClock, run_virtual
@@ -370,3 +370,26 @@ def test_a_slap_is_judged_against_the_pile_its_player_saw_not_the_card_that_cove
             assert pile_winners(table)[0] == (0, "slap")
         else:  # without a hold the card that covered the double was applied first: a wrong slap
             assert any(isinstance(e.event, WrongSlap) and e.event.seat == 0 for e in table.log)
+
+
+def test_the_counts_kept_while_playing_are_what_the_log_says() -> None:
+    rules = Rules.build("standard", {"end.max_cards": 3000})
+    knockouts = 0
+    for seed in range(6):
+        game = Game.from_seed(rules, 4, seed)
+        clock = VirtualClock()
+        table = Table(game, [SeatSpec(f"b{i}", "medium") for i in range(4)], clock, seed=seed)
+        run_virtual(table, clock)
+        piles = {"slap": 0, "challenge": 0}
+        for how in (e.event.how for e in table.log if isinstance(e.event, PileWon)):
+            if how in piles:
+                piles[how] += 1
+        wrong = sum(1 for e in table.log if isinstance(e.event, WrongSlap))
+        knocked = sum(1 for e in table.log if isinstance(e.event, PlayerOut) and e.event.reason is OutReason.WRONG_SLAP)
+        assert (table.piles_won(), table.wrong_slaps(), table.wrong_slap_knockouts()) == (piles, wrong, knocked)
+        # Entries put in the log from outside (a room restoring a game) are read from the log itself.
+        fresh = Table(Game.from_seed(rules, 4, seed), [SeatSpec(f"b{i}", "medium") for i in range(4)], VirtualClock())
+        fresh.log.extend(table.log)
+        assert (fresh.piles_won(), fresh.wrong_slaps(), fresh.wrong_slap_knockouts()) == (piles, wrong, knocked)
+        knockouts += knocked
+    assert knockouts  # the seeds do knock someone out with a wrong slap

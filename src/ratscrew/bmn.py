@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from types import ModuleType
 
 from ratscrew import kernels
 from ratscrew.engine.outcome import Loop
 from ratscrew.errors import NotationError
+from ratscrew.lab.executor import open_runner
 from ratscrew.shuffle import SeededRandom
 
 # The C player (_bmn_fast.c); RATSCREW_PURE_PYTHON=1 forces the Python one (see kernels.py).
@@ -260,25 +260,32 @@ def block_seed(seed: int, block: int) -> int:
     return seed if block == 0 else SeededRandom((seed + block * _BLOCK_MIX) & _MASK).next_u64()
 
 
-def play_random(games: int, seed: int, players: int = 2, *, accelerated: bool = True, workers: int = 1) -> Tally:
+def play_random(
+    games: int,
+    seed: int,
+    players: int = 2,
+    *,
+    accelerated: bool = True,
+    workers: int = 1,
+    scheduler: str | None = None,
+) -> Tally:
     """Play ``games`` random deals; return (total cards of ended games, ended games, max cards, loops).
 
-    Both paths deal from the same streams, and the blocks are added up in order, so the figures are the
-    same for the same seed whatever the path and the number of ``workers`` (processes).
+    Both paths deal from the same streams, and the blocks' totals are added up (and the longest taken),
+    which no order changes, so the figures are the same for the same seed whatever the path, the number of
+    ``workers`` (processes), or the Dask cluster at ``scheduler``.
     """
     blocks = [
         (block_seed(seed, b), min(RANDOM_BLOCK, games - start), players, accelerated)
         for b, start in enumerate(range(0, games, RANDOM_BLOCK))
     ]
-    if workers <= 1 or len(blocks) == 1:
-        tallies = [_play_block(*block) for block in blocks]
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(blocks))) as pool:
-            tallies = list(pool.map(_play_block, *zip(*blocks, strict=True)))
-    total = sum(t[0] for t in tallies)
-    ended = sum(t[1] for t in tallies)
-    longest = max(t[2] for t in tallies)
-    loops = sum(t[3] for t in tallies)
+    total = ended = longest = loops = 0
+    with open_runner(workers, scheduler, tasks=len(blocks)) as runner:
+        for t in runner.unordered(_play_block, blocks):
+            total += t[0]
+            ended += t[1]
+            longest = max(longest, t[2])
+            loops += t[3]
     return total, ended, longest, loops
 
 

@@ -20,13 +20,15 @@ from ratscrew.rules.model import Rules
 from ratscrew.shuffle import SeededRandom
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Sight:
     """What every player at the table can tell about the pile right now, worked out once for all bots.
 
     It holds the public facts only (the face-up pile, who is out, the debt), so a bot cannot peek at a
     stack; the table builds it straight from the game (``Sight.at``) rather than copying a whole View for
-    every card, and anything with a View can build the same thing (``Sight.of``).
+    every card, and anything with a View can build the same thing (``Sight.of``). Nothing changes a Sight
+    once it is built; it is not declared frozen only because the table builds one for every card turned,
+    and a frozen dataclass sets each of its ten fields through a call.
     """
 
     rules: Rules
@@ -48,18 +50,22 @@ class Sight:
         )
 
     @staticmethod
-    def at(game: Game) -> Sight:
-        """The sight of ``game`` as it stands (burned cards included, for the strategies)."""
+    def at(game: Game, demands: Sequence[int] | None = None) -> Sight:
+        """The sight of ``game`` as it stands (burned cards included, for the strategies).
+
+        ``demands`` is ``demands_by_rank(game.rules)``, for a caller that builds many sights of one game.
+        """
         return Sight.build(
             game.rules,
             tuple(game.pile),
             tuple(game.out),
-            game.over,
+            game.outcome is not None,
             game.cards,
             game.owed,
             game.challenger,
             game.matches(),
             tuple(game.burned),
+            demands,
         )
 
     @staticmethod
@@ -73,8 +79,11 @@ class Sight:
         challenger: int | None,
         matches: Sequence[Match],
         burned: tuple[Card, ...],
+        demands: Sequence[int] | None = None,
     ) -> Sight:
-        long_challenge = owed > 0 and challenger is not None and _demand_was_high(rules, pile)
+        long_challenge = (
+            owed > 0 and challenger is not None and _demand_was_high(demands or demands_by_rank(rules), pile)
+        )
         easiest = None
         if matches:
             pattern = min(matches, key=lambda m: PATTERN_DIFFICULTY.get(m.pattern, (2.0, 100.0))).pattern
@@ -103,20 +112,21 @@ class Bot:
         """What the bot at ``seat`` does about the pile it now sees."""
         if sight.over or sight.out[seat]:
             return None
-        if self.level.strategy is not None:
+        level = self.level
+        if level.strategy is not None:
             return self._follow_strategy(sight)
         if sight.easiest is not None:
             _pattern, miss_factor, extra = sight.easiest
-            miss = self.level.miss * miss_factor * (LONG_CHALLENGE_MISS if sight.long_challenge else 1.0)
+            miss = level.miss * miss_factor * (LONG_CHALLENGE_MISS if sight.long_challenge else 1.0)
             # A level that never misses draws nothing here, so its stream is spent on reactions alone.
             if miss > 0 and self.rng.random() < min(miss, 0.95):
                 return None
-            return SlapPlan(self.level.reaction.sample(self.rng, extra))
-        if self.level.wrong <= 0 or not sight.pile:
+            return SlapPlan(level.reaction.sample(self.rng, extra))
+        if level.wrong <= 0 or not sight.pile:
             return None
-        chance = self.level.wrong * (NEAR_MISS_WRONG if sight.near_miss else 1.0)
+        chance = level.wrong * (NEAR_MISS_WRONG if sight.near_miss else 1.0)
         if self.rng.random() < chance:
-            return SlapPlan(self.level.reaction.sample(self.rng))
+            return SlapPlan(level.reaction.sample(self.rng))
         return None
 
     def _follow_strategy(self, sight: Sight) -> SlapPlan | None:
@@ -130,22 +140,34 @@ class Bot:
         return SlapPlan(self.level.reaction.sample(self.rng))
 
 
-def _demand_was_high(rules: Rules, pile: Sequence[Card]) -> bool:
+def demands_by_rank(rules: Rules) -> tuple[int, ...]:
+    """How many cards each rank demands under ``rules``, indexed by the rank's value (``rules.demand``)."""
+    return tuple(rules.demand(Card(Rank(value))) if value in _RANK_VALUES else 0 for value in range(max(Rank) + 1))
+
+
+_RANK_VALUES = frozenset(int(rank) for rank in Rank)
+
+
+def _demand_was_high(demands: Sequence[int], pile: Sequence[Card]) -> bool:
     """A King or an Ace is being paid (or a rule made a card demand three or more)."""
     for card in reversed(pile):
-        demand = rules.demand(card)
+        demand = demands[card.rank]
         if demand:
             return demand >= 3
     return False
+
+
+_JOKER, _JACK, _QUEEN, _KING = int(Rank.JOKER), int(Rank.JACK), int(Rank.QUEEN), int(Rank.KING)
 
 
 def _nearly(pile: Sequence[Card]) -> bool:
     """The top two cards almost make a pattern: neighbouring ranks, or a court card beside a King or Queen."""
     if len(pile) < 2:
         return False
-    top, below = pile[-1], pile[-2]
-    if top.is_joker or below.is_joker:
+    top, below = int(pile[-1].rank), int(pile[-2].rank)  # plain ints: compared many times a game
+    if top == _JOKER or below == _JOKER:
         return False
-    neighbours = abs(top.rank - below.rank) == 1
-    court_pair = top.rank.is_court and below.rank.is_court and bool({top.rank, below.rank} & {Rank.KING, Rank.QUEEN})
-    return neighbours or court_pair
+    if top - below in (1, -1):
+        return True
+    # Two court cards (J, Q, K, A), one of them a Queen or a King.
+    return top >= _JACK and below >= _JACK and (top in (_QUEEN, _KING) or below in (_QUEEN, _KING))

@@ -22,6 +22,10 @@ from dataclasses import dataclass
 
 from ratscrew.shuffle import SeededRandom
 
+# Bound once: a computer player draws a reaction time for nearly every card.
+_sqrt, _log, _cos = math.sqrt, math.log, math.cos
+_TWO_PI = 2.0 * math.pi
+
 
 @dataclass(frozen=True, slots=True)
 class ExGaussian:
@@ -36,10 +40,11 @@ class ExGaussian:
 
     def sample(self, rng: SeededRandom, shift: float = 0.0) -> int:
         """One reaction time in whole milliseconds (``shift`` adds a pattern's extra thinking time)."""
-        u1 = rng.random() or 1e-12
-        u2 = rng.random()
-        normal = math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
-        exponential = -self.tau * math.log(1.0 - rng.random())
+        draw = rng.random
+        u1 = draw() or 1e-12
+        u2 = draw()
+        normal = _sqrt(-2.0 * _log(u1)) * _cos(_TWO_PI * u2)
+        exponential = -self.tau * _log(1.0 - draw())
         return round(max(self.floor, self.mu + shift + self.sigma * normal + exponential))
 
     def pdf(self, x: float, shift: float = 0.0) -> float:

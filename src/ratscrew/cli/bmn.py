@@ -13,13 +13,14 @@ import click
 
 from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random, random_kernel
 from ratscrew.cli.app import main
-from ratscrew.cli.bmn_search import run_search, workers_option
+from ratscrew.cli.bmn_search import place_options, run_search
 from ratscrew.cli.common import print_json
 from ratscrew.errors import MalformedInput
 
 USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
-       ratscrew bmn --random N [--seed S] [--players P] [--workers W] [--json]
-       ratscrew bmn --search [--seconds S] [--restarts R] [--state FILE] [--seed S] [--workers W] [--json]
+       ratscrew bmn --random N [--seed S] [--players P] [--workers W | --scheduler ADDRESS] [--json]
+       ratscrew bmn --search [--seconds S] [--restarts R] [--state FILE] [--seed S]
+                             [--workers W | --scheduler ADDRESS] [--json]
 
   Play a Beggar-my-neighbour deal: one string per hand, top card first, '-' for a number card and
   J Q K A for court cards; together exactly one deck. The first hand leads. Hands are never read
@@ -35,6 +36,9 @@ USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
   --seed S        the seed of the shuffles (default 1); same seed, same numbers
   --players P     hands per random deal (default 2)
   --workers W     processes to play in (default 1); the numbers do not depend on it
+  --scheduler ADDRESS
+                  play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://127.0.0.1:8786)
+                  instead; same numbers (needs pip install 'ratscrew[cluster]')
   --json          print JSON (with --search: one line per new best)
 """
 # Options that take a value, and what kind: a whole number, a number, or a path.
@@ -46,10 +50,11 @@ VALUE_OPTIONS = {
     "--seconds": ("seconds", "number"),
     "--restarts": ("restarts", "int"),
     "--state": ("state", "path"),
+    "--scheduler": ("scheduler", "address"),
 }
 FLAGS = {"--json": "json", "--search": "search"}
-RANDOM_OPTIONS = {"random", "seed", "players", "workers"}
-SEARCH_OPTIONS = {"search", "seconds", "restarts", "state", "seed", "workers"}
+RANDOM_OPTIONS = {"random", "seed", "players", "workers", "scheduler"}
+SEARCH_OPTIONS = {"search", "seconds", "restarts", "state", "seed", "workers", "scheduler"}
 
 
 class RawArgs(click.Command):
@@ -127,7 +132,7 @@ def _split_args(args: list[str]) -> tuple[list[str], dict[str, object]]:
                 i += 1
                 value = args[i]
             else:
-                example = "FILE" if kind == "path" else "10"
+                example = {"path": "FILE", "address": "tcp://127.0.0.1:8786"}.get(kind, "10")
                 raise MalformedInput(f"{name} needs a value, e.g. {name} {example}")
             options[key] = _value(name, kind, value)
         else:
@@ -142,6 +147,10 @@ def _value(name: str, kind: str, value: str) -> object:
         if not text:
             raise MalformedInput(f"{name} needs a file name")
         return value
+    if kind == "address":
+        if not text:
+            raise MalformedInput(f"{name} needs an address, e.g. {name} tcp://127.0.0.1:8786")
+        return text
     if kind == "int":
         if not text.isdigit():
             raise MalformedInput(f"{name} needs a whole number, got {value!r}")
@@ -166,9 +175,9 @@ def _random(options: dict[str, object], as_json: bool) -> None:
         raise MalformedInput("--random needs at least 1 game")
     if not 2 <= players <= 12:
         raise MalformedInput(f"--players must be from 2 to 12, got {players}")
-    workers = workers_option(options)
+    workers, scheduler = place_options(options)
     start = time.perf_counter()
-    total, ended, longest, loops = play_random(games, seed, players, workers=workers)
+    total, ended, longest, loops = play_random(games, seed, players, workers=workers, scheduler=scheduler)
     seconds = time.perf_counter() - start
     doc = {
         "games": games,

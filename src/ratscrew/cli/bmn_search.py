@@ -10,21 +10,21 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ratscrew.cli.common import print_json
-from ratscrew.errors import MalformedInput
+from ratscrew.cli.common import check_workers, print_json
 from ratscrew.lab.bmn_search import Find, SearchState, SearchStateError, search
 
 
-def workers_option(options: dict[str, object]) -> int:
-    workers = options.get("workers", 1)
-    assert isinstance(workers, int)
-    if workers < 1:
-        raise MalformedInput(f"--workers must be at least 1, got {workers}")
-    return workers
+def place_options(options: dict[str, object]) -> tuple[int, str | None]:
+    """Where to play: (local processes, Dask scheduler address or None), from --workers and --scheduler."""
+    workers, scheduler = options.get("workers"), options.get("scheduler")
+    assert workers is None or isinstance(workers, int)
+    assert scheduler is None or isinstance(scheduler, str)
+    check_workers(workers, scheduler)
+    return workers or 1, scheduler
 
 
 def run_search(options: dict[str, object], as_json: bool) -> None:
-    workers = workers_option(options)
+    workers, scheduler = place_options(options)
     seconds = options.get("seconds")
     restarts = options.get("restarts")
     assert seconds is None or isinstance(seconds, float)
@@ -54,7 +54,9 @@ def run_search(options: dict[str, object], as_json: bool) -> None:
             best = f", best {current.best.cards} cards" if current.best is not None else ""
             bar.update(task, completed=done, description=f"restart {current.next_restart}{best}")
 
-    found = search(state, restarts=restarts, time_left=time_left, workers=workers, on_restart=after_restart)
+    found = search(
+        state, restarts=restarts, time_left=time_left, workers=workers, scheduler=scheduler, on_restart=after_restart
+    )
     try:
         if bar is not None:
             bar.start()

@@ -8,6 +8,7 @@ from typing import TypeVar
 
 import click
 
+from ratscrew.errors import MalformedInput
 from ratscrew.rules import Rules, load_rules
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -41,3 +42,25 @@ def json_option(func: F) -> F:
 
 def print_json(doc: object) -> None:
     click.echo(json.dumps(doc, ensure_ascii=False))
+
+
+SCHEDULER_HELP = (
+    "Play on the Dask cluster whose scheduler is at this address, e.g. tcp://127.0.0.1:8786, instead of local "
+    "processes (needs pip install 'ratscrew[cluster]'); the numbers are the same."
+)
+
+
+def scheduler_option(func: F) -> F:
+    return click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)(func)
+
+
+def check_workers(workers: int | None, scheduler: str | None) -> None:
+    """``--workers`` is a positive count of local processes, and does not go with ``--scheduler``."""
+    if workers is not None and workers < 1:
+        raise MalformedInput(f"--workers must be at least 1, got {workers}")
+    if workers is not None and scheduler is not None:
+        raise MalformedInput(
+            "--workers counts local processes and --scheduler sends the work to a Dask cluster: give one or the other"
+        )
+    if scheduler is not None and not scheduler.strip():
+        raise MalformedInput("--scheduler needs an address, e.g. --scheduler tcp://127.0.0.1:8786")

@@ -12,7 +12,14 @@ from rich.table import Table as RichTable
 
 from ratscrew.bots.registry import LEVEL_NAMES, STRATEGY_NAMES
 from ratscrew.cli.app import main
-from ratscrew.cli.common import json_option, print_json, rules_from_options, rules_options
+from ratscrew.cli.common import (
+    check_workers,
+    json_option,
+    print_json,
+    rules_from_options,
+    rules_options,
+    scheduler_option,
+)
 from ratscrew.errors import MalformedInput
 from ratscrew.lab.simulate import Summary, check_levels, simulate
 
@@ -34,6 +41,7 @@ from ratscrew.lab.simulate import Summary, check_levels, simulate
 @click.option("--games", type=int, default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same numbers.")
 @click.option("--workers", type=int, default=None, help="Processes to play in (default: every core).")
+@scheduler_option
 @click.option(
     "--plot",
     "plot_path",
@@ -50,6 +58,7 @@ def simulate_command(
     games: int,
     seed: int,
     workers: int | None,
+    scheduler: str | None,
     plot_path: str | None,
     as_json: bool,
 ) -> None:
@@ -59,8 +68,7 @@ def simulate_command(
     check_levels(levels)
     if seed < 0:
         raise MalformedInput(f"--seed must be a non-negative integer, got {seed}")
-    if workers is not None and workers < 1:
-        raise MalformedInput(f"--workers must be at least 1, got {workers}")
+    check_workers(workers, scheduler)
     if plot_path:
         _check_plotting()
     err = Console(stderr=True)
@@ -68,9 +76,17 @@ def simulate_command(
         columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=err, transient=True) as bar:
             task = bar.add_task("games", total=games)
-            summary = simulate(rules, levels, games, seed, workers=workers, progress=lambda n: bar.advance(task, n))
+            summary = simulate(
+                rules,
+                levels,
+                games,
+                seed,
+                workers=workers,
+                scheduler=scheduler,
+                progress=lambda n: bar.advance(task, n),
+            )
     else:
-        summary = simulate(rules, levels, games, seed, workers=workers)
+        summary = simulate(rules, levels, games, seed, workers=workers, scheduler=scheduler)
     doc = summary.as_dict()
     if plot_path:
         _plot(summary, Path(plot_path), rules.preset)

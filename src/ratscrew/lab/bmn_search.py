@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import tempfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from ratscrew import kernels
 from ratscrew.bmn import BmnResult, play_bmn, random_deal, to_notation
 from ratscrew.errors import MalformedInput
+from ratscrew.lab.executor import open_runner
 from ratscrew.shuffle import SeededRandom
 
 _fast = kernels.load("ratscrew._bmn_fast")
@@ -192,29 +191,26 @@ def _climb_task(seed: int, restart: int, patience: int) -> tuple[list[Find], int
     return climb(seed, restart, patience)
 
 
-def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the run and keeps its state."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def search(
     state: SearchState,
     *,
     restarts: int | None = None,
     time_left: Callable[[], bool] = lambda: True,
     workers: int = 1,
+    scheduler: str | None = None,
     patience: int = DEFAULT_PATIENCE,
     on_restart: Callable[[SearchState], None] | None = None,
 ) -> Iterator[Find]:
     """Run restarts from ``state.next_restart``; yield every new best as it is found.
 
-    It stops before restart number ``restarts`` (counted from the first run, so a resumed run stops at
-    the same place), or once ``time_left()`` is False (restarts still running then are dropped and run
-    again on resuming). Findings are read in restart order, and ``state`` is brought up to date (then
-    ``on_restart`` called) after each restart, so stopping between two restarts loses nothing.
+    The restarts run in this process, in ``workers`` local processes, or on the Dask cluster at
+    ``scheduler``. It stops before restart number ``restarts`` (counted from the first run, so a resumed
+    run stops at the same place), or once ``time_left()`` is False (restarts still running then are dropped
+    and run again on resuming). Findings are read in restart order, and ``state`` is brought up to date
+    (then ``on_restart`` called) after each restart, so stopping between two restarts loses nothing.
     """
     limit = restarts if restarts is not None else -1
-    for found, played in _restarts(state.seed, state.next_restart, limit, time_left, workers, patience):
+    for found, played in _restarts(state.seed, state.next_restart, limit, time_left, workers, scheduler, patience):
         for find in found:
             if find.beats(state.best):
                 state.best = find
@@ -226,24 +222,26 @@ def search(
 
 
 def _restarts(
-    seed: int, first: int, limit: int, time_left: Callable[[], bool], workers: int, patience: int
+    seed: int,
+    first: int,
+    limit: int,
+    time_left: Callable[[], bool],
+    workers: int,
+    scheduler: str | None,
+    patience: int,
 ) -> Iterator[tuple[list[Find], int]]:
-    restart = first
-    if workers <= 1:
+    def tasks() -> Iterator[tuple[int, int, int]]:
+        restart = first
         while (limit < 0 or restart < limit) and time_left():
-            yield climb(seed, restart, patience)
+            yield seed, restart, patience
             restart += 1
-        return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker) as pool:
-        pending: list[Future[tuple[list[Find], int]]] = []
+
+    with open_runner(workers, scheduler) as runner:
+        results = runner.ordered(_climb_task, tasks())
         try:
-            while True:
-                while (limit < 0 or restart < limit) and len(pending) < 2 * workers and time_left():
-                    pending.append(pool.submit(_climb_task, seed, restart, patience))
-                    restart += 1
-                if not pending or not time_left():
+            for result in results:
+                yield result
+                if not time_left():
                     return
-                yield pending.pop(0).result()
         finally:
-            for future in pending:
-                future.cancel()
+            results.close()

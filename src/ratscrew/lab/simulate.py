@@ -1,7 +1,8 @@
 """Play many games between computer players on virtual time and summarise them.
 
-Each game's seed comes from the run's seed and the game's index alone, so the figures are the same for
-the same seed whatever the number of worker processes.
+Each game's seed comes from the run's seed and the game's index alone, and the totals do not depend on the
+order games are added in, so the figures are the same for the same seed whatever the number of worker
+processes, and on a Dask cluster (lab/executor.py).
 """
 
 from __future__ import annotations
@@ -11,16 +12,14 @@ import os
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import islice
 
 from ratscrew.bots.registry import resolve_all
-from ratscrew.engine.events import OutReason, PlayerOut
 from ratscrew.engine.game import Game
 from ratscrew.errors import MalformedInput
 from ratscrew.lab import kernel
+from ratscrew.lab.executor import open_runner
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.table.clock import VirtualClock
@@ -199,7 +198,7 @@ def play_one(
     run_virtual(table, clock)
     assert game.outcome is not None
     piles = table.piles_won()
-    knocked = sum(1 for e in table.log if isinstance(e.event, PlayerOut) and e.event.reason is OutReason.WRONG_SLAP)
+    knocked = table.wrong_slap_knockouts()
     return GameStats(
         game.cards,
         clock.now(),
@@ -233,9 +232,14 @@ def simulate(
     seed: int = 1,
     *,
     workers: int | None = None,
+    scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Summary:
-    """Play ``games`` games; ``progress`` is called with how many more have finished."""
+    """Play ``games`` games; ``progress`` is called with how many more have finished.
+
+    They are played in ``workers`` local processes (default: one per core), or on the Dask cluster whose
+    scheduler is at ``scheduler``; the figures are the same either way.
+    """
     check_levels(levels)
     if games < 1:
         raise MalformedInput(f"--games must be at least 1, got {games}")
@@ -243,25 +247,17 @@ def simulate(
     levels = tuple(levels)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     tally = Tally(len(levels))
-    chosen = kernel.player(rules, levels)
-    if workers == 1 or games < 4:
-        for i in range(games):
-            tally.add(chosen.play(game_seed(seed, i)))
+    chosen = kernel.player(rules, levels)  # what this machine plays with (each worker chooses the same way)
+    doc = rules_to_mapping(rules)
+    # A compiled game takes a fraction of a millisecond: its chunks are bigger, or sending them would cost more
+    # than playing them.
+    most = 2_000 if chosen.kernel == "c" else 50
+    with open_runner(workers if games >= 4 else 1, scheduler) as runner:
+        # Chunks small enough that every slot gets several (and progress moves), big enough to be worth sending.
+        size = max(1, min(most, games // (runner.slots * 8) or 1))
+        tasks = ((doc, levels, seed, chunk) for chunk in _chunks(games, size))
+        for part in runner.unordered(_play_chunk, tasks):
+            tally.merge(part)
             if progress:
-                progress(1)
-    else:
-        doc = rules_to_mapping(rules)
-        size = max(1, min(50, games // (workers * 8) or 1))
-        chunks = _chunks(games, size)
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            # A few chunks per worker in flight: enough to keep them busy, few enough to keep memory flat.
-            pending = {pool.submit(_play_chunk, doc, levels, seed, c) for c in islice(chunks, 4 * workers)}
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    part = future.result()
-                    tally.merge(part)
-                    if progress:
-                        progress(part.games)
-                pending |= {pool.submit(_play_chunk, doc, levels, seed, c) for c in islice(chunks, len(done))}
+                progress(part.games)
     return Summary(games, len(levels), levels, tally, chosen.kernel, chosen.fallback)

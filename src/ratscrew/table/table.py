@@ -23,10 +23,11 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import NamedTuple
 
-from ratscrew.bots.bot import Bot, Sight
+from ratscrew.bots.bot import Bot, Sight, demands_by_rank
 from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
 from ratscrew.bots.registry import resolve
@@ -35,13 +36,15 @@ from ratscrew.engine.events import (
     CardTurned,
     ChallengeWon,
     Event,
+    OutReason,
     PileWon,
+    PlayerOut,
     SlapCorrect,
     WrongSlap,
 )
 from ratscrew.engine.game import Game
 from ratscrew.shuffle import SeededRandom
-from ratscrew.table.clock import Clock
+from ratscrew.table.clock import Clock, VirtualClock
 
 MATCH = "match"
 MIN_MATCH_SAMPLES = 5
@@ -101,16 +104,21 @@ class Rejected:
     seat: Seat | None = None
 
 
-@dataclass(order=True)
-class _Timer:
+class _Timer(NamedTuple):
+    """A timer is a plain tuple, so the heap orders timers by comparing tuples in C: by landing time, then by
+    the order they were set in (never repeated, so nothing after it is ever compared). A cancelled timer stays
+    in the heap, its order number in ``Table._cancelled``, until it reaches the top and is dropped."""
+
     at: Millis
     order: int
-    kind: TimerKind = field(compare=False)
-    seat: Seat = field(compare=False, default=-1)
-    card: int = field(compare=False, default=0)
-    action: Action | None = field(compare=False, default=None)
-    pile: tuple[int, int] = field(compare=False, default=(0, 0))  # (cards, tricks) when a pile timer was set
-    cancelled: bool = field(compare=False, default=False)
+    kind: TimerKind
+    seat: Seat = -1
+    card: int = 0  # the card a computer's slap reacts to
+    action: Action | None = None  # a held input
+    pile: tuple[int, int] = (0, 0)  # (cards, tricks) when a pile timer was set
+
+
+_new_timer = tuple.__new__
 
 
 class Table:
@@ -136,6 +144,11 @@ class Table:
         # Inputs taken when they arrived but no longer possible when their landing time came (online play,
         # where inputs are held): whoever sent them is told, by the seat they were sent for.
         self.dropped: list[Rejected] = []
+        # What the lab reports, counted as the events are published rather than found in the log afterwards.
+        self._published = 0
+        self._piles = {"slap": 0, "challenge": 0}
+        self._wrong_slaps = 0
+        self._wrong_slap_knockouts = 0
         self.listeners: list[Callable[[TableEvent], None]] = []
         self.card_times: dict[int, Millis] = {}
         # Reaction times of correct slaps, per seat; a person's carry over from earlier games at the same
@@ -143,6 +156,7 @@ class Table:
         self.reactions: dict[Seat, list[Millis]] = {s: list((reactions or {}).get(s, [])) for s in range(game.players)}
         self.cancelled_bot_slaps = 0
         self._timers: list[_Timer] = []
+        self._cancelled: set[int] = set()  # order numbers of timers cancelled but still in the heap
         self._order = itertools.count()
         self._flip_timer: _Timer | None = None
         self._bot_slaps: list[_Timer] = []
@@ -152,6 +166,8 @@ class Table:
         for seat, spec in enumerate(self.seats):
             if spec.bot is not None:
                 self.bots[seat] = Bot(self._level_for(spec), SeededRandom(rng.next_u64()))
+        self._burned_in_patterns = bool(game.rules.slaps.burned_count)  # burning a card then changes the pile
+        self._demands = demands_by_rank(game.rules)
         self._pile_key = self._current_pile_key()
         limit = game.rules.end.time_limit_s
         if limit:
@@ -210,109 +226,142 @@ class Table:
 
     def next_deadline(self) -> Millis | None:
         """When ``run_due`` next has something to do: the earliest timer's landing time plus the hold."""
-        while self._timers and self._timers[0].cancelled:
-            heapq.heappop(self._timers)
-        return self._timers[0].at + self.hold_ms if self._timers and not self.game.over else None
+        timers, cancelled = self._timers, self._cancelled
+        while timers and timers[0].order in cancelled:
+            cancelled.discard(heapq.heappop(timers).order)
+        return timers[0].at + self.hold_ms if timers and self.game.outcome is None else None
 
     def run_due(self) -> None:
         """Fire every timer due at or before the clock's time, in order."""
         now = self.clock.now()
-        while not self.game.over:
-            deadline = self.next_deadline()
-            if deadline is None or deadline > now:
+        game, timers, cancelled = self.game, self._timers, self._cancelled
+        while timers and game.outcome is None:
+            timer = timers[0]
+            if timer.order in cancelled:
+                cancelled.discard(heapq.heappop(timers).order)
+            elif timer.at + self.hold_ms > now:
                 return
-            timer = heapq.heappop(self._timers)
-            self._fire(timer)
+            else:
+                heapq.heappop(timers)
+                self._fire(timer)
+
+    def _drive_virtual(self, clock: VirtualClock, max_steps: int) -> None:
+        """``run_virtual``'s loop: move the clock to the next deadline and run what is due, until the end.
+
+        It is ``next_deadline`` and ``run_due`` in one place, since the lab runs it for every action.
+        """
+        game, timers, cancelled = self.game, self._timers, self._cancelled
+        for _ in range(max_steps):
+            if game.outcome is not None:
+                return
+            while timers and timers[0].order in cancelled:
+                cancelled.discard(heapq.heappop(timers).order)
+            if not timers:
+                raise RuntimeError("the table is stuck: nothing is scheduled and the game is not over")
+            deadline = timers[0].at + self.hold_ms
+            if deadline > clock.now():
+                clock.advance_to(deadline)
+            self.run_due()
+        raise RuntimeError(f"the game did not end within {max_steps} steps")
 
     def _fire(self, timer: _Timer) -> None:
         game = self.game
-        if timer.kind is TimerKind.FLIP:
+        at, _order, kind, seat, card, action, pile = timer
+        if kind is TimerKind.FLIP:
             self._flip_timer = None
-            if game.turn == timer.seat and game.collect_pending is None:
-                self._apply(Flip(), timer.at)
-        elif timer.kind is TimerKind.BOT_SLAP:
+            if game.turn == seat and game.collect_pending is None:
+                self._apply(Flip(at), at)
+        elif kind is TimerKind.BOT_SLAP:
             self._bot_slaps.remove(timer)
-            if not game.out[timer.seat]:
-                self._apply(Slap(timer.seat, card=timer.card), timer.at)
-        elif timer.kind is TimerKind.INPUT:
-            assert timer.action is not None
-            action = timer.action
-            if isinstance(action, Flip) and (game.collect_pending is not None or game.turn != timer.seat):
+            if not game.out[seat]:
+                self._apply(Slap(seat, at, card), at)
+        elif kind is TimerKind.INPUT:
+            assert action is not None
+            if isinstance(action, Flip) and (game.collect_pending is not None or game.turn != seat):
                 reason = "the pile was waiting to be collected" if game.collect_pending is not None else "turn passed"
-                self.dropped.append(Rejected(RejectCode.NOT_YOUR_TURN, f"flip not played: {reason}", timer.seat))
+                self.dropped.append(Rejected(RejectCode.NOT_YOUR_TURN, f"flip not played: {reason}", seat))
                 return
             if isinstance(action, Slap) and game.out[action.seat]:
-                self.dropped.append(Rejected(RejectCode.CANNOT_SLAP, "slap not played: out of the game", timer.seat))
+                self.dropped.append(Rejected(RejectCode.CANNOT_SLAP, "slap not played: out of the game", seat))
                 return
-            self._apply(action, timer.at)  # at the moment it landed
-        elif timer.kind is TimerKind.TIME_LIMIT:
-            self._apply(Wait(), timer.at)
-        elif game.collect_pending is not None and timer.pile == (game.cards, game.tricks):
+            self._apply(action, at)  # at the moment it landed
+        elif kind is TimerKind.TIME_LIMIT:
+            self._apply(Wait(at), at)
+        elif game.collect_pending is not None and pile == (game.cards, game.tricks):
             # The pause after a won challenge, or a tie window, is over: time passes with nobody slapping.
             # A timer for a pile that has since been taken some other way is stale and does nothing.
-            self._apply(Wait(), timer.at)
+            self._apply(Wait(at), at)
 
     def _schedule(
-        self, at: Millis, kind: TimerKind, *, seat: Seat = -1, card: int = 0, action: Action | None = None
+        self, at: Millis, kind: TimerKind, seat: Seat = -1, card: int = 0, action: Action | None = None
     ) -> _Timer:
-        pile = (self.game.cards, self.game.tricks)
-        timer = _Timer(at, next(self._order), kind, seat, card, action, pile)
+        game = self.game
+        # tuple.__new__ makes the named tuple without the Python-level constructor a NamedTuple adds.
+        timer = _new_timer(_Timer, (at, next(self._order), kind, seat, card, action, (game.cards, game.tricks)))
         heapq.heappush(self._timers, timer)
         return timer
 
     # ------------------------------------------------------------------ applying and reacting
 
     def _apply(self, action: Action, t: Millis) -> None:
-        t = max(t, self._last_t)
+        # The lab runs this once per action of every game, so it reads the state through plain attributes.
+        if t < self._last_t:
+            t = self._last_t
         self._last_t = t
         game = self.game
-        if isinstance(action, Flip):
-            action = Flip(t)
-        elif isinstance(action, Wait):
-            action = Wait(t)
-        else:
-            assert isinstance(action, Slap)
-            action = Slap(action.seat, t, action.card)
-        events = game.apply(action)
-        for event in events:
+        if action.t != t:  # the action happens at the table's time (timers make theirs with it already)
+            kind = type(action)
+            if kind is Flip:
+                action = Flip(t)
+            elif kind is Wait:
+                action = Wait(t)
+            else:
+                assert isinstance(action, Slap)
+                action = Slap(action.seat, t, action.card)
+        for event in game.apply(action):
             self._publish(t, event)
             if isinstance(event, CardTurned):
                 self.card_times[event.number] = t
-            elif isinstance(event, SlapCorrect) and isinstance(action, Slap) and action.card is not None:
-                seen = self.card_times.get(action.card)
-                if seen is not None:
-                    self.reactions[event.seat].append(t - seen)
+            elif isinstance(event, SlapCorrect):
+                if isinstance(action, Slap) and action.card is not None:
+                    seen = self.card_times.get(action.card)
+                    if seen is not None:
+                        self.reactions[event.seat].append(t - seen)
+                if game.rules.slapping.tie == "split" and game.collect_pending == event.seat:
+                    self._schedule(t + game.rules.slapping.tie_window_ms, TimerKind.SPLIT_CLOSE)
             elif isinstance(event, ChallengeWon):
                 self._schedule(t + game.rules.slapping.collect_delay_ms, TimerKind.COLLECT)
-            if (
-                isinstance(event, SlapCorrect)
-                and game.rules.slapping.tie == "split"
-                and game.collect_pending == event.seat
-            ):
-                self._schedule(t + game.rules.slapping.tie_window_ms, TimerKind.SPLIT_CLOSE)
-        if game.over:
+            elif isinstance(event, PileWon):
+                if event.how in self._piles:
+                    self._piles[event.how] += 1
+            elif isinstance(event, WrongSlap):
+                self._wrong_slaps += 1
+            elif isinstance(event, PlayerOut) and event.reason is OutReason.WRONG_SLAP:
+                self._wrong_slap_knockouts += 1
+        if game.outcome is not None:
             return
-        key = self._current_pile_key()
+        key = (game.cards, game.tricks, len(game.burned) if self._burned_in_patterns else 0)
         if key != self._pile_key:
             self._pile_key = key
-            self._cancel_bot_slaps()
+            if self._bot_slaps:
+                self._cancel_bot_slaps()
             self._plan_bot_slaps(t)
         self._plan_flip(t)
 
     def _publish(self, t: Millis, event: Event) -> None:
         published = TableEvent(len(self.log), t, event)
         self.log.append(published)
+        self._published += 1
         for listener in self.listeners:
             listener(published)
 
     def _current_pile_key(self) -> tuple[int, int, int]:
         game = self.game
-        burned = len(game.burned) if game.rules.slaps.burned_count else 0
-        return game.cards, game.tricks, burned
+        return game.cards, game.tricks, len(game.burned) if self._burned_in_patterns else 0
 
     def _cancel_bot_slaps(self) -> None:
         for timer in self._bot_slaps:
-            timer.cancelled = True
+            self._cancelled.add(timer.order)
             self.cancelled_bot_slaps += 1
         self._bot_slaps.clear()
 
@@ -320,30 +369,32 @@ class Table:
         if not self.bots:
             return
         game = self.game
-        sight = Sight.at(game)  # the public facts only, without copying a View for every card
+        sight = Sight.at(game, self._demands)  # the public facts only, without copying a View for every card
+        match_seats = self._match_seats
         for seat, bot in self.bots.items():
-            if seat in self._match_seats:
+            if match_seats and seat in match_seats:
                 bot.level = self._level_for(self.seats[seat])
             plan = bot.react(sight, seat)
             if plan is not None:
-                self._bot_slaps.append(self._schedule(t + plan.delay, TimerKind.BOT_SLAP, seat=seat, card=game.cards))
+                self._bot_slaps.append(self._schedule(t + plan.delay, TimerKind.BOT_SLAP, seat, game.cards))
 
     def _plan_flip(self, t: Millis) -> None:
         """Schedule the due seat's flip if a computer turns it."""
         game = self.game
         due = game.turn
-        if self._flip_timer is not None:
-            if self._flip_timer.seat == due and not self._flip_timer.cancelled and game.collect_pending is None:
+        flip_timer = self._flip_timer
+        if flip_timer is not None:
+            if flip_timer.seat == due and game.collect_pending is None:
                 return
-            self._flip_timer.cancelled = True
+            self._cancelled.add(flip_timer.order)
             self._flip_timer = None
-        if game.over or game.collect_pending is not None:
+        if game.outcome is not None or game.collect_pending is not None:
             return
         bot = self.bots.get(due)
         if bot is None:
             return
         delay = int(bot.flip_delay() * self.config.bot_pace)
-        self._flip_timer = self._schedule(t + delay, TimerKind.FLIP, seat=due)
+        self._flip_timer = self._schedule(t + delay, TimerKind.FLIP, due)
 
     def _level_for(self, spec: SeatSpec) -> Level:
         """The seat's computer player from the one registry (``LEVEL`` or ``LEVEL:STRATEGY``); ``match``
@@ -363,6 +414,9 @@ class Table:
     # ------------------------------------------------------------------ helpers for drivers
 
     def piles_won(self) -> dict[str, int]:
+        """Piles won by slap and by challenge, from every event in the log."""
+        if self._counted_all():
+            return dict(self._piles)
         counts = {"slap": 0, "challenge": 0}
         for item in self.log:
             if isinstance(item.event, PileWon) and item.event.how in counts:
@@ -370,7 +424,20 @@ class Table:
         return counts
 
     def wrong_slaps(self) -> int:
+        if self._counted_all():
+            return self._wrong_slaps
         return sum(1 for item in self.log if isinstance(item.event, WrongSlap))
+
+    def wrong_slap_knockouts(self) -> int:
+        """How many players a wrong slap put out (``players.out_when = wrong-slap``)."""
+        if self._counted_all():
+            return self._wrong_slap_knockouts
+        return sum(1 for e in self.log if isinstance(e.event, PlayerOut) and e.event.reason is OutReason.WRONG_SLAP)
+
+    def _counted_all(self) -> bool:
+        """The counts cover the whole log: nothing was put in it but what this table published (a room
+        restoring a game after a restart puts the events it replayed there itself, and then they are read)."""
+        return self._published == len(self.log)
 
 
 def _plays_match(spec: SeatSpec) -> bool:
@@ -380,15 +447,5 @@ def _plays_match(spec: SeatSpec) -> bool:
 
 def run_virtual(table: Table, clock: Clock, *, max_steps: int = 10_000_000) -> None:
     """Drive a table on virtual time until the game ends (every seat must be a computer)."""
-    from ratscrew.table.clock import VirtualClock
-
     assert isinstance(clock, VirtualClock)
-    for _ in range(max_steps):
-        if table.game.over:
-            return
-        deadline = table.next_deadline()
-        if deadline is None:
-            raise RuntimeError("the table is stuck: nothing is scheduled and the game is not over")
-        clock.advance_to(max(deadline, clock.now()))
-        table.run_due()
-    raise RuntimeError(f"the game did not end within {max_steps} steps")
+    table._drive_virtual(clock, max_steps)

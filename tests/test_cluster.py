@@ -1,0 +1,153 @@
+"""The lab on a Dask cluster (--scheduler): the same figures as one process, and one clear line when it cannot be used.
+
+A two-worker cluster is started on loopback for the module; the commands reach it by its address as they
+would reach a cluster on other machines.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from distributed import LocalCluster
+
+from ratscrew import bmn
+from ratscrew.bmn import play_random
+from ratscrew.lab import executor
+from ratscrew.lab.bmn_search import SearchState, search
+from ratscrew.lab.executor import ClusterError, open_runner
+from ratscrew.lab.simulate import simulate
+from ratscrew.rules import Rules
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+    ) as cluster:  # type: ignore[no-untyped-call]
+        yield cluster.scheduler_address
+
+
+def ratscrew(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ratscrew", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def ok_json(*args: str) -> list[dict[str, Any]]:
+    done = ratscrew(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def closed_port() -> int:
+    """A loopback port with nothing listening on it (bound, then let go)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port
+
+
+def test_simulate_on_the_cluster_gives_the_one_process_figures(scheduler: str) -> None:
+    args = ("simulate", "--games", "16", "--bots", "hard,medium,easy", "--seed", "7")
+    [alone] = ok_json(*args, "--workers", "1")
+    [clustered] = ok_json(*args, "--scheduler", scheduler)
+    assert clustered == alone
+    rules = Rules.build("bicycle")
+    here = simulate(rules, ["medium"] * 4, 12, seed=3, workers=1).as_dict()
+    assert simulate(rules, ["medium"] * 4, 12, seed=3, scheduler=scheduler).as_dict() == here
+    assert simulate(rules, ["medium"] * 4, 12, seed=4, scheduler=scheduler).as_dict() != here
+
+
+def test_bmn_random_on_the_cluster_gives_the_one_process_figures(
+    scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ("bmn", "--random", "250000", "--seed", "2")  # three blocks of deals
+    [alone], [clustered] = ok_json(*args), ok_json(*args, "--scheduler", scheduler)
+    for key in ("games", "mean_cards", "max_cards", "loops", "kernel"):
+        assert clustered[key] == alone[key]
+    monkeypatch.setattr(bmn, "RANDOM_BLOCK", 60)  # the blocks are cut here, so small ones reach the Python path
+    one = play_random(400, 5, accelerated=False)
+    assert play_random(400, 5, accelerated=False, scheduler=scheduler) == one
+    assert play_random(400, 5, scheduler=scheduler) == one
+    assert play_random(400, 6, scheduler=scheduler) != one
+
+
+def test_bmn_search_on_the_cluster_finds_the_same_bests_in_the_same_order(scheduler: str) -> None:
+    args = ("bmn", "--search", "--restarts", "6", "--seed", "5")
+    alone = ok_json(*args)
+    assert alone
+    assert ok_json(*args, "--scheduler", scheduler) == alone
+    assert ok_json(*args, "--workers", "2") == alone
+    one = list(search(SearchState(seed=8), restarts=5, patience=300))
+    state = SearchState(seed=8)
+    assert list(search(state, restarts=5, patience=300, scheduler=scheduler)) == one
+    assert state.next_restart == 5
+
+
+def test_a_failing_task_on_the_cluster_is_one_clear_error(scheduler: str) -> None:
+    with open_runner(scheduler=scheduler) as runner, pytest.raises(ClusterError, match="failed a task") as caught:
+        list(runner.unordered(math.sqrt, [(4.0,), (-1.0,)]))
+    assert "ValueError" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds() -> None:
+    address = f"tcp://127.0.0.1:{closed_port()}"
+    start = time.monotonic()
+    done = ratscrew("simulate", "--games", "4", "--scheduler", address)
+    assert time.monotonic() - start < executor.CONNECT_SECONDS + 10
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("ratscrew: error: no Dask scheduler answered")
+    assert address in done.stderr and "expected one running there" in done.stderr
+
+
+def test_the_bmn_commands_report_an_unreachable_scheduler_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(executor, "CONNECT_SECONDS", 1.0)
+    address = f"tcp://127.0.0.1:{closed_port()}"
+    with pytest.raises(ClusterError, match="no Dask scheduler answered"):
+        play_random(10, 1, scheduler=address)
+    with pytest.raises(ClusterError, match="no Dask scheduler answered"):
+        list(search(SearchState(seed=1), restarts=1, scheduler=address))
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["simulate", "--scheduler", "nonsense"], "is not an address"),
+        (["simulate", "--scheduler", "http://127.0.0.1:8786"], "is not an address"),
+        (["simulate", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], "give one or the other"),
+        (["bmn", "--random", "10", "--scheduler", "tcp://127.0.0.1:8786", "--workers", "2"], "give one or the other"),
+        (["bmn", "--search", "--scheduler"], "--scheduler needs a value"),
+        (["bmn", "--scheduler", "tcp://127.0.0.1:8786", "-" * 26, "-" * 26], "only goes with --random N or --search"),
+    ],
+)
+def test_bad_scheduler_options_are_one_clear_line(args: list[str], says: str) -> None:
+    done = ratscrew(*args)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and says in done.stderr and "Traceback" not in done.stderr
+
+
+def test_without_a_scheduler_dask_is_never_imported() -> None:
+    script = (
+        "import sys\n"
+        "from ratscrew.cli import main\n"
+        "for args in (['simulate', '--games', '4', '--workers', '2'], ['bmn', '--random', '50', '--workers', '2'],\n"
+        "             ['bmn', '--search', '--restarts', '1']):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit as stop:\n"
+        "        assert not stop.code, stop.code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"

@@ -31,6 +31,7 @@ def from_the_list(stats: list[GameStats]) -> dict[str, object]:
     """The figures worked out from every game at once with the statistics module (how the lab used to)."""
     cards = sorted(s.cards for s in stats)
     minutes = [s.ms / 60_000 for s in stats]
+    seconds = [(s.ms // 1000 * 1000 + 500) / 60_000 for s in stats]  # the middle of each game's second
     n = len(stats)
     wins = [sum(1 for s in stats if s.winner == seat) for seat in range(PLAYERS)]
     results = {"win": 0, "draw": 0, "limit": 0, "loop": 0}
@@ -46,7 +47,7 @@ def from_the_list(stats: list[GameStats]) -> dict[str, object]:
         "p90_cards": cards[rank - 1],
         "max_cards": cards[-1],
         "mean_minutes": round(statistics.fmean(minutes), 2),
-        "median_minutes": round(statistics.median(minutes), 2),
+        "median_minutes": round(statistics.median(seconds), 2),
         "piles_by_slap": round(statistics.fmean(s.piles_by_slap for s in stats), 2),
         "piles_by_challenge": round(statistics.fmean(s.piles_by_challenge for s in stats), 2),
         "wrong_slaps": round(statistics.fmean(s.wrong_slaps for s in stats), 3),
@@ -79,6 +80,16 @@ def test_running_totals_match_the_whole_list_in_any_order(stats: list[GameStats]
 def test_the_totals_keep_one_entry_per_distinct_length_not_per_game() -> None:
     tally = Tally(2)
     for i in range(10_000):
-        tally.add(GameStats(100 + i % 7, 60_000 + i % 11, 1, 2, 0, 0, "win", i % 2))
+        tally.add(GameStats(100 + i % 7, 60_000 + i * 37 % 11_000, 1, 2, 0, 0, "win", i % 2))
     assert tally.games == 10_000
-    assert len(tally.cards) == 7 and len(tally.ms) == 10_000  # the times, packed 8 bytes each
+    assert len(tally.cards) == 7 and len(tally.seconds) == 11  # 11,000 distinct milliseconds in 11 seconds
+
+
+def test_the_median_time_is_within_half_a_second_of_the_exact_one() -> None:
+    tally = Tally(2)
+    lengths = [61_234, 59_999, 250_050, 60_001, 120_987]
+    for ms in lengths:
+        tally.add(GameStats(100, ms, 0, 0, 0, 0, "win", 0))
+    shown = Summary(5, 2, ("medium", "medium"), tally).as_dict()["median_minutes"]
+    assert shown == round(61_500 / 60_000, 2)  # the middle of 61 s to 62 s; exactly, 61_234 ms
+    assert abs(61_500 - statistics.median(lengths)) <= 500

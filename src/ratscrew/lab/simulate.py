@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import os
-from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from ratscrew.table.table import SeatSpec, Table, TableConfig, TableEvent, run_v
 # cards (result "limit") unless the rules set their own end.max_cards.
 GUARD_MAX_CARDS = 50_000
 _MASK = (1 << 64) - 1
+SECOND_MS = 1_000  # game lengths are counted per second for the median time
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,16 +48,18 @@ class Tally:
     """Running totals over games: what the summary needs, not a record per game.
 
     Cards per game are kept as counts per value (at most one per card count up to the card limit), so
-    the median and percentile stay exact in flat memory. The median time needs every game's milliseconds
-    (they hardly ever repeat), kept as a packed array of 8 bytes a game. Sums are exact integers, and the
-    minutes a Fraction, so the figures are the same whatever order the games are added in (and so
-    whatever the number of worker processes).
+    the median and percentile stay exact in flat memory. Game lengths are counted per whole second
+    (milliseconds hardly ever repeat, so counting those would keep about one entry per game; seconds are
+    bounded by the longest game, a few thousand entries): the median time is the median of those seconds,
+    taken at their middle, within half a second of the exact one. Sums are exact integers, and the minutes
+    a Fraction, so the figures are the same whatever order the games are added in (and so whatever the
+    number of worker processes).
     """
 
     players: int
     games: int = 0
     cards: Counter[int] = field(default_factory=Counter)
-    ms: array[int] = field(default_factory=lambda: array("Q"))
+    seconds: Counter[int] = field(default_factory=Counter)  # game lengths in whole seconds (ms // 1000)
     minutes: Fraction = Fraction(0)  # the exact sum of every game's ms / 60000 as a float
     piles_by_slap: int = 0
     piles_by_challenge: int = 0
@@ -73,7 +75,7 @@ class Tally:
     def add(self, s: GameStats) -> None:
         self.games += 1
         self.cards[s.cards] += 1
-        self.ms.append(s.ms)
+        self.seconds[s.ms // SECOND_MS] += 1
         self.minutes += Fraction(s.ms / 60_000)
         self.piles_by_slap += s.piles_by_slap
         self.piles_by_challenge += s.piles_by_challenge
@@ -86,7 +88,7 @@ class Tally:
     def merge(self, other: Tally) -> None:
         self.games += other.games
         self.cards.update(other.cards)
-        self.ms.extend(other.ms)
+        self.seconds.update(other.seconds)
         self.minutes += other.minutes
         self.piles_by_slap += other.piles_by_slap
         self.piles_by_challenge += other.piles_by_challenge
@@ -109,8 +111,7 @@ class Summary:
     def as_dict(self) -> dict[str, object]:
         t = self.tally
         n = t.games
-        ms = sorted(t.ms)
-        low_ms, high_ms = ms[(n - 1) // 2], ms[n // 2]
+        low, high = (SECOND_MS * second + SECOND_MS // 2 for second in _middle(t.seconds))
         return {
             "games": n,
             "players": self.players,
@@ -120,7 +121,7 @@ class Summary:
             "p90_cards": _percentile(t.cards, 0.9),
             "max_cards": max(t.cards),
             "mean_minutes": round(float(t.minutes) / n, 2),
-            "median_minutes": round(_median_of(low_ms / 60_000, high_ms / 60_000, n), 2),
+            "median_minutes": round(_median_of(low / 60_000, high / 60_000, n), 2),
             "piles_by_slap": round(t.piles_by_slap / n, 2),
             "piles_by_challenge": round(t.piles_by_challenge / n, 2),
             "wrong_slaps": round(t.wrong_slaps / n, 3),

@@ -20,15 +20,35 @@ function keyLabel(key) {
   return key === " " ? t("game.key.space") : key.toUpperCase();
 }
 
-// Where each seat sits on the oval table, starting with the first person at the bottom; narrow tables
-// pull the seats in so the side ones stay on the felt.
-function seatPositions(count, first, narrow) {
-  const [rx, ry] = narrow ? [31, 40] : [41, 38];
+// Where each seat sits, in % of the felt: spread at equal distances (not equal angles, which bunch the seats
+// at the ends of a long table) along a rounded-rectangle track just inside the rim, with room for the seats'
+// own size, starting with the first person at the bottom middle.
+function seatPositions(count, first, width, height, seatWidth, seatHeight) {
+  const a = Math.max(0, width / 2 - seatWidth / 2 - 4);
+  const b = Math.max(0, height / 2 - seatHeight / 2 - 4);
+  const power = 2 / 2.8; // 1: an ellipse; smaller: squarer corners
+  const point = (turn) => {
+    const angle = Math.PI / 2 + turn * 2 * Math.PI;
+    const c = Math.cos(angle);
+    const s = Math.sin(angle);
+    return [a * Math.sign(c) * Math.abs(c) ** power, b * Math.sign(s) * Math.abs(s) ** power];
+  };
+  const STEPS = 720;
+  const lengths = [0];
+  let previous = point(0);
+  for (let i = 1; i <= STEPS; i++) {
+    const next = point(i / STEPS);
+    lengths.push(lengths[i - 1] + Math.hypot(next[0] - previous[0], next[1] - previous[1]));
+    previous = next;
+  }
+  const total = lengths[STEPS] || 1;
   const positions = [];
-  for (let i = 0; i < count; i++) {
-    const step = (i - first + count) % count;
-    const angle = Math.PI / 2 + (step * 2 * Math.PI) / count;
-    positions[i] = { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle) };
+  let j = 0;
+  for (let step = 0; step < count; step++) {
+    const wanted = (step * total) / count;
+    while (j < STEPS && lengths[j] < wanted) j++;
+    const [x, y] = point(j / STEPS);
+    positions[(first + step) % count] = { x: width ? 50 + (100 * x) / width : 50, y: height ? 50 + (100 * y) / height : 50 };
   }
   return positions;
 }
@@ -110,18 +130,17 @@ export function createTable({ send, actions = () => [] }) {
     for (const chip of ruleChips(rules)) chips.append(h("span", { class: "chip" }, chip));
     for (const el of seatEls) el.remove();
     seatEls.length = 0;
-    const positions = seatPositions(seats.length, yours[0] ?? 0, felt.clientWidth < 560);
+    felt.dataset.crowd = seats.length > 8 ? "many" : seats.length > 4 ? "some" : "few";
     seats.forEach((seat, index) => {
       const mine = yours.includes(index);
       const stack = h("div", { class: "stack", "aria-hidden": "true" }, cardBack());
       const badge = seat.kind === "bot"
         ? t(`level.${seat.level}`)
         : (yours.length > 1 && mine ? t("game.player_n", { n: yours.indexOf(index) + 1 }) : (mine ? t("game.you") : t("game.person")));
-      const el = h("div", { class: `seat${mine ? " mine" : ""}`, id: `seat-${index}`, dataset: { seat: index },
-        style: `left:${positions[index].x}%;top:${positions[index].y}%` },
+      const el = h("div", { class: `seat${mine ? " mine" : ""}`, id: `seat-${index}`, dataset: { seat: index } },
       stack,
       h("div", { class: "seat-info" },
-        h("span", { class: "seat-name" }, seat.name),
+        h("span", { class: "seat-name", title: seat.name }, seat.name),
         h("span", { class: "seat-badge" }, badge),
         h("span", { class: "seat-net" }),
         h("span", { class: "seat-count" }),
@@ -129,10 +148,12 @@ export function createTable({ send, actions = () => [] }) {
       if (mine && yours.length === 1) stack.addEventListener("click", () => flip(index));
       felt.append(el);
       seatEls[index] = el;
+      resized.observe(el);
     });
     setSeats(seats);
     buildControls();
     if (state) { renderSeats(); renderStatus(); }
+    placeSeats();
   }
 
   // The lobby changed (connections, delays, stand-ins): the seats say so.
@@ -150,11 +171,21 @@ export function createTable({ send, actions = () => [] }) {
     if (state) renderSeats();
   }
 
+  // The seats' room depends on the felt's size and on the widest and tallest seat.
   function placeSeats() {
-    const positions = seatPositions(seats.length, yours[0] ?? 0, felt.clientWidth < 560);
+    // First the width each seat may take: its share of the way round the table, less a gap.
+    const width = felt.clientWidth;
+    const height = felt.clientHeight;
+    const around = 3.3 * Math.max(0, (width + height) / 2 - 75);
+    felt.style.setProperty("--seat-room", `${Math.max(56, around / Math.max(1, seats.length) - 14)}px`);
+    const seatWidth = Math.max(0, ...seatEls.map((el) => el.offsetWidth));
+    const seatHeight = Math.max(0, ...seatEls.map((el) => el.offsetHeight));
+    felt.style.setProperty("--seat-h", `${seatHeight}px`);
+    const positions = seatPositions(seats.length, yours[0] ?? 0, width, height, seatWidth, seatHeight);
     seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
   }
-  window.addEventListener("resize", placeSeats);
+  const resized = new ResizeObserver(() => placeSeats());
+  resized.observe(felt);
 
   function buildControls() {
     clear(controls);
@@ -463,7 +494,7 @@ export function createTable({ send, actions = () => [] }) {
       clearInterval(tick);
       clearTimeout(toastTimer);
       document.removeEventListener("keydown", onKey);
-      window.removeEventListener("resize", placeSeats);
+      resized.disconnect();
     },
   };
 }

@@ -1,4 +1,5 @@
 // New game: who sits where (people or computers at a level), the house rules, the computers' pace.
+import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { getJSON, sendJSON } from "../api.js";
@@ -40,6 +41,7 @@ function defaultName(seat, index) {
 }
 
 export async function render(view, ctx) {
+  await useStyles("setup", "room");
   const { meta } = ctx;
   const settings = loadSettings();
   if (!settings.values) settings.values = presetValues(meta, settings.preset);

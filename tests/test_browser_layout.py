@@ -11,12 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
 from tests.conftest import Server, open_page
 
 SIZES = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
 LANGS = ["en", "fr", "de"]
+# Learn's and Drills' own pages: each is laid out in one language at every size (a language each, in turn).
+SUBPAGES = ["#/learn/cheatsheet", "#/learn/cards", "#/learn/faq", "#/drills/debt", "#/drills/slap", "#/drills/stream"]
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "layout"
 # Elements that show a person's or a thing's name: each shows it whole, or shortens it and says it in a title.
 NAMES = ".seat-name, .pad-name, .room-seat-name, .replay-name, .dr-seat-name, .sk-tile-name, .sk-preset-name"
@@ -45,6 +48,10 @@ MEASURE = """names => {
   return { scrollWidth: doc.scrollWidth, width: doc.clientWidth, clipped };
 }"""
 
+BOX = """selector => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom];
+}"""
 BOXES = """() => {
   const box = el => {
     if (!el) return null;
@@ -176,6 +183,9 @@ def test_every_page_fits_every_size(pages: dict[str, Page], live_server: Server,
         "scores": "#/scores",
         "history": "#/history",
     }
+    for i, hash_ in enumerate(SUBPAGES):
+        if LANGS[i % len(LANGS)] == lang:
+            routes[hash_.removeprefix("#/").replace("/", "-")] = hash_
     problems: list[str] = []
     for name, hash_ in routes.items():
         page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
@@ -186,6 +196,8 @@ def test_every_page_fits_every_size(pages: dict[str, Page], live_server: Server,
             case = f"{lang}-{name}-{width}x{height}"
             shot(page, case)
             problems += check_fits(page, case)
+            if name == "play" and not inside(page.evaluate(BOX, "#start-game"), width, height):
+                problems.append(f"{case}: the start button is below the fold")
     go(page, "#/")
     assert not problems, "\n".join(problems)
 
@@ -226,3 +238,38 @@ def test_seat_names_keep_the_whole_name_in_a_title(pages: dict[str, Page], live_
     for person in PEOPLE:
         assert person in labels
     go(page, "#/")
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds on the page as it is now, serious or critical only: the rule, and where."""
+    results = Axe().run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            where = [node["target"] for node in violation["nodes"]][:4]
+            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {where}")
+    return found
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("en", 1280, 800), ("de", 390, 844)])
+def test_axe_finds_nothing_serious(
+    pages: dict[str, Page], live_server: Server, lang: str, width: int, height: int
+) -> None:
+    page = pages[lang]
+    page.set_viewport_size({"width": width, "height": height})
+    code, token = new_room(live_server)
+    sit(page, code, token)
+    game_id, game_token = new_game(live_server, 4)
+    sit(page, game_id, game_token)
+    routes = ["#/", f"#/room/{code}", "#/learn", *SUBPAGES, "#/drills", "#/scores", "#/history", f"#/game/{game_id}"]
+    problems: dict[str, list[str]] = {}
+    for hash_ in routes:
+        go(page, hash_)
+        if hash_.startswith("#/game/"):
+            page.wait_for_selector(".seat.mine")
+            page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
+        found = serious_violations(page)
+        if found:
+            problems[hash_] = found
+    go(page, "#/")
+    assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)

@@ -93,10 +93,11 @@ export function createTable({ send, actions = () => [] }) {
   const statusLine = h("p", { class: "status-line", id: "status-line", role: "status" });
   const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
   const center = h("div", { class: "center" }, waitRing, pileBox, pileCount, burnedBox);
-  const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", "aria-label": t("game.agreed_rules") });
+  // One line of chips that scrolls sideways on a narrow screen: it takes the keyboard's focus so it can be scrolled.
+  const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", tabindex: "0", "aria-label": t("game.agreed_rules") });
   const feed = h("ol", { class: "feed", id: "feed", "aria-label": t("game.feed") });
   const controls = h("div", { class: "controls", id: "controls" });
-  const clock = h("span", { class: "clock", "aria-label": t("game.clock") });
+  const clock = h("span", { class: "clock", role: "timer", "aria-label": t("game.clock") });
   const toast = h("div", { class: "toast", hidden: true, "aria-hidden": "true" });
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" });
   const seatEls = [];

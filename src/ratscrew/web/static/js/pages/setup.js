@@ -154,7 +154,7 @@ export async function render(view, ctx) {
   view.append(
     h("section", { class: "setup-hero" },
       h("div", {}, h("h1", { "data-i18n": "setup.title" }), h("p", { class: "lead", "data-i18n": "setup.lead" })), hero),
-    online.element,
+    // A game against the computer first: it is one button away (kept on the screen while the form is).
     h("form", { class: "setup panel", onsubmit: start },
       h("h2", { "data-i18n": "setup.who" }), modeSwitch, seatsBox,
       h("div", { class: "field-row" }, h("label", { for: "pace", "data-i18n": "setup.pace" }), paceSelect),
@@ -165,7 +165,8 @@ export async function render(view, ctx) {
       h("details", { class: "house-rules" }, h("summary", { "data-i18n": "setup.house_rules" }), rulesBox),
       errorBox,
       h("div", { class: "start-row" }, h("button", { type: "submit", id: "start-game", class: "big" }, t("setup.start")),
-        h("span", { class: "hint" }, t("setup.keys_hint")))));
+        h("span", { class: "hint" }, t("setup.keys_hint")))),
+    online.element);
   renderSeats();
   renderRules();
   translate(view);

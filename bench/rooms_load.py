@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -313,13 +314,13 @@ async def set_up_room(base: str, index: int, stats: Stats, rng: random.Random) -
     host = await open_player(url, address, 0, stats, rng)
     host.host, host.token = True, created["token"]
     welcome = host.expect("welcome")
-    await host.send({"type": "hello", "v": 2, "token": created["token"], "since": -1})
+    await host.send({"type": "hello", "v": 3, "token": created["token"], "since": -1})
     await asyncio.wait_for(welcome, 60)
     players = [host]
     for seat in range(1, SEATS):
         player = await open_player(url, address, seat, stats, rng)
         welcome = player.expect("welcome")
-        await player.send({"type": "hello", "v": 2, "token": None, "since": -1})
+        await player.send({"type": "hello", "v": 3, "token": None, "since": -1})
         await asyncio.wait_for(welcome, 60)
         seated = player.expect("seated")
         await player.send({"type": "sit", "seat": seat, "name": f"P{seat}"})
@@ -462,7 +463,7 @@ def main() -> None:
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
-        asyncio.run(echo_server())
+        uvloop.run(echo_server())
         return
     if args.quick:
         args.rooms, args.duration = min(args.rooms, 40), min(args.duration, 8.0)
@@ -476,7 +477,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as data:
         server, base = start_room_server(data, args.profile)
         try:
-            stats, clients, room_note = asyncio.run(
+            stats, clients, room_note = uvloop.run(
                 run_rooms(base, args.rooms, args.duration, args.seed, server.pid, args.setup_limit)
             )
         finally:
@@ -508,7 +509,7 @@ def main() -> None:
 
     echo, url = start_echo_server()
     try:
-        echo_stats, echo_note = asyncio.run(run_echo(url, clients, size, per_client, args.duration, echo.pid))
+        echo_stats, echo_note = uvloop.run(run_echo(url, clients, size, per_client, args.duration, echo.pid))
     finally:
         echo.terminate()
         echo.wait(timeout=30)

@@ -137,6 +137,7 @@ class RoomFuzzer:
         self.tally = Tally()
         self.seat_tokens: dict[int, str] = {0: self.room.host_token}  # the token each player holds
         self.game_tokens: dict[str, frozenset[int]] = {}  # tokens as they were when the game started
+        self.tokens_of_game = 0  # the game whose tokens game_tokens holds
         self.host = self.open(self.room.host_token)
         self.players = {0: self.host}
         for seat in range(1, SEATS):
@@ -269,12 +270,14 @@ class RoomFuzzer:
     def to_the_table(self) -> None:
         """From the lobby to a game, whatever the lobby now looks like: the four players sit, ready, start."""
         room = self.room
+        # The page holding the host's token: the first one, unless the host left the lobby and it moved on.
+        host = next((p for p in self.players.values() if p.token == room.host_token and p.id in self.pages), self.host)
         if len(room.seats) != SEATS:
-            self.send(self.host, {"type": "seats", "count": SEATS}, "proper")
+            self.send(host, {"type": "seats", "count": SEATS}, "proper")
         for seat in range(SEATS):
             info = room.seats[seat] if seat < len(room.seats) else None
             if info is not None and info.kind is SeatKind.BOT:
-                self.send(self.host, {"type": "bot", "seat": seat, "level": None}, "proper")
+                self.send(host, {"type": "bot", "seat": seat, "level": None}, "proper")
         for seat, page in list(self.players.items()):
             page = self.reconnect_if_gone(seat, page)
             if seat not in page.seats and seat < len(room.seats) and room.seats[seat].kind is SeatKind.EMPTY:
@@ -283,10 +286,9 @@ class RoomFuzzer:
         if all(s.kind is SeatKind.HUMAN and s.ready for s in room.seats) and len(room.seats) == SEATS:
             holders = {seat: self.players[seat].seats for seat in range(SEATS)}
             if all(holders[seat] == [seat] for seat in range(SEATS)):
-                self.send(self.host, {"type": "start"}, "proper")
+                self.send(host, {"type": "start"}, "proper")
                 if room.phase is Phase.PLAYING:
                     self.tally.games += 1
-                    self.game_tokens = {t: s for t, s in room.tokens.items() if s}
 
     def reconnect_if_gone(self, seat: int, page: FuzzPage) -> FuzzPage:
         if page.id in self.pages:
@@ -336,8 +338,8 @@ class RoomFuzzer:
             lambda: ("malformed", bytes(rng.randrange(256) for _ in range(rng.randint(1, 64)))),
             lambda: ("wrong_type", json.dumps(rng.choice(WRONG_TYPES))),
             lambda: ("huge_number", rng.choice(HUGE)),
-            lambda: ("token", json.dumps({"type": "hello", "v": 2, "token": rng.choice(BAD_TOKENS)})),
-            lambda: ("token", json.dumps({"type": "hello", "v": 2, "token": self.any_token(), "since": -1})),
+            lambda: ("token", json.dumps({"type": "hello", "v": 3, "token": rng.choice(BAD_TOKENS)})),
+            lambda: ("token", json.dumps({"type": "hello", "v": 3, "token": self.any_token(), "since": -1})),
             lambda: ("oversized", rng.choice(OVERSIZED)),
             lambda: ("unknown_type", json.dumps(rng.choice(UNKNOWN))),
             lambda: ("replayed", rng.choice(self.any_sent())),
@@ -383,6 +385,12 @@ class RoomFuzzer:
         start = self.tally.messages
         while self.tally.messages - start < messages:
             self.step()
+            room = self.room
+            if room.phase is Phase.PLAYING and self.tokens_of_game != room.game_no:
+                # Whoever started it (a lobby whose host left is handed to another player): tokens cannot
+                # change during a game, so this is how they were at its start.
+                self.tokens_of_game = room.game_no
+                self.game_tokens = {t: s for t, s in room.tokens.items() if s}
         if self.room.game is not None:
             self.tally.cards = self.room.game.cards
         return self.tally
@@ -444,9 +452,9 @@ WRONG_TYPES: list[dict[str, object]] = [
     {"type": "resync", "since": "0"},
     {"type": "hello", "v": "2"},
     {"type": "hello", "v": 1},
-    {"type": "hello", "v": 2, "since": "x"},
-    {"type": "hello", "v": 2, "token": 12345},
-    {"type": "hello", "v": 2, "token": ["a"]},
+    {"type": "hello", "v": 3, "since": "x"},
+    {"type": "hello", "v": 3, "token": 12345},
+    {"type": "hello", "v": 3, "token": ["a"]},
     {"type": "sit", "seat": 1, "name": 5},
     {"type": "sit", "seat": 1, "name": ["Ann"]},
     {"type": "sit", "seat": "one"},
@@ -518,7 +526,7 @@ LOBBY_MESSAGES: list[Maker] = [
     lambda r, c: {"type": "visibility", "public": r.random() < 0.5},
     lambda r, c: {"type": "start"},
     lambda r, c: {"type": "rematch"},
-    lambda r, c: {"type": "hello", "v": 2},
+    lambda r, c: {"type": "hello", "v": 3},
 ]
 PLAY_MESSAGES: list[Maker] = [
     lambda r, c: {"type": "flip", "seat": r.randrange(SEATS)},
@@ -807,10 +815,10 @@ def ws_nonsense(rng: random.Random, cards: int) -> tuple[str, str | bytes, tuple
         lambda: ("malformed", rng.choice(MALFORMED), refused),
         lambda: ("wrong_type", json.dumps(rng.choice(WRONG_TYPES)), refused),
         lambda: ("huge_number", rng.choice(HUGE), ("error", "events")),  # a resync far ahead is answered
-        lambda: ("token", json.dumps({"type": "hello", "v": 2, "token": rng.choice(BAD_TOKENS)}), refused),
+        lambda: ("token", json.dumps({"type": "hello", "v": 3, "token": rng.choice(BAD_TOKENS)}), refused),
         lambda: ("oversized", rng.choice(OVERSIZED), refused),
         lambda: ("unknown_type", json.dumps(rng.choice(UNKNOWN)), refused),
-        lambda: ("replayed", json.dumps({"type": "hello", "v": 2, "since": -1}), refused),
+        lambda: ("replayed", json.dumps({"type": "hello", "v": 3, "since": -1}), refused),
         lambda: ("other_seat", json.dumps({"type": "slap", "seat": 11, "card": cards, "rt": 300}), ("rejected",)),
         lambda: ("out_of_order", json.dumps(rng.choice(LOBBY_MESSAGES[:-1])(rng, cards)), ("rejected",)),
         lambda: ("ping", json.dumps({"type": "ping", "id": rng.randrange(10**9)}), ("pong",)),

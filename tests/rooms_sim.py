@@ -52,7 +52,7 @@ class SimNet:
         self.pages[page.id] = page
         page.connected = True
         self._push(self.clock.now(), "open", page.id, None)  # the socket opens before its first message lands
-        self.send(page, {"type": "hello", "v": 2, "token": page.token, "since": since})
+        self.send(page, {"type": "hello", "v": 3, "token": page.token, "since": since})
 
     def disconnect(self, page: SimPage) -> None:
         page.connected = False

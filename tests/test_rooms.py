@@ -10,7 +10,7 @@ import pytest
 
 from ratscrew.cards import Card
 from ratscrew.patterns import find_matches
-from ratscrew.rooms.core import GRACE_MS, HISTORY, Phase, RoomCore, SeatInfo, SeatKind
+from ratscrew.rooms.core import GRACE_MS, HISTORY, HOST_GRACE_MS, Phase, RoomCore, SeatInfo, SeatKind
 from ratscrew.rooms.fairness import HARD_CAP_MS, HUMAN_FLOOR_MS, LagEstimate, Quota, credit, decision_window
 from ratscrew.rules import Rules
 from ratscrew.table.clock import VirtualClock
@@ -306,3 +306,50 @@ def test_out_of_order_messages_are_refused_and_the_room_goes_on(message: dict[st
     net.run_until(300)
     assert any(m["type"] == "pong" and m["id"] == 7 for m in host.received)
     assert room.phase is Phase.LOBBY
+
+
+def test_a_held_flip_that_can_no_longer_be_played_is_refused_not_lost() -> None:
+    # Two flips sent together: both are the due seat's when they arrive, but the table holds them for its
+    # decision window, and by the second one's landing time the turn has passed. Its page is told so.
+    clock = VirtualClock()
+    room, far, _near = two_player_room(3, clock)
+    net = SimNet(room, clock, 3)
+    page = SimPage(1, 20, far)
+    net.connect(page)
+    net.run_until(5_000)
+    assert room.table is not None and room.table.hold_ms > 0 and room.game is not None
+    assert room.game.turn == 0
+    net.send(page, {"type": "flip", "seat": 0})
+    net.send(page, {"type": "flip", "seat": 0}, 1)
+    net.run_until(6_000)
+    assert room.game.cards == 1
+    refused = [m for m in page.received if m["type"] == "rejected"]
+    assert [(m["code"], m["seat"]) for m in refused] == [("not_your_turn", 0)]
+    assert "turn passed" in refused[0]["reason"]
+
+
+def test_a_host_gone_from_the_lobby_hands_the_room_to_the_next_seated_player() -> None:
+    clock = VirtualClock()
+    room, host_token = lobby_room(clock)
+    net = SimNet(room, clock)
+    host, guest = SimPage(1, 10, host_token), SimPage(2, 30, None)
+    net.connect(host)
+    net.connect(guest)
+    net.run_until(100)
+    net.send(guest, {"type": "sit", "seat": 1, "name": "Guest"})
+    net.run_until(200)
+    net.disconnect(host)
+    net.run_until(200 + HOST_GRACE_MS - 1_000)  # a host who is only reloading is still the host
+    net.send(guest, {"type": "start"})
+    net.run_until(200 + HOST_GRACE_MS + 1_000)
+    assert [m["code"] for m in guest.received if m["type"] == "rejected"] == ["not_host"]
+    assert [m["host"] for m in guest.received if m["type"] == "welcome"] == [False, True]
+    net.send(guest, {"type": "bot", "seat": 0, "level": "easy"})  # the old host's seat is still theirs
+    net.send(guest, {"type": "rules", "rules": {"preset": "bicycle"}})
+    net.run_until(clock.now() + 500)
+    assert room.rules.preset == "bicycle" and room.seats[0].kind is SeatKind.HUMAN
+    back = SimPage(3, 10, host_token)  # the old host comes back: a player in seat 1, not the host
+    net.connect(back)
+    net.run_until(clock.now() + 500)
+    welcome = next(m for m in back.received if m["type"] == "welcome")
+    assert welcome["yours"] == [0] and welcome["host"] is False

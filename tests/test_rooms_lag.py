@@ -105,8 +105,8 @@ async def race(server: Server) -> tuple[int, int]:
         near = LaggyClient(near_ws, 1, 5, near_rt)
         tasks = [asyncio.create_task(c.reader()) for c in (far, near)]
         tasks += [asyncio.create_task(c.writer()) for c in (far, near)]
-        far.send({"type": "hello", "v": 2, "token": created["token"], "since": -1})
-        near.send({"type": "hello", "v": 2, "token": None, "since": -1})
+        far.send({"type": "hello", "v": 3, "token": created["token"], "since": -1})
+        near.send({"type": "hello", "v": 3, "token": None, "since": -1})
         near.send({"type": "sit", "seat": 1, "name": "Near"}, after=0.3)
         for client in (far, near):
             client.send({"type": "ready", "ready": True}, after=0.6)

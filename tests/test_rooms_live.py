@@ -27,7 +27,7 @@ class Player:
         self._stack = ExitStack()
         url = f"{server.url.replace('http', 'ws').rstrip('/')}/ws/rooms/{code}"
         self.ws: ClientConnection = self._stack.enter_context(connect(url, open_timeout=10))
-        self.ws.send(json.dumps({"type": "hello", "v": 2, "token": token, "since": since}))
+        self.ws.send(json.dumps({"type": "hello", "v": 3, "token": token, "since": since}))
         self.seqs: list[int] = []
         self.last_seq = since
         self.state: dict[str, Any] = {}
@@ -60,6 +60,9 @@ class Player:
                 self.token, self.yours = message["token"], message["seats"]
             elif kind == "lobby":
                 self.room = message["room"]
+            elif kind == "latency":
+                for seat, ms in zip(self.room["seats"], message["seats"], strict=True):
+                    seat["latency_ms"] = ms
             elif kind == "state":
                 self.room, self.state, self.last_seq = message["room"], message["state"], message["seq"]
             elif kind == "events":
@@ -93,7 +96,8 @@ def open_room(server: Server, seats: int) -> list[Player]:
         players.append(guest)
     for player in players:
         player.send({"type": "ready", "ready": True})
-    players[0].wait_for(lambda: all(s["ready"] for s in players[0].room.get("seats", [])), "everyone ready")
+    host = players[0]  # seen by the host, who may not have read even its welcome yet
+    host.wait_for(lambda: bool(host.room) and all(s["ready"] for s in host.room["seats"]), "everyone ready")
     players[0].send({"type": "start"})
     for player in players:
         player.wait_for(lambda p=player: p.room.get("phase") == "playing" and bool(p.state), "the game to start")

@@ -15,6 +15,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from ratscrew.record import Record, state_json
+from ratscrew.rooms import wire
 from ratscrew.rooms.core import SeatInfo, SeatKind
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import PageLink, Rooms
@@ -42,7 +43,7 @@ def socket_for(
     """A page's socket to a game, greeted with its seat token (the game's own unless another is given)."""
     ws_url = server.url.replace("http://", "ws://").rstrip("/")
     with connect(f"{ws_url}/ws/rooms/{game['id']}", open_timeout=10) as ws:
-        hello = {"type": "hello", "v": 2, "token": token if token is not None else game["token"], "since": since}
+        hello = {"type": "hello", "v": 3, "token": token if token is not None else game["token"], "since": since}
         ws.send(json.dumps(hello))
         yield ws
 
@@ -63,7 +64,7 @@ def test_welcome_tells_the_page_its_seats_and_the_rules(live_server: Server) -> 
     assert welcome["yours"] == [0, 1]
     assert [s["name"] for s in welcome["room"]["seats"]] == ["Ann", "Bob"]
     assert welcome["room"]["rules"]["slaps"]["sandwich"] is True
-    assert welcome["v"] == 2
+    assert welcome["v"] == wire.VERSION
     assert welcome["state"]["stack_sizes"] == [26, 26]
     assert "hands" not in welcome["state"]  # a page never sees the cards in a stack
 

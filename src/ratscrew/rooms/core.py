@@ -46,10 +46,11 @@ log = logging.getLogger(__name__)
 
 HISTORY = 500  # events kept for pages that reconnect
 GRACE_MS = 15_000  # a dropped player keeps their seat this long before a computer holds it (if allowed)
+HOST_GRACE_MS = 30_000  # a host gone this long from the lobby hands the room to the next seated player
 STANDIN_LEVEL = "medium"
 PROBE_EVERY_MS = 2_000  # how often each page's delay is measured
 SENT_CARDS_KEPT = 64
-LATENCY_EVERY_MS = 2_000  # a lobby message for a change of measured latency alone goes out at most this often
+LATENCY_EVERY_MS = 5_000  # a latency message for a change of measured latency alone goes out at most this often
 
 
 class Phase(StrEnum):
@@ -77,6 +78,7 @@ class Out(StrEnum):
     OVER = "over"
     PONG = "pong"
     PROBE = "probe"
+    LATENCY = "latency"
 
 
 class Refusal(StrEnum):
@@ -205,9 +207,10 @@ class RoomCore:
         self._journaled = 0
         self._lobby_dirty = False
         self._state_dirty = False
-        self._latency_moved = False  # a latency to show at the next lobby message, due LATENCY_EVERY_MS after the last
+        self._latency_moved = False  # a latency to show, due LATENCY_EVERY_MS after the last lobby or latency message
         self._lobby_sent: Millis = -LATENCY_EVERY_MS
         self._rules_doc: tuple[Rules, dict[str, object]] | None = None
+        self._host_away_since: Millis | None = None
 
     # ------------------------------------------------------------------ seats and tokens
 
@@ -242,10 +245,16 @@ class RoomCore:
         for seat in page.seats:
             if not self._connected(seat):
                 self.seats[seat].away_since = now
+        if self._host_away_since is None and not any(self.is_host(p) for p in self.pages.values()):
+            self._host_away_since = now
         self._lobby_dirty = True
 
     def _connected(self, seat: int) -> bool:
         return any(seat in p.seats for p in self.pages.values())
+
+    def _present(self) -> set[int]:
+        """Every seat held by a connected page."""
+        return {seat for page in self.pages.values() for seat in page.seats}
 
     # ------------------------------------------------------------------ time
 
@@ -257,6 +266,8 @@ class RoomCore:
         times: list[Millis] = [p.next_probe for p in self.pages.values() if p.greeted]
         if self._latency_moved:
             times.append(self._lobby_sent + LATENCY_EVERY_MS)
+        if self._host_away_since is not None and self.phase is Phase.LOBBY:
+            times.append(self._host_away_since + HOST_GRACE_MS)
         if self.table is not None and self.phase is Phase.PLAYING:
             due = self.table.next_deadline()
             if due is not None:
@@ -277,14 +288,38 @@ class RoomCore:
         if self.table is not None and self.phase is Phase.PLAYING:
             self._standins(now)
             self.table.run_due()
+        self._pass_host(now)
         self._flush()
+
+    def _pass_host(self, now: Millis) -> None:
+        """A lobby whose host has gone for good would wait for ever: the next seated player present takes it."""
+        if self._host_away_since is None:
+            return
+        if any(self.is_host(p) for p in self.pages.values()):
+            self._host_away_since = None  # back in time
+            return
+        if self.phase is not Phase.LOBBY or now - self._host_away_since < HOST_GRACE_MS:
+            return
+        heirs = sorted((min(p.seats), p) for p in self.pages.values() if p.seats and p.token is not None)
+        if not heirs:
+            return
+        heir = heirs[0][1]
+        assert heir.token is not None
+        log.info("room %s: the host left; seat %d is the host now", self.code, heirs[0][0] + 1)
+        self.host_token = heir.token  # the old host's token still holds their seat, as a player's
+        self._host_away_since = None
+        for page in self.pages.values():
+            if page.token == heir.token:
+                self._send(page.id, self._welcome(page, None))  # says "host": true, with the room as it is
+        self._lobby_changed()
 
     def _standins(self, now: Millis) -> None:
         assert self.table is not None
+        present = self._present()  # once per tick: this runs at every deadline of the table
         for index, seat in enumerate(self.seats):
             if seat.kind is not SeatKind.HUMAN:
                 continue
-            connected = self._connected(index)
+            connected = index in present
             if connected and seat.standin:
                 seat.standin = False
                 seat.away_since = None
@@ -337,8 +372,8 @@ class RoomCore:
             self.table.hold_ms = self.window()
         after = page.lag.shown_ms
         if page.seats and (before is None or after is None or abs(after - before) >= 5):
-            # Not at once: every page's latency moves every few seconds, more so under load, and a lobby
-            # message to every page each time outnumbered the game's own events many times over.
+            # Not at once: every page's latency moves every few seconds, more so under load, and a message
+            # to every page each time outnumbered the game's own events many times over.
             self._latency_moved = True
 
     def window(self) -> int:
@@ -378,7 +413,7 @@ class RoomCore:
 
     def _refuse(self, page: Page, code: StrEnum, reason: str, seat: int | None = None) -> None:
         log.info("room %s: page %d refused (%s): %s", self.code, page.id, code, reason)
-        self._send(page.id, {"type": Out.REJECTED, "code": code.value, "reason": reason, "seat": seat})
+        self._send(page.id, _rejection(code, reason, seat))
 
     def _play(self, page: Page, msg: wire.FlipMsg | wire.SlapMsg) -> None:
         table = self.table
@@ -597,6 +632,12 @@ class RoomCore:
             self.summary = self.build_summary()
 
     def _flush(self) -> None:
+        if self.table is not None and self.table.dropped:
+            for dropped in self.table.dropped:
+                for page in self.pages.values():
+                    if dropped.seat in page.seats:
+                        self._send(page.id, _rejection(dropped.code, dropped.reason, dropped.seat))
+            self.table.dropped.clear()
         if self._pending:
             assert self.table is not None and self.game is not None
             now = self.table.clock.now()
@@ -633,15 +674,18 @@ class RoomCore:
             for page in self.pages.values():
                 if page.greeted:
                     self.outgoing.append((page.id, self.snapshot()))
-        if self._latency_moved and self.now() >= self._lobby_sent + LATENCY_EVERY_MS:
-            self._lobby_dirty = True
+        update: Message | None = None
         if self._lobby_dirty:
+            update = {"type": Out.LOBBY, "room": self.lobby()}
+        elif self._latency_moved and self.now() >= self._lobby_sent + LATENCY_EVERY_MS:
+            # Only the delays moved: a few bytes, not the whole room with its rules.
+            update = {"type": Out.LATENCY, "seats": self.latencies(), "window_ms": self._window_shown()}
+        if update is not None:
             self._lobby_dirty = self._latency_moved = False
             self._lobby_sent = self.now()
-            lobby: Message = {"type": Out.LOBBY, "room": self.lobby()}
             for page in self.pages.values():
                 if page.greeted:
-                    self.outgoing.append((page.id, lobby))
+                    self.outgoing.append((page.id, update))
 
     def _judge(self, published: TableEvent) -> None:
         """Attach each slap's verdict to the figures that timed it."""
@@ -745,10 +789,26 @@ class RoomCore:
         view["hold_ms"] = self.table.hold_ms
         return view
 
+    def latencies(self) -> list[int | None]:
+        """Each seat's measured one-way delay (its best connected page's), None where nothing is measured."""
+        shown: list[int | None] = [None] * len(self.seats)
+        for page in self.pages.values():
+            ms = page.lag.shown_ms
+            if ms is None:
+                continue
+            for seat in page.seats:
+                if seat < len(shown):
+                    known = shown[seat]
+                    shown[seat] = ms if known is None else min(known, ms)
+        return shown
+
+    def _window_shown(self) -> int | None:
+        return self.table.hold_ms if self.table is not None and self.phase is Phase.PLAYING else None
+
     def lobby(self) -> Message:
         seats = []
+        latencies = self.latencies()
         for index, seat in enumerate(self.seats):
-            lags = [p.lag.shown_ms for p in self.pages.values() if index in p.seats and p.lag.shown_ms is not None]
             seats.append(
                 {
                     "kind": seat.kind.value,
@@ -756,7 +816,7 @@ class RoomCore:
                     "level": seat.level,
                     "ready": seat.ready,
                     "connected": seat.kind is SeatKind.BOT or self._connected(index),
-                    "latency_ms": min(lags) if lags else None,
+                    "latency_ms": latencies[index],
                     "standin": seat.standin,
                 }
             )
@@ -769,12 +829,12 @@ class RoomCore:
             "rules": self.rules_doc(),
             "preset": self.rules.preset,
             "game": self.game_id or None,
-            "window_ms": self.table.hold_ms if self.table is not None and self.phase is Phase.PLAYING else None,
+            "window_ms": self._window_shown(),
         }
 
     def rules_doc(self) -> dict[str, object]:
-        """The rules as pages see them, worked out once for each set of rules: a lobby message, which holds
-        them, goes to every page whenever a player's measured latency moves, many times a minute."""
+        """The rules as pages see them, worked out once for each set of rules (every lobby, welcome and whole
+        state holds them)."""
         if self._rules_doc is None or self._rules_doc[0] is not self.rules:
             self._rules_doc = (self.rules, rules_to_mapping(self.rules, full=True))
         return self._rules_doc[1]
@@ -862,6 +922,10 @@ class RoomCore:
         summary = doc.get("summary")
         room.summary = summary if isinstance(summary, dict) else None
         return room
+
+
+def _rejection(code: StrEnum, reason: str, seat: int | None) -> Message:
+    return {"type": Out.REJECTED, "code": code.value, "reason": reason, "seat": seat}
 
 
 def game_id(code: str, game_no: int) -> str:

@@ -9,13 +9,15 @@ last written action. Finished games go to the store's ``games`` table, as before
 from __future__ import annotations
 
 import json
-import queue
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from ratscrew.rooms.core import Phase
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -41,6 +43,10 @@ CREATE TABLE IF NOT EXISTS games (
 
 Write = Callable[[sqlite3.Connection], None]
 
+# A room nobody has touched for this long is forgotten at start-up (its finished games stay in ``games``,
+# where the history finds them): a lobby left open, or a game abandoned mid-play, does not live for ever.
+ROOM_KEPT_S = 14 * 24 * 3600
+
 
 @dataclass(frozen=True, slots=True)
 class SavedRoom:
@@ -56,7 +62,10 @@ class SqliteJournal:
         path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as db:
             db.executescript(SCHEMA)
-        self._queue: queue.Queue[Write | None] = queue.Queue()
+        # Writes wait in a plain deque (appending is atomic) and the writer is woken only when it sleeps:
+        # a queue.Queue took a lock and signalled a condition on every write, on the event loop's thread.
+        self._queue: deque[Write | None] = deque()
+        self._wake = threading.Event()
         self._idle = threading.Event()
         self._idle.set()
         self._thread = threading.Thread(target=self._write_loop, name="ratscrew journal", daemon=True)
@@ -84,9 +93,11 @@ class SqliteJournal:
         self._put(write)
 
     def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None:
-        rows = [(code, game_no, start + i, json.dumps(a)) for i, a in enumerate(actions)]
-
         def write(db: sqlite3.Connection) -> None:
+            # Encoded here, on the writer's thread: the documents are new and nobody changes them after.
+            rows = [(code, game_no, start + i, json.dumps(a)) for i, a in enumerate(actions)]
+            if start == 0:  # a new game: the actions of the room's earlier ones are not needed to resume it
+                db.execute("DELETE FROM room_actions WHERE code = ? AND game_no < ?", (code, game_no))
             db.executemany("INSERT OR REPLACE INTO room_actions (code, game_no, idx, action) VALUES (?, ?, ?, ?)", rows)
 
         self._put(write)
@@ -99,42 +110,39 @@ class SqliteJournal:
 
         self._put(write)
 
-    def close_room(self, code: str) -> None:
-        def write(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE rooms SET closed = 1, updated = ? WHERE code = ?", (time.time(), code))
-            db.execute("DELETE FROM room_actions WHERE code = ?", (code,))
-
-        self._put(write)
-
-    def _put(self, write: Write) -> None:
-        self._idle.clear()
-        self._queue.put(write)
+    def _put(self, write: Write | None) -> None:
+        if self._idle.is_set():
+            self._idle.clear()
+        self._queue.append(write)
+        if not self._wake.is_set():
+            self._wake.set()
 
     # ------------------------------------------------------------------ the writer thread
 
     def _write_loop(self) -> None:
         db = self._connect()
+        pending = self._queue
         try:
             while True:
-                first = self._queue.get()
-                if first is None:
-                    return
-                batch = [first]
+                self._wake.wait()
+                self._wake.clear()
+                # Whatever is waiting goes into one transaction (a write put after the clear wakes us again).
+                batch: list[Write] = []
                 stop = False
-                while True:  # whatever else is already waiting goes into the same transaction
-                    try:
-                        item = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
+                while pending:
+                    item = pending.popleft()
                     if item is None:
                         stop = True
                         break
                     batch.append(item)
-                with db:
-                    for write in batch:
-                        write(db)
-                if self._queue.empty():
+                if batch:
+                    with db:
+                        for write in batch:
+                            write(db)
+                if not pending:
                     self._idle.set()
+                    if pending:  # a write slipped in between: not idle after all
+                        self._idle.clear()
                 if stop:
                     return
         finally:
@@ -146,18 +154,29 @@ class SqliteJournal:
         return self._idle.wait(timeout)
 
     def close(self) -> None:
-        self._queue.put(None)
+        self._put(None)
         self._thread.join(timeout=30)
 
     # ------------------------------------------------------------------ reads
 
-    def open_rooms(self) -> list[SavedRoom]:
-        """Every room not closed, with the actions of its current game."""
+    def expire(self, kept_s: float = ROOM_KEPT_S, now: float | None = None) -> int:
+        """Forget every room untouched for ``kept_s`` seconds, with its actions; how many were forgotten."""
+        cutoff = (time.time() if now is None else now) - kept_s
+        with self._connect() as db:
+            codes = [code for (code,) in db.execute("SELECT code FROM rooms WHERE updated < ?", (cutoff,))]
+            db.executemany("DELETE FROM room_actions WHERE code = ?", [(c,) for c in codes])
+            db.executemany("DELETE FROM rooms WHERE code = ?", [(c,) for c in codes])
+        return len(codes)
+
+    def playing_rooms(self) -> list[SavedRoom]:
+        """Every room whose game was being played, with the actions of that game."""
         with self._connect() as db:
             rows = db.execute("SELECT code, doc FROM rooms WHERE closed = 0").fetchall()
             saved = []
             for code, text in rows:
                 doc = json.loads(text)
+                if doc.get("phase") != Phase.PLAYING.value:
+                    continue
                 game_no = int(doc.get("game_no", 0))
                 actions = [
                     json.loads(a)

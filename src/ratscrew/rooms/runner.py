@@ -48,6 +48,9 @@ class PageLink:
     overflows: int = 0
 
 
+_NO_LINK = PageLink(-1)  # what a timer's wake-up carries in the inbox
+
+
 class RoomRunner:
     def __init__(self, core: RoomCore, journal: SqliteJournal | None, idle_unload_s: float = IDLE_UNLOAD_S) -> None:
         self.core = core
@@ -58,6 +61,9 @@ class RoomRunner:
         loop = asyncio.get_running_loop()
         self._loop = loop
         self.idle_since: float | None = loop.time()
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
+        self._tick_queued = False
         self._task = loop.create_task(self._run(), name=f"room {core.code}")
 
     @property
@@ -89,34 +95,77 @@ class RoomRunner:
 
     async def _run(self) -> None:
         core = self.core
+        inbox = self.inbox
         while True:
-            deadline = core.next_deadline()
-            timeout = None if deadline is None else max(0.0, (deadline - core.now()) / 1000)
-            if self.idle_since is not None:
-                idle_left = max(0.0, self.idle_since + self.idle_unload_s - self._loop.time())
-                if idle_left == 0:
-                    return  # nobody watches: the journal keeps the room; it is loaded again when someone comes
-                timeout = idle_left if timeout is None else min(timeout, idle_left)
-            try:
-                item = await asyncio.wait_for(self.inbox.get(), timeout)
-            except TimeoutError:
-                item = ("tick", PageLink(-1), None)
-            if item is None:
-                return
-            what, link, msg = item
-            if what == "open":
-                self.links[link.id] = link
-                core.open_page(link.id)
-                self.idle_since = None
-            elif what == "msg" and msg is not None:
-                core.receive(link.id, msg)
-            elif what == "close":
-                self.links.pop(link.id, None)
-                core.close_page(link.id)
-                if not self.links:
-                    self.idle_since = self._loop.time()
+            if not self._arm():
+                return  # nobody watches: the journal keeps the room; it is loaded again when someone comes
+            item = await inbox.get()
+            # Take everything that arrived meanwhile before the room's clock moves on and before anything is
+            # sent: under load one pass serves many messages (in the order they came) with one delivery.
+            while True:
+                if item is None:
+                    self._disarm()
+                    return
+                self._handle(item)
+                if inbox.empty():
+                    break
+                item = inbox.get_nowait()
             core.tick()
             self._deliver()
+
+    def _handle(self, item: tuple[str, PageLink, wire.ClientMessage | None]) -> None:
+        what, link, msg = item
+        core = self.core
+        if what == "tick":
+            self._tick_queued = False
+        elif what == "open":
+            self.links[link.id] = link
+            core.open_page(link.id)
+            self.idle_since = None
+        elif what == "msg" and msg is not None:
+            core.receive(link.id, msg)
+        elif what == "close":
+            self.links.pop(link.id, None)
+            core.close_page(link.id)
+            if not self.links:
+                self.idle_since = self._loop.time()
+
+    def _arm(self) -> bool:
+        """Set the one timer that wakes the room at its next deadline (or to unload it when idle); False
+        when the room should unload now. One reusable timer, not a task and a timer for every wait."""
+        core = self.core
+        deadline = core.next_deadline()
+        at: float | None = None
+        if deadline is not None:
+            clock = core.clock
+            # The same deadline gives the same loop time, so the timer is set again only when it moved.
+            at = (
+                clock.loop_time(deadline)
+                if isinstance(clock, LoopClock)
+                else self._loop.time() + (deadline - core.now()) / 1000
+            )
+        if self.idle_since is not None:
+            idle_at = self.idle_since + self.idle_unload_s
+            if idle_at <= self._loop.time():
+                return False
+            at = idle_at if at is None else min(at, idle_at)
+        if at != self._timer_at:
+            self._disarm()
+            if at is not None:
+                self._timer = self._loop.call_at(at, self._wake)
+                self._timer_at = at
+        return True
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer, self._timer_at = None, None
+
+    def _wake(self) -> None:
+        self._timer, self._timer_at = None, None
+        if not self._tick_queued:
+            self._tick_queued = True
+            self.inbox.put_nowait(("tick", _NO_LINK, None))
 
     def _deliver(self) -> None:
         # The same message often goes to every page of the room: it is encoded once, not once per page.
@@ -282,10 +331,11 @@ class Rooms:
         """At start-up: every room that was playing when the server stopped is running again."""
         if self.journal is None:
             return 0
+        self.journal.expire()
         count = 0
-        for saved in self.journal.open_rooms():
+        for saved in self.journal.playing_rooms():
             code = str(saved.doc["code"])
-            if code not in self.rooms and saved.doc.get("phase") == Phase.PLAYING.value:
+            if code not in self.rooms:
                 self._restore(saved)
                 count += 1
         return count

@@ -18,7 +18,8 @@ Page to server (JSON objects, at most ``MAX_MESSAGE_BYTES``); the first must be 
   ``visibility {public}``, ``start``; after a game, ``rematch`` brings everyone back to the lobby.
 
 Server to page: ``welcome`` (the whole room as this page may see it), ``seated`` (a seat and its token),
-``lobby`` (the lobby changed), ``events`` (numbered game events and the state after them), ``state`` (the
+``lobby`` (the lobby changed), ``latency {seats, window_ms}`` (only the measured delays moved: each seat's, at
+most every five seconds), ``events`` (numbered game events and the state after them), ``state`` (the
 whole state, when a page is too far behind for the events it missed), ``rejected`` (an input that was not
 taken, and why), ``error`` (a message that could not be read), ``over`` (the end-of-game summary), ``pong``.
 """
@@ -31,7 +32,7 @@ from typing import Any
 
 from ratscrew.errors import BadMessage
 
-VERSION = 2
+VERSION = 3
 MAX_MESSAGE_BYTES = 2048
 MAX_NAME = 24
 MAX_TOKEN = 64

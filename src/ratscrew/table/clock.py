@@ -42,6 +42,10 @@ class LoopClock:
     def now(self) -> Millis:
         return int((self._loop.time() - self._start) * 1000)
 
+    def loop_time(self, t: Millis) -> float:
+        """The event loop's time at which this clock reads ``t`` (half a millisecond late, so it surely does)."""
+        return self._start + (t + 0.5) / 1000
+
 
 class OffsetClock:
     """Another clock's time, shifted so that it reads ``start`` now: a game resumed after a restart goes

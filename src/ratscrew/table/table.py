@@ -133,6 +133,9 @@ class Table:
         self.config = config or TableConfig()
         self.hold_ms = self.config.hold_ms  # the room may change it as it measures its players' delays
         self.log: list[TableEvent] = []
+        # Inputs taken when they arrived but no longer possible when their landing time came (online play,
+        # where inputs are held): whoever sent them is told, by the seat they were sent for.
+        self.dropped: list[Rejected] = []
         self.listeners: list[Callable[[TableEvent], None]] = []
         self.card_times: dict[int, Millis] = {}
         # Reaction times of correct slaps, per seat; a person's carry over from earlier games at the same
@@ -235,8 +238,11 @@ class Table:
             assert timer.action is not None
             action = timer.action
             if isinstance(action, Flip) and (game.collect_pending is not None or game.turn != timer.seat):
+                reason = "the pile was waiting to be collected" if game.collect_pending is not None else "turn passed"
+                self.dropped.append(Rejected(RejectCode.NOT_YOUR_TURN, f"flip not played: {reason}", timer.seat))
                 return
             if isinstance(action, Slap) and game.out[action.seat]:
+                self.dropped.append(Rejected(RejectCode.CANNOT_SLAP, "slap not played: out of the game", timer.seat))
                 return
             self._apply(action, timer.at)  # at the moment it landed
         elif timer.kind is TimerKind.TIME_LIMIT:

@@ -73,32 +73,74 @@ async def room_socket(ws: WebSocket) -> None:
         await _refuse(ws, str(exc), 4404 if isinstance(exc, NotFound) else 4429)
         return
     runner.open(link)
-    sender = asyncio.get_running_loop().create_task(_pump(ws, link))
+    loop = asyncio.get_running_loop()
+    sender = loop.create_task(_pump(ws, link))
+    heard = Heard(time.monotonic())
+    reader = loop.create_task(_read(ws, runner, link, client, heard))
+    watchdog = Watchdog(reader, heard)
     try:
-        await _read(ws, runner, link, client)
+        await asyncio.wait({reader})  # the watchdog cancelling the reader ends this socket, not the server
+        if not reader.cancelled() and (failure := reader.exception()) is not None:
+            raise failure
     finally:
+        watchdog.stop()
         runner.close_link(link)
         rooms.disconnect(client)
-        sender.cancel()
+        for task in (reader, sender):
+            task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
         with contextlib.suppress(Exception):
             await ws.close()
 
 
-async def _read(ws: WebSocket, runner: RoomRunner, link: PageLink, client: str) -> None:
+class Heard:
+    """When a socket last sent anything, and whether it has said hello."""
+
+    __slots__ = ("greeted", "last")
+
+    def __init__(self, last: float) -> None:
+        self.last = last
+        self.greeted = False
+
+    def silent_for(self) -> float:
+        return HELLO_WITHIN_S if not self.greeted else IDLE_SOCKET_S
+
+
+class Watchdog:
+    """Stops a socket's reader once the socket has been silent too long: one timer per connection, moved
+    along lazily, rather than a timeout (a task and a timer) around every message received."""
+
+    def __init__(self, reader: asyncio.Task[None], heard: Heard) -> None:
+        self._reader = reader
+        self._heard = heard
+        self._loop = asyncio.get_running_loop()
+        self._handle = self._loop.call_later(heard.silent_for(), self._check)
+
+    def _check(self) -> None:
+        left = self._heard.last + self._heard.silent_for() - time.monotonic()
+        if left <= 0:
+            self._reader.cancel()
+        else:
+            self._handle = self._loop.call_later(left, self._check)
+
+    def stop(self) -> None:
+        self._handle.cancel()
+
+
+async def _read(ws: WebSocket, runner: RoomRunner, link: PageLink, client: str, heard: Heard) -> None:
     window_start, in_window = time.monotonic(), 0
-    greeted = False
     while True:
         try:
-            message = await asyncio.wait_for(ws.receive(), HELLO_WITHIN_S if not greeted else IDLE_SOCKET_S)
-        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            message = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
             return
+        heard.last = time.monotonic()
         if message["type"] == "websocket.disconnect":
             return
         text, data = message.get("text"), message.get("bytes")
         raw: str | bytes = text if isinstance(text, str) else data if isinstance(data, bytes) else b""
-        now = time.monotonic()
+        now = heard.last
         if now - window_start >= 1.0:
             window_start, in_window = now, 0
         in_window += 1
@@ -113,13 +155,16 @@ async def _read(ws: WebSocket, runner: RoomRunner, link: PageLink, client: str) 
             log.info("room %s: bad message from %s: %s", runner.code, client, exc)
             _tell(link, str(exc))
             continue
-        greeted = greeted or isinstance(parsed, wire.Hello)
+        heard.greeted = heard.greeted or isinstance(parsed, wire.Hello)
         runner.submit(link, parsed)
 
 
 def _tell(link: PageLink, message: str) -> None:
-    if not link.outbox.full():
-        link.outbox.put_nowait(json.dumps({"type": "error", "message": message}))
+    if link.outbox.full():
+        # A page this far behind is about to be sent the whole state or closed (runner.py); the log keeps it.
+        log.info("page %d: error not sent, its outbox is full: %s", link.id, message)
+        return
+    link.outbox.put_nowait(json.dumps({"type": "error", "message": message}))
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:

@@ -172,6 +172,11 @@ export function createTable({ send, actions = () => [] }) {
     if (state) renderSeats();
   }
 
+  // Only the measured delays moved (a `latency` message): one number per seat.
+  function setLatencies(latencies) {
+    setSeats(seats.map((seat, index) => ({ ...seat, latency_ms: latencies[index] ?? null })));
+  }
+
   // The seats' room depends on the felt's size and on the widest and tallest seat.
   function placeSeats() {
     // First the width each seat may take: its share of the way round the table, less a gap.
@@ -483,6 +488,7 @@ export function createTable({ send, actions = () => [] }) {
     element,
     setup,
     setSeats,
+    setLatencies,
     update,
     apply,
     rejected,

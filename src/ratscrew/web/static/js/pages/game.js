@@ -61,6 +61,7 @@ export async function render(view, ctx) {
       table.update(message.state, { animate: false });
     },
     lobby: (room) => table.setSeats(room.seats),
+    latency: (latencies) => table.setLatencies(latencies),
     over: (summary) => {
       clearTimeout(overTimer);
       overTimer = setTimeout(() => table.showSummary(summary), reducedMotion() ? 0 : 900);

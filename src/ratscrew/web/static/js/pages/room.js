@@ -312,6 +312,12 @@ export async function render(view, ctx) {
       renderRoom();
       if (before && before !== room.phase) announce(t(`room.phase.${room.phase}`));
     },
+    latency: (seats) => {
+      if (!room) return;
+      seats.forEach((ms, i) => { if (room.seats[i]) room.seats[i].latency_ms = ms; });
+      renderSeatList();
+      if (room.phase !== "lobby") table.setSeats(room.seats);
+    },
     seated: (message) => {
       yours = message.seats;
       rowKeys.length = 0;

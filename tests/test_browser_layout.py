@@ -223,6 +223,32 @@ def test_the_table_fits_every_size(pages: dict[str, Page], live_server: Server, 
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_online_room_at_the_table_fits_every_size(pages: dict[str, Page], live_server: Server, lang: str) -> None:
+    """The room's own header sits above the table: the pile, your seat and your buttons still fit."""
+    page = pages[lang]
+    seats = 3 + LANGS.index(lang) * 3  # 3, 6 and 9 seats
+    status, body = live_server.post("/api/rooms", {"seats": seats, "name": PEOPLE[0]})
+    assert status == 200, body
+    sit(page, body["code"], body["token"])
+    page.set_viewport_size({"width": 1280, "height": 800})
+    go(page, f"#/room/{body['code']}")
+    for seat in range(1, seats):
+        page.select_option(f"#bot-{seat}", "easy")
+    page.click("#ready-button")
+    page.click("#start-button")
+    page.wait_for_selector(".room.at-table .seat.mine")
+    problems: list[str] = []
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        case = f"{lang}-room{seats}-table-{width}x{height}"
+        shot(page, case)
+        problems += check_table(page, case)
+    go(page, "#/")
+    assert not problems, "\n".join(problems)
+
+
 def test_seat_names_keep_the_whole_name_in_a_title(pages: dict[str, Page], live_server: Server) -> None:
     page = pages["en"]
     game_id, token = new_game(live_server, 12)

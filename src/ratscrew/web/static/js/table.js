@@ -177,18 +177,32 @@ export function createTable({ send, actions = () => [] }) {
     setSeats(seats.map((seat, index) => ({ ...seat, latency_ms: latencies[index] ?? null })));
   }
 
-  // The seats' room depends on the felt's size and on the widest and tallest seat.
+  // The seats' room depends on the felt's size and on the widest and tallest seat. Each seat may first take
+  // its share of the way round the table; while two seats still overlap, all get a little narrower. The width
+  // that worked is kept for this felt, so a seat whose words change starts from it (no back and forth).
+  let seatRoom = { key: "", px: 0 };
   function placeSeats() {
-    // First the width each seat may take: its share of the way round the table, less a gap.
     const width = felt.clientWidth;
     const height = felt.clientHeight;
-    const around = 3.3 * Math.max(0, (width + height) / 2 - 75);
-    felt.style.setProperty("--seat-room", `${Math.max(56, around / Math.max(1, seats.length) - 14)}px`);
-    const seatWidth = Math.max(0, ...seatEls.map((el) => el.offsetWidth));
-    const seatHeight = Math.max(0, ...seatEls.map((el) => el.offsetHeight));
-    felt.style.setProperty("--seat-h", `${seatHeight}px`);
-    const positions = seatPositions(seats.length, yours[0] ?? 0, width, height, seatWidth, seatHeight);
-    seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
+    const key = `${width}x${height}x${seats.length}`;
+    let room = seatRoom.key === key ? seatRoom.px : Math.max(56, (3.3 * Math.max(0, (width + height) / 2 - 75)) / Math.max(1, seats.length) - 14);
+    for (let attempt = 0; attempt < 6; attempt++) {
+      felt.style.setProperty("--seat-room", `${room}px`);
+      const sizes = seatEls.map((el) => [el.offsetWidth, el.offsetHeight]);
+      const seatWidth = Math.max(0, ...sizes.map(([w]) => w));
+      const seatHeight = Math.max(0, ...sizes.map(([, h]) => h));
+      felt.style.setProperty("--seat-h", `${seatHeight}px`);
+      const positions = seatPositions(seats.length, yours[0] ?? 0, width, height, seatWidth, seatHeight);
+      seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
+      const boxes = positions.map(({ x, y }, i) => {
+        const [w, h] = sizes[i];
+        return [(x * width) / 100 - w / 2, (y * height) / 100 - h / 2, (x * width) / 100 + w / 2, (y * height) / 100 + h / 2];
+      });
+      const crowded = boxes.some((a, i) => boxes.some((b, j) => j > i && a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 && b[1] < a[3] - 1));
+      if (!crowded || room <= 48) break;
+      room = Math.max(48, room * 0.88);
+    }
+    seatRoom = { key, px: room };
   }
   const resized = new ResizeObserver(() => placeSeats());
   resized.observe(felt);

@@ -47,7 +47,9 @@ function seatPositions(count, first, width, height, seatWidth, seatHeight) {
   for (let step = 0; step < count; step++) {
     const wanted = (step * total) / count;
     while (j < STEPS && lengths[j] < wanted) j++;
-    const [x, y] = point(j / STEPS);
+    // Between two samples, by the share of the distance (the samples are far apart near the sides).
+    const part = j > 0 ? (wanted - lengths[j - 1]) / Math.max(1e-9, lengths[j] - lengths[j - 1]) : 0;
+    const [x, y] = point((Math.max(0, j - 1) + Math.min(1, Math.max(0, part))) / STEPS);
     positions[(first + step) % count] = { x: width ? 50 + (100 * x) / width : 50, y: height ? 50 + (100 * y) / height : 50 };
   }
   return positions;

@@ -301,9 +301,10 @@ def test_axe_finds_nothing_serious(
     sit(page, code, token)
     game_id, game_token = new_game(live_server, 4)
     sit(page, game_id, game_token)
-    routes = ["#/", f"#/room/{code}", "#/learn", *SUBPAGES, "#/drills", "#/scores", "#/history", f"#/game/{game_id}"]
+    routes = ["#/", f"#/room/{code}", f"#/game/{game_id}"]
+    if width > 1000:  # every page on a laptop; on a phone, the pages whose layout changes most
+        routes += ["#/learn", *SUBPAGES, "#/drills", "#/scores", "#/history", ""]  # "": a score keeper's match
     problems: dict[str, list[str]] = {}
-    routes.append("")  # a score keeper's match
     for hash_ in routes:
         go(page, hash_ or start_match(page))
         if hash_.startswith("#/game/"):
@@ -311,6 +312,6 @@ def test_axe_finds_nothing_serious(
             page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
         found = serious_violations(page)
         if found:
-            problems[hash_] = found
+            problems[hash_ or "match"] = found
     go(page, "#/")
     assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)

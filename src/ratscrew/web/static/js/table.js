@@ -474,7 +474,8 @@ export function createTable({ send, actions = () => [] }) {
       h("h2", { id: "over-title" }, headline),
       h("p", { class: "lead" }, t("game.summary.length", { cards: summary.cards, piles: summary.tricks, m: minutes, s: String(seconds).padStart(2, "0") })),
       summary.how ? h("p", { class: "hint" }, t(`game.summary.how.${summary.how}`)) : null,
-      h("div", { class: "table-scroll" }, h("table", { class: "summary-table" },
+      // On a phone the table scrolls sideways: its box takes the keyboard's focus so it can be scrolled.
+      h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": "over-title" }, h("table", { class: "summary-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.summary.player")), h("th", { scope: "col" }, t("game.summary.cards")),
           h("th", { scope: "col" }, t("game.summary.by_slap")), h("th", { scope: "col" }, t("game.summary.by_challenge")),
           h("th", { scope: "col" }, t("game.summary.wrong")), h("th", { scope: "col" }, t("game.summary.reaction")))),
@@ -541,7 +542,7 @@ export function racesBlock(races, players) {
       h("td", {}, ms(slap.landed))));
     list.append(h("li", { class: "race" },
       h("p", {}, raceLead(race, name)),
-      h("div", { class: "table-scroll" }, h("table", { class: "summary-table race-table" },
+      h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": raceLead(race, name) }, h("table", { class: "summary-table race-table" },
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, t("game.summary.player")),
           h("th", { scope: "col" }, t("room.race.verdict")),

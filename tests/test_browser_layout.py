@@ -263,6 +263,43 @@ def test_an_online_room_at_the_table_fits_every_size(pages: dict[str, Page], liv
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("touch", [True, False])
+def test_phones_and_two_on_one_screen_fit(browser: Browser, live_server: Server, touch: bool) -> None:
+    """A touch screen gets bigger buttons (and, for two on one screen, a band at each end); a narrow window
+    with a mouse does not. Both fit a game against eleven computers and a game of two on one screen."""
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=touch, is_mobile=touch)
+    context.add_init_script("localStorage.setItem('ratscrew.lang', 'fr')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    problems: list[str] = []
+    try:
+        page.goto(live_server.url)
+        page.wait_for_selector("body[data-ready=true]")
+        game_id, token = new_game(live_server, 12)
+        status, body = live_server.post(
+            "/api/games", {"seats": [{"kind": "human", "name": PEOPLE[0]}, {"kind": "human", "name": PEOPLE[3]}]}
+        )
+        assert status == 200, body
+        for kind, (code, key) in [("game12", (game_id, token)), ("local", (body["id"], body["token"]))]:
+            sit(page, code, key)
+            go(page, f"#/game/{code}")
+            page.wait_for_selector(".seat.mine")
+            for width, height in [(360, 640), (844, 390), (390, 844)]:
+                page.set_viewport_size({"width": width, "height": height})
+                settle(page)
+                case = f"{'touch' if touch else 'mouse'}-{kind}-{width}x{height}"
+                shot(page, case)
+                found = check_table(page, case)
+                if kind == "local":  # two pads of two buttons; the seats are both "mine"
+                    found = [p for p in found if "buttons" not in p]
+                problems += found
+    finally:
+        context.close()
+    assert not errors, errors
+    assert not problems, "\n".join(problems)
+
+
 def test_seat_names_keep_the_whole_name_in_a_title(pages: dict[str, Page], live_server: Server) -> None:
     page = pages["en"]
     game_id, token = new_game(live_server, 12)

@@ -230,7 +230,7 @@ export function createTable({ send, actions = () => [] }) {
       slapButton.addEventListener("click", (e) => { if (e.detail === 0) slap(seat); });
       const label = yours.length > 1 ? seatName(seats, seat) : t("game.your_moves");
       controls.append(h("div", { class: `pad pad-${index}`, role: "group", "aria-label": label },
-        h("span", { class: "pad-name" }, label), flipButton, slapButton));
+        h("span", { class: "pad-name", title: label }, label), flipButton, slapButton));
     });
   }
 

@@ -170,7 +170,13 @@ export function miniCards(texts, t) {
   for (const text of texts) {
     const item = document.createElement("span");
     item.className = "mini-card";
-    item.append(cardFace(text, { label: t ? cardName(text, t) : text }));
+    // The index in plain type too, for places where a drawn card would be too small to read (the feed).
+    const card = parseCard(text);
+    const index = document.createElement("span");
+    index.className = `mini-index${card.suit === "H" || card.suit === "D" ? " red" : ""}`;
+    index.setAttribute("aria-hidden", "true");
+    index.textContent = prettyCard(text);
+    item.append(cardFace(text, { label: t ? cardName(text, t) : text }), index);
     wrap.append(item);
   }
   return wrap;

@@ -1,8 +1,9 @@
-// Message catalogs from the server; t() fills {name} placeholders. The choice is kept in this browser.
+// Message catalogs from the server; t() fills {name} placeholders. The choice is kept in this browser. Only the
+// chosen language's catalog is fetched: every language has every key (a test checks), so there is no English
+// to fall back on here.
 const STORE_KEY = "ratscrew.lang";
 const SUPPORTED = ["en", "fr", "de"];
 let messages = {};
-let english = {};
 let current = "en";
 
 export function preferredLanguage() {
@@ -17,9 +18,7 @@ export function preferredLanguage() {
 
 export async function loadLanguage(lang) {
   current = SUPPORTED.includes(lang) ? lang : "en";
-  const fetchCatalog = async (code) => (await fetch(`/api/i18n/${code}`)).json();
-  [messages, english] = await Promise.all([fetchCatalog(current), current === "en" ? null : fetchCatalog("en")]);
-  if (!english) english = messages;
+  messages = await (await fetch(`/api/i18n/${current}`)).json();
   localStorage.setItem(STORE_KEY, current);
   document.documentElement.lang = current;
   return current;
@@ -30,12 +29,13 @@ export function lang() {
 }
 
 export function t(key, vars = {}) {
-  const template = messages[key] ?? english[key] ?? key;
+  const template = messages[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
+// Whether this language has its own words for a key.
 export function has(key) {
-  return key in messages || key in english;
+  return key in messages;
 }
 
 // Fill every [data-i18n] element under root (text), and [data-i18n-attr="attr:key;attr:key"].

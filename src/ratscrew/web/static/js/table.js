@@ -23,15 +23,37 @@ function keyLabel(key) {
   return key === " " ? t("game.key.space") : key.toUpperCase();
 }
 
-// Where each seat sits on the oval table, starting with the first person at the bottom; narrow tables
-// pull the seats in so the side ones stay on the felt.
-function seatPositions(count, first, narrow) {
-  const [rx, ry] = narrow ? [31, 40] : [41, 38];
+// Where each seat sits, in % of the felt: spread at equal distances (not equal angles, which bunch the seats
+// at the ends of a long table) along a rounded-rectangle track just inside the rim, with room for the seats'
+// own size, starting with the first person at the bottom middle.
+function seatPositions(count, first, width, height, seatWidth, seatHeight) {
+  const a = Math.max(0, width / 2 - seatWidth / 2 - 4);
+  const b = Math.max(0, height / 2 - seatHeight / 2 - 4);
+  const power = 2 / 2.8; // 1: an ellipse; smaller: squarer corners
+  const point = (turn) => {
+    const angle = Math.PI / 2 + turn * 2 * Math.PI;
+    const c = Math.cos(angle);
+    const s = Math.sin(angle);
+    return [a * Math.sign(c) * Math.abs(c) ** power, b * Math.sign(s) * Math.abs(s) ** power];
+  };
+  const STEPS = 720;
+  const lengths = [0];
+  let previous = point(0);
+  for (let i = 1; i <= STEPS; i++) {
+    const next = point(i / STEPS);
+    lengths.push(lengths[i - 1] + Math.hypot(next[0] - previous[0], next[1] - previous[1]));
+    previous = next;
+  }
+  const total = lengths[STEPS] || 1;
   const positions = [];
-  for (let i = 0; i < count; i++) {
-    const step = (i - first + count) % count;
-    const angle = Math.PI / 2 + (step * 2 * Math.PI) / count;
-    positions[i] = { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle) };
+  let j = 0;
+  for (let step = 0; step < count; step++) {
+    const wanted = (step * total) / count;
+    while (j < STEPS && lengths[j] < wanted) j++;
+    // Between two samples, by the share of the distance (the samples are far apart near the sides).
+    const part = j > 0 ? (wanted - lengths[j - 1]) / Math.max(1e-9, lengths[j] - lengths[j - 1]) : 0;
+    const [x, y] = point((Math.max(0, j - 1) + Math.min(1, Math.max(0, part))) / STEPS);
+    positions[(first + step) % count] = { x: width ? 50 + (100 * x) / width : 50, y: height ? 50 + (100 * y) / height : 50 };
   }
   return positions;
 }
@@ -81,10 +103,11 @@ export function createTable({ send, actions = () => [] }) {
   const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
   const center = h("div", { class: "center" }, waitRing, pileBox, pileCount, burnedBox, windowFlag);
   const seatList = h("div", { class: "table-seats", id: "table-seats", role: "list", "aria-label": t("access.seats") });
-  const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", "aria-label": t("game.agreed_rules") });
+  // One line of chips that scrolls sideways on a narrow screen: it takes the keyboard's focus so it can be scrolled.
+  const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", tabindex: "0", "aria-label": t("game.agreed_rules") });
   const feed = h("ol", { class: "feed", id: "feed", "aria-label": t("game.feed") });
   const controls = h("div", { class: "controls", id: "controls" });
-  const clock = h("span", { class: "clock", "aria-label": t("game.clock") });
+  const clock = h("span", { class: "clock", role: "timer", "aria-label": t("game.clock") });
   const toast = h("div", { class: "toast", hidden: true, "aria-hidden": "true" });
   const pausedFlag = h("div", { class: "paused-flag", id: "paused-flag", hidden: true },
     h("strong", {}, t("access.paused_title")), h("span", {}, t("access.paused_hint")));
@@ -128,18 +151,17 @@ export function createTable({ send, actions = () => [] }) {
     rulesSummary(rules, seats.length).then((summary) => { if (rules === nextRules) fillChips(chips, summary); }).catch(() => {});
     for (const el of seatEls) el.remove();
     seatEls.length = 0;
-    const positions = seatPositions(seats.length, yours[0] ?? 0, felt.clientWidth < 560);
+    felt.dataset.crowd = seats.length > 8 ? "many" : seats.length > 4 ? "some" : "few";
     seats.forEach((seat, index) => {
       const mine = yours.includes(index);
       const stack = h("div", { class: "stack", "aria-hidden": "true" }, cardBack());
       const badge = seat.kind === "bot"
         ? t(`level.${seat.level}`)
         : (yours.length > 1 && mine ? t("game.player_n", { n: yours.indexOf(index) + 1 }) : (mine ? t("game.you") : t("game.person")));
-      const el = h("div", { class: `seat${mine ? " mine" : ""}`, id: `seat-${index}`, role: "listitem", dataset: { seat: index },
-        style: `left:${positions[index].x}%;top:${positions[index].y}%` },
+      const el = h("div", { class: `seat${mine ? " mine" : ""}`, id: `seat-${index}`, role: "listitem", dataset: { seat: index } },
       stack,
       h("div", { class: "seat-info" },
-        h("span", { class: "seat-name" }, seat.name),
+        h("span", { class: "seat-name", title: seat.name }, seat.name),
         h("span", { class: "seat-badge" }, badge),
         h("span", { class: "seat-net" }),
         h("span", { class: "seat-count" }),
@@ -147,10 +169,12 @@ export function createTable({ send, actions = () => [] }) {
       if (mine && yours.length === 1) stack.addEventListener("click", () => flip(index));
       seatList.append(el);
       seatEls[index] = el;
+      resized.observe(el);
     });
     setSeats(seats);
     buildControls();
     if (state) { renderSeats(); renderStatus(); }
+    placeSeats();
   }
 
   // The lobby changed (connections, delays, stand-ins): the seats say so.
@@ -173,11 +197,35 @@ export function createTable({ send, actions = () => [] }) {
     setSeats(seats.map((seat, index) => ({ ...seat, latency_ms: latencies[index] ?? null })));
   }
 
+  // The seats' room depends on the felt's size and on the widest and tallest seat. Each seat may first take
+  // its share of the way round the table; while two seats still overlap, all get a little narrower. The width
+  // that worked is kept for this felt, so a seat whose words change starts from it (no back and forth).
+  let seatRoom = { key: "", px: 0 };
   function placeSeats() {
-    const positions = seatPositions(seats.length, yours[0] ?? 0, felt.clientWidth < 560);
-    seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
+    const width = felt.clientWidth;
+    const height = felt.clientHeight;
+    const key = `${width}x${height}x${seats.length}`;
+    let room = seatRoom.key === key ? seatRoom.px : Math.max(56, (3.3 * Math.max(0, (width + height) / 2 - 75)) / Math.max(1, seats.length) - 14);
+    for (let attempt = 0; attempt < 6; attempt++) {
+      felt.style.setProperty("--seat-room", `${room}px`);
+      const sizes = seatEls.map((el) => [el.offsetWidth, el.offsetHeight]);
+      const seatWidth = Math.max(0, ...sizes.map(([w]) => w));
+      const seatHeight = Math.max(0, ...sizes.map(([, h]) => h));
+      felt.style.setProperty("--seat-h", `${seatHeight}px`);
+      const positions = seatPositions(seats.length, yours[0] ?? 0, width, height, seatWidth, seatHeight);
+      seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
+      const boxes = positions.map(({ x, y }, i) => {
+        const [w, h] = sizes[i];
+        return [(x * width) / 100 - w / 2, (y * height) / 100 - h / 2, (x * width) / 100 + w / 2, (y * height) / 100 + h / 2];
+      });
+      const crowded = boxes.some((a, i) => boxes.some((b, j) => j > i && a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 && b[1] < a[3] - 1));
+      if (!crowded || room <= 48) break;
+      room = Math.max(48, room * 0.88);
+    }
+    seatRoom = { key, px: room };
   }
-  window.addEventListener("resize", placeSeats);
+  const resized = new ResizeObserver(() => placeSeats());
+  resized.observe(felt);
 
   function setPausable(flag) {
     pausable = Boolean(flag);
@@ -205,7 +253,7 @@ export function createTable({ send, actions = () => [] }) {
       slapButton.addEventListener("click", (e) => { if (e.detail === 0) slap(seat); });
       const label = yours.length > 1 ? seatName(seats, seat) : t("game.your_moves");
       controls.append(h("div", { class: `pad pad-${index}`, role: "group", "aria-label": label },
-        h("span", { class: "pad-name" }, label), flipButton, slapButton));
+        h("span", { class: "pad-name", title: label }, label), flipButton, slapButton));
     });
     if (pausable) {
       const pause = h("button", { type: "button", class: "secondary pause-button", id: "pause-button", "aria-keyshortcuts": "P" },
@@ -558,7 +606,8 @@ export function createTable({ send, actions = () => [] }) {
       h("p", { class: "lead" }, t("access.summary.length", { cards: tn("access.summary.cards", summary.cards),
         piles: tn("access.summary.piles", summary.tricks), m: minutes, s: String(seconds).padStart(2, "0") })),
       summary.how ? h("p", { class: "hint" }, t(`game.summary.how.${summary.how}`)) : null,
-      h("div", { class: "table-scroll" }, h("table", { class: "summary-table" },
+      // On a phone the table scrolls sideways: its box takes the keyboard's focus so it can be scrolled.
+      h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": "over-title" }, h("table", { class: "summary-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.summary.player")), h("th", { scope: "col" }, t("game.summary.cards")),
           h("th", { scope: "col" }, t("game.summary.by_slap")), h("th", { scope: "col" }, t("game.summary.by_challenge")),
           h("th", { scope: "col" }, t("game.summary.wrong")), h("th", { scope: "col" }, t("game.summary.reaction")))),
@@ -613,7 +662,7 @@ export function createTable({ send, actions = () => [] }) {
       clearInterval(tick);
       clearTimeout(toastTimer);
       document.removeEventListener("keydown", onKey);
-      window.removeEventListener("resize", placeSeats);
+      resized.disconnect();
     },
   };
 }
@@ -637,7 +686,7 @@ export function racesBlock(races, players) {
       h("td", {}, ms(slap.landed))));
     list.append(h("li", { class: "race" },
       h("p", {}, raceLead(race, name)),
-      h("div", { class: "table-scroll" }, h("table", { class: "summary-table race-table" },
+      h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": raceLead(race, name) }, h("table", { class: "summary-table race-table" },
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, t("game.summary.player")),
           h("th", { scope: "col" }, t("room.race.verdict")),

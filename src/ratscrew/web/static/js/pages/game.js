@@ -1,5 +1,6 @@
 // A game against the computer (or two on one screen): a room that starts playing at once. The server runs
 // the game; this page says hello with its seat token, sends flips and slaps, and shows what happened.
+import { useStyles } from "../styles.js";
 import { h, clear, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { sendJSON } from "../api.js";
@@ -7,6 +8,7 @@ import { openRoom, saveToken } from "../connection.js";
 import { createTable } from "../table.js";
 
 export async function render(view, ctx) {
+  await useStyles("table", "room");
   const gameId = ctx.params[0];
   import("../played.js").then(({ rememberGame }) => rememberGame(gameId)); // the history page lists the games this browser played
   let connection = null;

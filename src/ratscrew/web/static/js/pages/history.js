@@ -43,7 +43,7 @@ function gameItem(game) {
 }
 
 export async function render(view, ctx) {
-  ensureStyle();
+  await ensureStyle();
   const list = h("ol", { class: "history-list", id: "history-list", "aria-labelledby": "history-title" });
   const status = h("p", { class: "hint", id: "history-status", role: "status" }, t("history.loading"));
   const fileError = h("p", { class: "error-box", id: "file-error", role: "alert", hidden: true });

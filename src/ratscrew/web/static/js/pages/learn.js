@@ -1,6 +1,7 @@
 // Learn: the rules, a printable cheat sheet, a card reference and the common questions. Every word about a
 // rule comes from /api/learn, which builds it from the engine's own rule definitions; this module only lays
 // it out. Sub-pages: #/learn, #/learn/cheatsheet, #/learn/cards, #/learn/faq.
+import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { getJSON } from "../api.js";
@@ -287,6 +288,7 @@ function faqPage(doc, choosePreset) {
 // ------------------------------------------------------------------------------------------ the page
 
 export async function render(view, ctx) {
+  await useStyles("learn");
   const subId = ctx.params[0] || "rules";
   const sub = SUBPAGES.find((s) => s.id === subId);
   let preset = savedPreset(ctx.meta);

@@ -1,6 +1,7 @@
 // The replay viewer (#/replay/ID for a finished game, #/replay/file for a record file): steps through a game
 // action by action. The server's engine replays the record and sends every step (the events and the table as a
 // spectator sees it); this page only shows them, so it never re-implements a rule.
+import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
 import { t } from "../i18n.js";
 import { getJSON, sendJSON } from "../api.js";
@@ -12,8 +13,7 @@ const PILE_SHOWN = 7;
 let pendingFile = null; // {name, doc}: a record chosen on the history page, shown at #/replay/file
 
 export function ensureStyle() {
-  if (document.querySelector("link[data-style=history]")) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/history.css", dataset: { style: "history" } }));
+  return useStyles("history");
 }
 
 // Read a chosen or dropped file; a record goes to the viewer, anything else is explained in `errorBox`.
@@ -224,7 +224,7 @@ function createViewer(doc, title, { download = null } = {}) {
 }
 
 export async function render(view, ctx) {
-  ensureStyle();
+  await ensureStyle();
   const id = ctx.params[0];
   let viewer = null;
   const errorBox = h("p", { class: "error-box", id: "file-error", role: "alert", hidden: true });

@@ -1,6 +1,7 @@
 // An online room (#/room/CODE): the lobby (seats, rules, ready, start), then the same table as a game against
 // the computer, then the summary and a rematch. Everyone sees everything public; only the host changes the
 // seats and the rules; a page without a seat watches.
+import { useStyles } from "../styles.js";
 import { h, clear, announce, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { keepName, openRoom, savedName } from "../connection.js";
@@ -24,6 +25,7 @@ function sortedJSON(value) {
 }
 
 export async function render(view, ctx) {
+  await useStyles("table", "setup", "room");
   const { meta } = ctx;
   const code = ctx.params[0].toUpperCase();
   let room = null;

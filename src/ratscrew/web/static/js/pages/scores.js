@@ -2,9 +2,14 @@
 // #/scores/<id> keeps one match: tap (or press 1-9 for) the winner of each round, undo, run the
 // round timer, show the agreed rules in plain words and ask the referee whether a pile is slappable.
 // #/scores/<id>-<key> is a share link: it gives this browser the match's key, then shows the match.
+import { useStyles } from "../styles.js";
 import { h, clear, announce, reducedMotion } from "../dom.js";
+<<<<<<< HEAD
 import { t, tn, lang } from "../i18n.js";
 import { summaryDrawer } from "../summary.js";
+=======
+import { t, has, lang } from "../i18n.js";
+>>>>>>> layout
 import { getJSON, sendJSON } from "../api.js";
 import { forgetKey, keyHeaders, rememberKey, shareLink, splitParam } from "./scores-keys.js";
 import { cardFace, cardName, rankLabel, suitGlyph } from "../cards.js";
@@ -33,6 +38,7 @@ const EDITABLE = [
 const NO_HINT = new Set(["challenge.J", "challenge.Q", "challenge.K", "challenge.A", "challenge.joker", "deck.decks", "deck.jokers"]);
 
 export async function render(view, ctx) {
+  await useStyles("scores");
   view.classList.add("scores-page");
   const { id, key } = splitParam(ctx.params[0]);
   if (key) {
@@ -245,8 +251,7 @@ async function renderList(view, ctx) {
   const savedSection = h("section", { class: "sk-saved", "aria-labelledby": "sk-saved-title" },
     h("div", { class: "sk-saved-head" }, h("h2", { id: "sk-saved-title", tabindex: "-1" }, t("scores.list.title")), jump), listHolder);
   // Option summaries are shown only where this language has its own words for them (no English mid-sentence).
-  const catalog = await getJSON(`/api/i18n/${lang()}`).catch(() => ({}));
-  const form = newMatchForm(ctx, errors, (key) => key in catalog);
+  const form = newMatchForm(ctx, errors, has);
   const layout = h("div", { class: "sk-layout" }, savedSection, form);
   view.append(hero(), layout);
 

@@ -1,4 +1,5 @@
 // New game: who sits where (people or computers at a level), the house rules, the computers' pace.
+import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { getJSON, sendJSON } from "../api.js";
@@ -40,6 +41,7 @@ function defaultName(seat, index) {
 }
 
 export async function render(view, ctx) {
+  await useStyles("setup", "room");
   const { meta } = ctx;
   const settings = loadSettings();
   if (!settings.values) settings.values = presetValues(meta, settings.preset);
@@ -161,7 +163,7 @@ export async function render(view, ctx) {
   view.append(
     h("section", { class: "setup-hero" },
       h("div", {}, h("h1", { "data-i18n": "setup.title" }), h("p", { class: "lead", "data-i18n": "setup.lead" })), hero),
-    online.element,
+    // A game against the computer first: it is one button away (kept on the screen while the form is).
     h("form", { class: "setup panel", onsubmit: start },
       h("h2", { "data-i18n": "setup.who" }), modeSwitch, seatsBox,
       h("div", { class: "field-row" }, h("label", { for: "pace", "data-i18n": "setup.pace" }), paceSelect),
@@ -172,7 +174,12 @@ export async function render(view, ctx) {
       h("details", { class: "house-rules" }, h("summary", { "data-i18n": "setup.house_rules" }), rulesBox),
       errorBox,
       h("div", { class: "start-row" }, h("button", { type: "submit", id: "start-game", class: "big" }, t("setup.start")),
+<<<<<<< HEAD
         h("span", { class: "hint keys-hint" }, t("setup.keys_hint")))));
+=======
+        h("span", { class: "hint" }, t("setup.keys_hint")))),
+    online.element);
+>>>>>>> layout
   renderSeats();
   renderRules();
   translate(view);

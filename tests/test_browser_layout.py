@@ -1,0 +1,354 @@
+"""Every page and the live table fit the screen: phone, phone on its side, tablet, laptop and desktop, in each
+language. One browser page per language walks through the pages and only changes its viewport between sizes,
+so the whole module stays quick. A screenshot of each case goes to test-artifacts/layout/ for a person to see.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page
+
+from tests.conftest import Server, open_page
+
+SIZES = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
+LANGS = ["en", "fr", "de"]
+# Learn's and Drills' own pages: each is laid out in one language at every size (a language each, in turn).
+SUBPAGES = ["#/learn/cheatsheet", "#/learn/cards", "#/learn/faq", "#/drills/debt", "#/drills/slap", "#/drills/stream"]
+SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "layout"
+# Elements that show a person's or a thing's name: each shows it whole, or shortens it and says it in a title.
+NAMES = ".seat-name, .pad-name, .room-seat-name, .replay-name, .dr-seat-name, .sk-tile-name, .sk-preset-name"
+# Long names in three scripts' worth of width: the table must still show them (or shorten them with a title).
+PEOPLE = [
+    "Maximiliane-Josephine",
+    "Bo",
+    "Computer 3",
+    "Jean-Baptiste Lefèvre",
+    "Ümit",
+    "Anastasia Romanova",
+    "Li",
+    "Friedrich-Wilhelm",
+    "Zoë",
+    "Christophe",
+    "Konstantin",
+    "Wilhelmina van Dijk",
+]
+
+MEASURE = """names => {
+  const doc = document.documentElement;
+  const clipped = [...document.querySelectorAll(names)]
+    .filter(el => el.getClientRects().length && el.scrollWidth > el.clientWidth + 1)
+    .filter(el => (el.getAttribute('title') || '').trim() !== el.textContent.trim())
+    .map(el => el.textContent);
+  return { scrollWidth: doc.scrollWidth, width: doc.clientWidth, clipped };
+}"""
+
+BOX = """selector => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom];
+}"""
+BOXES = """() => {
+  const box = el => {
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  return {
+    viewport: [window.innerWidth, window.innerHeight],
+    pile: box(document.querySelector('#pile')),
+    mine: box(document.querySelector('.seat.mine')),
+    buttons: [...document.querySelectorAll('.flip-button, .slap-button')].map(box),
+    seats: [...document.querySelectorAll('.seat')].map(box),
+  };
+}"""
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
+
+
+def settle(page: Page) -> None:
+    """Wait until the page has drawn what it fetched (and the fonts and style sheets it loaded)."""
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function("document.querySelector('#view').children.length > 0 && document.fonts.status === 'loaded'")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(60)
+
+
+def go(page: Page, hash_: str) -> None:
+    page.evaluate("hash => { location.hash = hash; }", hash_)
+    page.wait_for_function("hash => location.hash === hash", arg=hash_)
+    settle(page)
+
+
+def check_fits(page: Page, case: str) -> list[str]:
+    """What does not fit: the page wider than the screen, names cut short with no title."""
+    found: dict[str, Any] = page.evaluate(MEASURE, NAMES)
+    problems = []
+    if found["scrollWidth"] > found["width"]:
+        problems.append(f"{case}: {found['scrollWidth']} px wide in {found['width']} px")
+    if found["clipped"]:
+        problems.append(f"{case}: names cut with no title: {found['clipped']}")
+    return problems
+
+
+def inside(box: list[float] | None, width: float, height: float, slack: float = 1) -> bool:
+    return (
+        box is not None
+        and box[0] >= -slack
+        and box[1] >= -slack
+        and box[2] <= width + slack
+        and box[3] <= height + slack
+    )
+
+
+def overlap(a: list[float], b: list[float]) -> float:
+    """The area two boxes share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def check_table(page: Page, case: str) -> list[str]:
+    """The page fits, and the pile, your seat and your two buttons are all on the screen at once; no seat
+    covers another or the pile."""
+    problems = check_fits(page, case)
+    found: dict[str, Any] = page.evaluate(BOXES)
+    width, height = found["viewport"]
+    if len(found["buttons"]) != 2:
+        problems.append(f"{case}: {len(found['buttons'])} buttons")
+    for what, box in [("the pile", found["pile"]), ("your seat", found["mine"])] + [
+        ("a button", b) for b in found["buttons"]
+    ]:
+        if not inside(box, width, height):
+            problems.append(f"{case}: {what} is off the screen: {box}")
+    seats = found["seats"]
+    for i, a in enumerate(seats):
+        if overlap(a, found["pile"]) > 0:
+            problems.append(f"{case}: seat {i} covers the pile")
+        problems += [f"{case}: seats {i} and {j} overlap" for j in range(i + 1, len(seats)) if overlap(a, seats[j]) > 4]
+    return problems
+
+
+@pytest.fixture(scope="module")
+def pages(browser: Browser, live_server: Server) -> Iterator[dict[str, Page]]:
+    """One page per language, reused by every test here; script errors fail the module at the end."""
+    opened: dict[str, Page] = {}
+    errors: dict[str, list[str]] = {}
+    for lang in LANGS:
+        opened[lang], errors[lang] = open_page(
+            browser, live_server.url, lang=lang, width=SIZES[0][0], height=SIZES[0][1]
+        )
+    try:
+        yield opened
+    finally:
+        for page in opened.values():
+            page.context.close()
+    assert not any(errors.values()), errors
+
+
+def new_room(live_server: Server) -> tuple[str, str]:
+    status, body = live_server.post("/api/rooms", {"seats": 4, "name": PEOPLE[0], "public": False})
+    assert status == 200, body
+    return body["code"], body["token"]
+
+
+def new_game(live_server: Server, players: int) -> tuple[str, str]:
+    """A game of one person against ``players - 1`` computers playing at a leisurely pace, with long names."""
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": PEOPLE[0]}]
+    seats += [{"kind": "bot", "name": PEOPLE[i], "level": "easy"} for i in range(1, players)]
+    status, body = live_server.post("/api/games", {"seats": seats, "rules": "standard", "bot_pace": 4})
+    assert status == 200, body
+    return body["id"], body["token"]
+
+
+def sit(page: Page, code: str, token: str) -> None:
+    page.evaluate("([code, token]) => localStorage.setItem(`ratscrew.seat.${code}`, token)", [code, token])
+
+
+def start_match(page: Page) -> str:
+    """A score keeper's match with long names and one round played; the address of its page."""
+    go(page, "#/scores")
+    names = page.locator(".sk-player-row input")
+    names.nth(0).fill(PEOPLE[0])
+    names.nth(1).fill(PEOPLE[3])
+    page.click(".sk-start")
+    page.wait_for_selector(".sk-tile")
+    page.keyboard.press("1")
+    page.wait_for_function("[...document.querySelectorAll('.sk-tile .sk-tile-wins')].some(e => e.textContent === '1')")
+    return str(page.evaluate("location.hash"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_fits_every_size(pages: dict[str, Page], live_server: Server, lang: str) -> None:
+    page = pages[lang]
+    code, token = new_room(live_server)
+    sit(page, code, token)
+    routes = {
+        "play": "#/",
+        "room": f"#/room/{code}",
+        "learn": "#/learn",
+        "drills": "#/drills",
+        "scores": "#/scores",
+        "history": "#/history",
+    }
+    for i, hash_ in enumerate(SUBPAGES):
+        if LANGS[i % len(LANGS)] == lang:
+            routes[hash_.removeprefix("#/").replace("/", "-")] = hash_
+    problems: list[str] = []
+    routes["match"] = ""  # a score keeper's match, started when its turn comes
+    for name, hash_ in routes.items():
+        page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+        go(page, hash_ or start_match(page))
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            case = f"{lang}-{name}-{width}x{height}"
+            shot(page, case)
+            problems += check_fits(page, case)
+            if name == "play" and not inside(page.evaluate(BOX, "#start-game"), width, height):
+                problems.append(f"{case}: the start button is below the fold")
+    go(page, "#/")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("players", [2, 4, 12])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_table_fits_every_size(pages: dict[str, Page], live_server: Server, lang: str, players: int) -> None:
+    page = pages[lang]
+    game_id, token = new_game(live_server, players)
+    sit(page, game_id, token)
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+    go(page, f"#/game/{game_id}")
+    page.wait_for_selector(".seat.mine")
+    page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
+    problems: list[str] = []
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        case = f"{lang}-game{players}-{width}x{height}"
+        shot(page, case)
+        problems += check_table(page, case)
+    go(page, "#/")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_online_room_at_the_table_fits_every_size(pages: dict[str, Page], live_server: Server, lang: str) -> None:
+    """The room's own header sits above the table: the pile, your seat and your buttons still fit."""
+    page = pages[lang]
+    seats = 3 + LANGS.index(lang) * 3  # 3, 6 and 9 seats
+    status, body = live_server.post("/api/rooms", {"seats": seats, "name": PEOPLE[0]})
+    assert status == 200, body
+    sit(page, body["code"], body["token"])
+    page.set_viewport_size({"width": 1280, "height": 800})
+    go(page, f"#/room/{body['code']}")
+    for seat in range(1, seats):
+        page.select_option(f"#bot-{seat}", "easy")
+    page.click("#ready-button")
+    page.click("#start-button")
+    page.wait_for_selector(".room.at-table .seat.mine")
+    problems: list[str] = []
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        case = f"{lang}-room{seats}-table-{width}x{height}"
+        shot(page, case)
+        problems += check_table(page, case)
+    go(page, "#/")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("touch", [True, False])
+def test_phones_and_two_on_one_screen_fit(browser: Browser, live_server: Server, touch: bool) -> None:
+    """A touch screen gets bigger buttons (and, for two on one screen, a band at each end); a narrow window
+    with a mouse does not. Both fit a game against eleven computers and a game of two on one screen."""
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=touch, is_mobile=touch)
+    context.add_init_script("localStorage.setItem('ratscrew.lang', 'fr')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    problems: list[str] = []
+    try:
+        page.goto(live_server.url)
+        page.wait_for_selector("body[data-ready=true]")
+        game_id, token = new_game(live_server, 12)
+        status, body = live_server.post(
+            "/api/games", {"seats": [{"kind": "human", "name": PEOPLE[0]}, {"kind": "human", "name": PEOPLE[3]}]}
+        )
+        assert status == 200, body
+        for kind, (code, key) in [("game12", (game_id, token)), ("local", (body["id"], body["token"]))]:
+            sit(page, code, key)
+            go(page, f"#/game/{code}")
+            page.wait_for_selector(".seat.mine")
+            for width, height in [(360, 640), (844, 390), (390, 844)]:
+                page.set_viewport_size({"width": width, "height": height})
+                settle(page)
+                case = f"{'touch' if touch else 'mouse'}-{kind}-{width}x{height}"
+                shot(page, case)
+                found = check_table(page, case)
+                if kind == "local":  # two pads of two buttons; the seats are both "mine"
+                    found = [p for p in found if "buttons" not in p]
+                problems += found
+    finally:
+        context.close()
+    assert not errors, errors
+    assert not problems, "\n".join(problems)
+
+
+def test_seat_names_keep_the_whole_name_in_a_title(pages: dict[str, Page], live_server: Server) -> None:
+    page = pages["en"]
+    game_id, token = new_game(live_server, 12)
+    sit(page, game_id, token)
+    page.set_viewport_size({"width": 360, "height": 640})
+    go(page, f"#/game/{game_id}")
+    page.wait_for_selector(".seat.mine")
+    titles = page.eval_on_selector_all(".seat-name", "els => els.map(e => e.getAttribute('title'))")
+    assert titles == PEOPLE
+    labels = json.dumps(
+        page.eval_on_selector_all(".seat", "els => els.map(e => e.getAttribute('aria-label'))"), ensure_ascii=False
+    )
+    for person in PEOPLE:
+        assert person in labels
+    go(page, "#/")
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds on the page as it is now, serious or critical only: the rule, and where."""
+    results = Axe().run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            where = [node["target"] for node in violation["nodes"]][:4]
+            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {where}")
+    return found
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("en", 1280, 800), ("de", 390, 844)])
+def test_axe_finds_nothing_serious(
+    pages: dict[str, Page], live_server: Server, lang: str, width: int, height: int
+) -> None:
+    page = pages[lang]
+    page.set_viewport_size({"width": width, "height": height})
+    code, token = new_room(live_server)
+    sit(page, code, token)
+    game_id, game_token = new_game(live_server, 4)
+    sit(page, game_id, game_token)
+    routes = ["#/", f"#/room/{code}", f"#/game/{game_id}"]
+    if width > 1000:  # every page on a laptop; on a phone, the pages whose layout changes most
+        routes += ["#/learn", *SUBPAGES, "#/drills", "#/scores", "#/history", ""]  # "": a score keeper's match
+    problems: dict[str, list[str]] = {}
+    for hash_ in routes:
+        go(page, hash_ or start_match(page))
+        if hash_.startswith("#/game/"):
+            page.wait_for_selector(".seat.mine")
+            page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
+        found = serious_violations(page)
+        if found:
+            problems[hash_ or "match"] = found
+    go(page, "#/")
+    assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)

@@ -12,8 +12,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 from distributed import LocalCluster
@@ -26,6 +27,8 @@ from ratscrew.lab.executor import ClusterError, open_runner
 from ratscrew.lab.simulate import simulate
 from ratscrew.rules import Rules
 
+T = TypeVar("T")
+
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
@@ -33,6 +36,14 @@ def scheduler() -> Iterator[str]:
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
     ) as cluster:  # type: ignore[no-untyped-call]
         yield cluster.scheduler_address
+
+
+def off_main(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn`` on a thread of its own: Playwright's synchronous API (the browser tests of the same run) may
+    already run an event loop on this one, and a Dask client made here would take that loop for its own and
+    wait on it for ever. The time limit makes a hang a failure."""
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(fn, *args, **kwargs).result(timeout=180)
 
 
 def ratscrew(*args: str) -> subprocess.CompletedProcess[str]:
@@ -63,8 +74,8 @@ def test_simulate_on_the_cluster_gives_the_one_process_figures(scheduler: str) -
     assert clustered == alone
     rules = Rules.build("bicycle")
     here = simulate(rules, ["medium"] * 4, 12, seed=3, workers=1).as_dict()
-    assert simulate(rules, ["medium"] * 4, 12, seed=3, scheduler=scheduler).as_dict() == here
-    assert simulate(rules, ["medium"] * 4, 12, seed=4, scheduler=scheduler).as_dict() != here
+    assert off_main(simulate, rules, ["medium"] * 4, 12, seed=3, scheduler=scheduler).as_dict() == here
+    assert off_main(simulate, rules, ["medium"] * 4, 12, seed=4, scheduler=scheduler).as_dict() != here
 
 
 def test_bmn_random_on_the_cluster_gives_the_one_process_figures(
@@ -76,9 +87,9 @@ def test_bmn_random_on_the_cluster_gives_the_one_process_figures(
         assert clustered[key] == alone[key]
     monkeypatch.setattr(bmn, "RANDOM_BLOCK", 60)  # the blocks are cut here, so small ones reach the Python path
     one = play_random(400, 5, accelerated=False)
-    assert play_random(400, 5, accelerated=False, scheduler=scheduler) == one
-    assert play_random(400, 5, scheduler=scheduler) == one
-    assert play_random(400, 6, scheduler=scheduler) != one
+    assert off_main(play_random, 400, 5, accelerated=False, scheduler=scheduler) == one
+    assert off_main(play_random, 400, 5, scheduler=scheduler) == one
+    assert off_main(play_random, 400, 6, scheduler=scheduler) != one
 
 
 def test_bmn_search_on_the_cluster_finds_the_same_bests_in_the_same_order(scheduler: str) -> None:
@@ -89,13 +100,17 @@ def test_bmn_search_on_the_cluster_finds_the_same_bests_in_the_same_order(schedu
     assert ok_json(*args, "--workers", "2") == alone
     one = list(search(SearchState(seed=8), restarts=5, patience=300))
     state = SearchState(seed=8)
-    assert list(search(state, restarts=5, patience=300, scheduler=scheduler)) == one
+    assert off_main(lambda: list(search(state, restarts=5, patience=300, scheduler=scheduler))) == one
     assert state.next_restart == 5
 
 
 def test_a_failing_task_on_the_cluster_is_one_clear_error(scheduler: str) -> None:
-    with open_runner(scheduler=scheduler) as runner, pytest.raises(ClusterError, match="failed a task") as caught:
-        list(runner.unordered(math.sqrt, [(4.0,), (-1.0,)]))
+    def run() -> list[float]:
+        with open_runner(scheduler=scheduler) as runner:
+            return list(runner.unordered(math.sqrt, [(4.0,), (-1.0,)]))
+
+    with pytest.raises(ClusterError, match="failed a task") as caught:
+        off_main(run)
     assert "ValueError" in str(caught.value) and "\n" not in str(caught.value)
 
 
@@ -114,9 +129,9 @@ def test_the_bmn_commands_report_an_unreachable_scheduler_too(monkeypatch: pytes
     monkeypatch.setattr(executor, "CONNECT_SECONDS", 1.0)
     address = f"tcp://127.0.0.1:{closed_port()}"
     with pytest.raises(ClusterError, match="no Dask scheduler answered"):
-        play_random(10, 1, scheduler=address)
+        off_main(play_random, 10, 1, scheduler=address)
     with pytest.raises(ClusterError, match="no Dask scheduler answered"):
-        list(search(SearchState(seed=1), restarts=1, scheduler=address))
+        off_main(lambda: list(search(SearchState(seed=1), restarts=1, scheduler=address)))
 
 
 @pytest.mark.parametrize(

@@ -4,12 +4,8 @@
 // #/scores/<id>-<key> is a share link: it gives this browser the match's key, then shows the match.
 import { useStyles } from "../styles.js";
 import { h, clear, announce, reducedMotion } from "../dom.js";
-<<<<<<< HEAD
 import { t, tn, lang } from "../i18n.js";
 import { summaryDrawer } from "../summary.js";
-=======
-import { t, has, lang } from "../i18n.js";
->>>>>>> layout
 import { getJSON, sendJSON } from "../api.js";
 import { forgetKey, keyHeaders, rememberKey, shareLink, splitParam } from "./scores-keys.js";
 import { cardFace, cardName, rankLabel, suitGlyph } from "../cards.js";

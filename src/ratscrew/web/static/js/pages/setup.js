@@ -174,12 +174,8 @@ export async function render(view, ctx) {
       h("details", { class: "house-rules" }, h("summary", { "data-i18n": "setup.house_rules" }), rulesBox),
       errorBox,
       h("div", { class: "start-row" }, h("button", { type: "submit", id: "start-game", class: "big" }, t("setup.start")),
-<<<<<<< HEAD
-        h("span", { class: "hint keys-hint" }, t("setup.keys_hint")))));
-=======
-        h("span", { class: "hint" }, t("setup.keys_hint")))),
+        h("span", { class: "hint keys-hint" }, t("setup.keys_hint")))),
     online.element);
->>>>>>> layout
   renderSeats();
   renderRules();
   translate(view);

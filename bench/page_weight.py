@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Page weight: the bytes a first visit to each page costs, per language, as the browser receives them (gzip
 on, headers included), with the app served in this process and Debian's Chromium loading each page into an
-empty browser (``tests/page_weight.py`` does the counting). The budget is 150 KB a page.
+empty browser (``tests/page_weight.py`` does the counting). The budget is 150 KB a page. With the pages
+loaded under a CPU slowed down four times (``--cpu-slowdown``, as Lighthouse's phone), it also prints each
+page's first contentful paint and total blocking time (long tasks past 50 ms, from that paint until the page
+is ready), both in ms.
 
-Usage: python bench/page_weight.py [--files] [--json]
+Usage: python bench/page_weight.py [--files] [--json] [--cpu-slowdown 4]
 """
 
 from __future__ import annotations
@@ -25,11 +28,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", action="store_true", help="also list each file a page loaded and its bytes")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--cpu-slowdown", type=float, default=4.0, help="CPU throttling while timing (1: none)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            weights = weigh_all(browser, Path(data))
+            weights = weigh_all(browser, Path(data), cpu_slowdown=args.cpu_slowdown)
         finally:
             browser.close()
     if args.json:
@@ -41,6 +45,11 @@ def main() -> int:
         cells = [table[page, lang] for lang in LANGS]
         print(f"{page:<10}" + "".join(f"{w.bytes / 1024:>9.1f} KB ({w.requests:>2})" for w in cells))
     print(f"(KB of 1024 bytes, requests in brackets; budget {BUDGET // 1024} KB a page)")
+    print(f"\nfirst contentful paint / total blocking time, ms, CPU slowed {args.cpu_slowdown:g}x")
+    print(f"{'page':<10}" + "".join(f"{lang:>16}" for lang in LANGS))
+    for page in PAGES:
+        cells = [table[page, lang] for lang in LANGS]
+        print(f"{page:<10}" + "".join(f"{w.fcp_ms:>9.0f} / {w.tbt_ms:<4.0f}" for w in cells))
     if args.files:
         for w in weights:
             print(f"\n{w.page} {w.lang}")

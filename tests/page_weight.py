@@ -36,6 +36,9 @@ class Weight:
     bytes: int = 0
     requests: int = 0
     by_url: dict[str, int] = field(default_factory=dict)
+    fcp_ms: float = 0.0  # first contentful paint, from the start of navigation
+    tbt_ms: float = 0.0  # total blocking time: each long task's time past 50 ms, from first paint until ready
+    cpu_slowdown: float = 1.0  # the CPU throttling the figures were taken under (Lighthouse's phone: 4)
 
 
 @contextlib.contextmanager
@@ -80,17 +83,38 @@ def address(base: str, page: str) -> tuple[str, dict[str, str]]:
     return {"play": "#/"}.get(page, f"#/{page}"), {}
 
 
-def weigh(browser: Browser, base: str, page: str, lang: str) -> Weight:
-    """Load one page in one language into an empty browser and count what came over the wire."""
+# Long tasks are reported to observers made before they happen: one is made before any script of the page runs.
+WATCH_LONG_TASKS = """
+window.__longTasks = [];
+new PerformanceObserver((list) => {
+  for (const task of list.getEntries()) window.__longTasks.push([task.startTime, task.duration]);
+}).observe({ type: "longtask", buffered: true });
+"""
+
+PAINT_AND_BLOCKING = """() => {
+  const paint = performance.getEntriesByName("first-contentful-paint")[0];
+  const fcp = paint ? paint.startTime : 0;
+  const blocking = window.__longTasks.filter(([start]) => start >= fcp)
+    .reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
+  return [fcp, blocking];
+}"""
+
+
+def weigh(browser: Browser, base: str, page: str, lang: str, cpu_slowdown: float = 1.0) -> Weight:
+    """Load one page in one language into an empty browser and count what came over the wire, and how soon it
+    painted and how long its scripts blocked the page, with the CPU slowed down ``cpu_slowdown`` times."""
     hash_, stored = address(base, page)
     stored["ratscrew.lang"] = lang
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
     context.add_init_script(f"for (const [k, v] of Object.entries({json.dumps(stored)})) localStorage.setItem(k, v)")
+    context.add_init_script(WATCH_LONG_TASKS)
     tab = context.new_page()
     cdp = context.new_cdp_session(tab)
     cdp.send("Network.enable")
+    if cpu_slowdown > 1:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_slowdown})
     urls: dict[str, str] = {}
-    weight = Weight(page, lang)
+    weight = Weight(page, lang, cpu_slowdown=cpu_slowdown)
 
     def responded(event: dict[str, Any]) -> None:
         urls[event["requestId"]] = event["response"]["url"]
@@ -108,11 +132,12 @@ def weigh(browser: Browser, base: str, page: str, lang: str) -> Weight:
         tab.wait_for_selector("body[data-ready=true]")
         tab.wait_for_load_state("networkidle")
         tab.wait_for_timeout(200)
+        weight.fcp_ms, weight.tbt_ms = tab.evaluate(PAINT_AND_BLOCKING)
     finally:
         context.close()
     return weight
 
 
-def weigh_all(browser: Browser, data: Path, pages: tuple[str, ...] = PAGES) -> list[Weight]:
+def weigh_all(browser: Browser, data: Path, pages: tuple[str, ...] = PAGES, cpu_slowdown: float = 1.0) -> list[Weight]:
     with serving(data) as base:
-        return [weigh(browser, base, page, lang) for page in pages for lang in LANGS]
+        return [weigh(browser, base, page, lang, cpu_slowdown) for page in pages for lang in LANGS]

@@ -42,6 +42,7 @@ def test_a_first_visit_loads_only_what_the_page_needs(browser: Browser, base: st
     lang = "fr" if PAGES.index(page) % 2 else "de"
     weight = weigh(browser, base, page, lang)
     assert weight.bytes <= BUDGET, f"{page} {lang}: {weight.bytes} bytes: {weight.by_url}"
+    assert weight.fcp_ms > 0 and weight.tbt_ms >= 0  # the page painted, and its timing was read
     catalogs = [url for url in weight.by_url if url.startswith("api/i18n/")]
     assert catalogs == [f"api/i18n/{lang}"], catalogs  # once, and not the English one as well
     sheets = {url.removeprefix("static/css/").removesuffix(".css") for url in weight.by_url if url.endswith(".css")}

@@ -4,7 +4,7 @@
 // #/scores/<id>-<key> is a share link: it gives this browser the match's key, then shows the match.
 import { useStyles } from "../styles.js";
 import { h, clear, announce, reducedMotion } from "../dom.js";
-import { t, tn, lang } from "../i18n.js";
+import { t, tn, has, lang } from "../i18n.js";
 import { summaryDrawer } from "../summary.js";
 import { getJSON, sendJSON } from "../api.js";
 import { forgetKey, keyHeaders, rememberKey, shareLink, splitParam } from "./scores-keys.js";

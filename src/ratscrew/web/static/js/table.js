@@ -126,8 +126,10 @@ export function createTable({ send, actions = () => [] }) {
 
   const element = h("section", { class: "game" },
     h("div", { class: "game-head" }, h("h1", { class: "visually-hidden" }, t("game.title")), chips, clock),
-    felt, statusLine, controls, settings,
-    h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed),
+    felt, statusLine, controls,
+    // Below the fold, so the table keeps the whole screen: the settings, then what happened.
+    h("div", { class: "below-table" }, settings,
+      h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed)),
     overlay);
 
   // ------------------------------------------------------------------ building the table

@@ -131,6 +131,6 @@ def test_a_faster_reaction_over_a_slower_link_wins_over_real_sockets(live_server
     assert races >= 4, (far_wins, near_wins)
     # Judged at arrival, Far (100 ms later at the server) would lose nearly every race, so a majority shows the
     # compensation at work over real sockets. Real timers in two processes add tens of ms of noise to a 40 ms
-    # margin: Far won 8 to 12 of 12 in runs here, and asking for 1.5 times Near's wins failed about one run in
-    # twelve. The statistics (>= 95% of hundreds of races) are test_rooms.py's, on virtual time.
+    # margin: Far won 8 to 12 of 12 in runs here, and asking for 1.5 times Near's wins failed once in about ten
+    # runs. The statistics (>= 95% of hundreds of races) are test_rooms.py's, on virtual time.
     assert far_wins > near_wins, (far_wins, near_wins)

@@ -125,3 +125,14 @@ def browser() -> Iterator[Browser]:
             yield launched
         finally:
             launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: Server) -> Iterator[Page]:
+    """The app in English in a fresh browser context; the test fails if the page's script raised an error."""
+    opened, errors = open_page(browser, live_server.url)
+    try:
+        yield opened
+    finally:
+        opened.context.close()
+    assert not errors, errors

@@ -3,22 +3,9 @@ addresses that lead nowhere, the screen reader's live region, sounds and the pau
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.conftest import Server, open_page
-
-
-@pytest.fixture
-def page(browser: Browser, live_server: Server) -> Iterator[Page]:
-    opened, errors = open_page(browser, live_server.url)
-    try:
-        yield opened
-    finally:
-        opened.context.close()
-    assert not errors, errors
 
 
 def deal_against_computer(page: Page) -> str:

@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,16 +14,6 @@ from playwright.sync_api import Browser, Page
 
 from ratscrew.i18n import LANGUAGES, catalog
 from tests.conftest import SCREENSHOTS, Server, open_page
-
-
-@pytest.fixture
-def page(browser: Browser, live_server: Server) -> Iterator[Page]:
-    opened, errors = open_page(browser, live_server.url)
-    try:
-        yield opened
-    finally:
-        opened.context.close()
-    assert not errors, errors
 
 
 def shot(page: Page, name: str) -> None:

@@ -16,13 +16,8 @@ from tests.conftest import Server, open_page
 
 
 @pytest.fixture
-def english(browser: Browser, live_server: Server) -> Iterator[Page]:
-    opened, errors = open_page(browser, live_server.url)
-    try:
-        yield opened
-    finally:
-        opened.context.close()
-    assert not errors, errors
+def english(page: Page) -> Page:
+    return page
 
 
 @pytest.fixture

@@ -133,8 +133,14 @@ def test_four_players_one_drops_mid_challenge_and_catches_up_event_by_event(live
     rest = players[:3]
     target = first.state["cards"] + 6
     play(rest, lambda: first.state["cards"] >= target or first.state["turn"] == 3)
-    for player in rest:
-        player.pump(0.3)
+    # Nobody turns a card now, but a won challenge's collect window (a second) may still end and publish:
+    # wait until the room has been quiet for two seconds, so the missed events are all there are.
+    quiet_since, last = time.monotonic(), first.last_seq
+    while time.monotonic() - quiet_since < 2.0:
+        for player in rest:
+            player.pump(0.1)
+        if first.last_seq != last:
+            quiet_since, last = time.monotonic(), first.last_seq
     back = Player(live_server, dropped.code, dropped.token, since=seen)
     back.seqs = []
     back.wait_for(lambda: bool(back.room), "the welcome")

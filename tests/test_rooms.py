@@ -338,12 +338,17 @@ def test_a_host_gone_from_the_lobby_hands_the_room_to_the_next_seated_player() -
     net.run_until(100)
     net.send(guest, {"type": "sit", "seat": 1, "name": "Guest"})
     net.run_until(200)
+    seated = next(m for m in guest.received if m["type"] == "seated")
+    other_tab = SimPage(4, 20, seated["token"])  # the guest has the room open twice: both tabs follow
+    net.connect(other_tab)
+    net.run_until(300)
     net.disconnect(host)
     net.run_until(200 + HOST_GRACE_MS - 1_000)  # a host who is only reloading is still the host
     net.send(guest, {"type": "start"})
     net.run_until(200 + HOST_GRACE_MS + 1_000)
     assert [m["code"] for m in guest.received if m["type"] == "rejected"] == ["not_host"]
     assert [m["host"] for m in guest.received if m["type"] == "welcome"] == [False, True]
+    assert [m["host"] for m in other_tab.received if m["type"] == "welcome"] == [False, True]
     net.send(guest, {"type": "bot", "seat": 0, "level": "easy"})  # the old host's seat is still theirs
     net.send(guest, {"type": "rules", "rules": {"preset": "bicycle"}})
     net.run_until(clock.now() + 500)

@@ -228,3 +228,39 @@ def test_a_game_nobody_watches_leaves_memory_but_not_the_journal(tmp_path: Path)
     # Its own thread: Playwright's synchronous API may already run an event loop in this one.
     with ThreadPoolExecutor(1) as worker:
         worker.submit(asyncio.run, scenario()).result(timeout=30)
+
+
+def test_a_bug_met_by_one_message_is_logged_and_the_room_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> list[str]:
+        rooms = Rooms(None)
+        seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.BOT, "Bot", "expert", ready=True)]
+        runner, _ = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=3)
+        core = runner.core
+        real = core.receive
+
+        def broken(page_id: int, msg: wire.ClientMessage) -> None:
+            if isinstance(msg, wire.Ping):
+                raise RuntimeError("a bug in the room")
+            real(page_id, msg)
+
+        core.receive = broken  # type: ignore[method-assign]
+        link = PageLink(1)
+        runner.open(link)
+        runner.submit(link, Hello(wire.VERSION, None, -1))
+        runner.submit(link, wire.Ping(7))
+        runner.submit(link, wire.Resync(-1))
+        await asyncio.sleep(0.3)
+        kinds = []
+        while not link.outbox.empty():
+            text = link.outbox.get_nowait()
+            if text is not None:
+                kinds.append(json.loads(text)["type"])
+        alive = not runner.closed
+        await rooms.close()
+        return [*kinds, f"alive={alive}"]
+
+    with ThreadPoolExecutor(1) as worker:
+        kinds = worker.submit(asyncio.run, scenario()).result(timeout=30)
+    assert "welcome" in kinds and "state" in kinds  # the resync after the broken ping was still answered
+    assert kinds[-1] == "alive=True"
+    assert "a bug in the room" in caplog.text

@@ -305,12 +305,13 @@ class RoomCore:
             return
         if self.phase is not Phase.LOBBY or now - self._host_away_since < HOST_GRACE_MS:
             return
-        heirs = sorted((min(p.seats), p) for p in self.pages.values() if p.seats and p.token is not None)
+        # The lowest seat held by a page present (the same player may have it open in two tabs).
+        heirs = [p for p in self.pages.values() if p.seats and p.token is not None]
         if not heirs:
             return
-        heir = heirs[0][1]
+        heir = min(heirs, key=lambda p: min(p.seats))
         assert heir.token is not None
-        log.info("room %s: the host left; seat %d is the host now", self.code, heirs[0][0] + 1)
+        log.info("room %s: the host left; seat %d is the host now", self.code, min(heir.seats) + 1)
         self.host_token = heir.token  # the old host's token still holds their seat, as a player's
         self._host_away_since = None
         for page in self.pages.values():

@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ratscrew.errors import NotFound, TooMany
@@ -23,6 +24,8 @@ from ratscrew.rooms.core import Message, Phase, RoomCore, RoomOptions, SeatInfo,
 from ratscrew.rooms.journal import SavedRoom, SqliteJournal
 from ratscrew.rules.model import Rules
 from ratscrew.table.clock import LoopClock
+
+log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 64  # messages waiting for one page before it is sent the whole state instead
 OVERFLOWS_BEFORE_CLOSE = 3
@@ -98,6 +101,7 @@ class RoomRunner:
         inbox = self.inbox
         while True:
             if not self._arm():
+                self._disarm()
                 return  # nobody watches: the journal keeps the room; it is loaded again when someone comes
             item = await inbox.get()
             # Take everything that arrived meanwhile before the room's clock moves on and before anything is
@@ -106,12 +110,19 @@ class RoomRunner:
                 if item is None:
                     self._disarm()
                     return
-                self._handle(item)
+                self._guarded(self._handle, item)
                 if inbox.empty():
                     break
                 item = inbox.get_nowait()
-            core.tick()
-            self._deliver()
+            self._guarded(core.tick)
+            self._guarded(self._deliver)
+
+    def _guarded(self, step: Callable[..., None], *args: object) -> None:
+        """A bug met by one message must not end the room for everyone in it: it is logged, the room goes on."""
+        try:
+            step(*args)
+        except Exception:
+            log.exception("room %s: an error while handling %s", self.code, args[0] if args else step.__name__)
 
     def _handle(self, item: tuple[str, PageLink, wire.ClientMessage | None]) -> None:
         what, link, msg = item

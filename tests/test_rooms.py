@@ -358,3 +358,24 @@ def test_a_host_gone_from_the_lobby_hands_the_room_to_the_next_seated_player() -
     net.run_until(clock.now() + 500)
     welcome = next(m for m in back.received if m["type"] == "welcome")
     assert welcome["yours"] == [0] and welcome["host"] is False
+
+
+def test_a_lobby_left_by_its_host_with_nobody_to_take_over_does_not_spin() -> None:
+    # The hand-over is due but nobody seated is there: no deadline in the past (the room's task would wake at
+    # once, again and again); the first seated player who comes is handed the room.
+    clock = VirtualClock()
+    room, host_token = lobby_room(clock)
+    net = SimNet(room, clock)
+    host = SimPage(1, 10, host_token)
+    net.connect(host)
+    net.run_until(100)
+    net.disconnect(host)
+    net.run_until(100 + HOST_GRACE_MS + 5_000)
+    due = room.next_deadline()
+    assert due is None or due > clock.now()
+    guest = SimPage(2, 10, None)
+    net.connect(guest)
+    net.run_until(clock.now() + 200)
+    net.send(guest, {"type": "sit", "seat": 1, "name": "Late"})
+    net.run_until(clock.now() + 200)
+    assert [m["host"] for m in guest.received if m["type"] == "welcome"] == [False, True]

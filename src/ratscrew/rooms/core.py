@@ -272,7 +272,9 @@ class RoomCore:
         if self._latency_moved:
             times.append(self._lobby_sent + LATENCY_EVERY_MS)
         if self._host_away_since is not None and self.phase is Phase.LOBBY:
-            times.append(self._host_away_since + HOST_GRACE_MS)
+            handover = self._host_away_since + HOST_GRACE_MS
+            if handover > self.now():  # once due, whoever comes next is handed the room (tick runs per message)
+                times.append(handover)
         if self.table is not None and self.phase is Phase.PLAYING and not self.paused:
             due = self.table.next_deadline()
             if due is not None:

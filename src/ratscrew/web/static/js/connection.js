@@ -1,8 +1,8 @@
-// One room's websocket (protocol version 3): says hello with this browser's seat token and the last event it
+// One room's websocket (protocol version 4): says hello with this browser's seat token and the last event it
 // saw, answers the server's delay probes at once, applies numbered events exactly once and in order, and
 // reconnects on its own. Games against the computer are rooms too (their page uses the same connection).
 
-export const PROTOCOL = 3;
+export const PROTOCOL = 4;
 const NAME_KEY = "ratscrew.name";
 const RETRY_MS = [500, 1000, 2000, 4000];
 

@@ -17,8 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ratscrew.cards import Card
+from ratscrew.patterns import find_matches
 from ratscrew.rooms import wire
 from ratscrew.rooms.core import RoomCore
+from ratscrew.rules import Rules
 from ratscrew.table.clock import VirtualClock
 
 Script = Callable[["SimPage", dict[str, Any]], list[tuple[int, dict[str, Any]]]]
@@ -132,3 +135,36 @@ class SimNet:
         if page.script is not None:
             for after, reply in page.script(page, message):
                 self.send(page, reply, after)
+
+
+def slappable(state: dict[str, Any], rules: Rules) -> bool:
+    pile = [Card.parse(c) for c in state.get("pile", [])]
+    return bool(pile) and bool(find_matches(pile, rules))
+
+
+def slapper(
+    seat: int,
+    rules: Rules,
+    reaction: Callable[[int], int],
+    *,
+    told: Callable[[int], int] = lambda rt: rt,
+    flip_after: int = 300,
+) -> Script:
+    """A page that slaps every slappable card ``reaction(card)`` ms after it arrives and tells the server it
+    reacted in ``told(rt)`` ms (the truth, unless it lies), and otherwise turns its card when it is due (once
+    it is sent events, or the whole state of a table just dealt)."""
+
+    def script(page: SimPage, message: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+        state = page.state
+        if message["type"] not in ("events", "state") or not state or state.get("over"):
+            return []
+        card = state["cards"]
+        turned = any(i["event"]["kind"] == "card_turned" for i in message.get("items", []))
+        if turned and slappable(state, rules):
+            rt = reaction(card)
+            return [(rt, {"type": "slap", "seat": seat, "card": card, "rt": told(rt)})]
+        if state["turn"] == seat and state["collect_pending"] is None and not slappable(state, rules):
+            return [(flip_after, {"type": "flip", "seat": seat})]
+        return []
+
+    return script

@@ -159,8 +159,7 @@ class Page:
     next_probe: Millis = 0
 
     def card_sent(self, number: int, at: Millis) -> None:
-        # By the order sent, never by number: a rematch numbers its cards from 1 again.
-        self.sent_cards.pop(number, None)
+        # The oldest goes, never the smallest number (a rematch numbers its cards from 1 again).
         self.sent_cards[number] = at
         if len(self.sent_cards) > SENT_CARDS_KEPT:
             del self.sent_cards[next(iter(self.sent_cards))]

@@ -499,7 +499,7 @@ class RoomCore:
             result = table.slap(msg.seat, card=msg.card, landed=judged.landed)
             if result is None:
                 self.adjudications.append(
-                    Adjudication(msg.seat, msg.card, judged, None, page.echo.rounded, _rounded(page.tcp_ms))
+                    Adjudication(msg.seat, msg.card, judged, echo_rtt=page.echo.rounded, tcp_rtt=_rounded(page.tcp_ms))
                 )
                 page.seen.add(judged, page.link.allowance())
                 table.sight_ms = self.sight(table.hold_ms)

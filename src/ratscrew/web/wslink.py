@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
+import secrets
 import socket
 import struct
 from collections.abc import Callable, Mapping
@@ -58,8 +58,6 @@ class TimedWebSocket(WebSocketsSansIOProtocol):
 class LinkTimer:
     """Times one connection every ``every_s`` seconds once started, and reports each figure."""
 
-    _payloads = itertools.count()
-
     def __init__(self, protocol: TimedWebSocket) -> None:
         self._protocol = protocol
         self._loop = protocol.loop
@@ -95,7 +93,7 @@ class LinkTimer:
         protocol = self._protocol
         if protocol.close_sent or protocol.transport.is_closing():
             return
-        payload = b"rs%d" % next(self._payloads)
+        payload = secrets.token_bytes(8)  # unguessable: a pong sent ahead of its ping cannot match it
         with contextlib.suppress(Exception):  # the connection is closing: nothing to time
             protocol.conn.send_ping(payload)
             protocol.transport.write(b"".join(protocol.conn.data_to_send()))

@@ -230,6 +230,7 @@ def test_races_over_real_sockets_through_a_rematch_go_to_the_faster_reaction(liv
     assert far and near
     # The relay's 150 ms are what the server's pings measured; Near's late echoes bought it nothing.
     assert all(s["rtt"] >= 2 * RELAY_MS - 5 for s in far)
+    assert all(s["tcp_rtt"] is not None and s["tcp_rtt"] < s["rtt"] - 100 for s in far)  # the kernel's: to the relay
     assert all(s["echo_rtt"] is None or s["rtt"] + 100 < s["echo_rtt"] for s in near)
     races = {}
     for card in {s["card"] for s in slaps}:

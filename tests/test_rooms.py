@@ -94,7 +94,7 @@ def test_a_page_that_lies_gains_at_most_the_cap() -> None:
     liar = credit(received=1000, sent=500, reaction=100, lag=lag, quota=quota, window=150)
     assert liar.compensation == lag.allowance() < HARD_CAP_MS
     assert liar.compensation - honest.compensation <= HARD_CAP_MS
-    # Answers probes late to look slow: still never more than the cap.
+    # On a link the server itself measured as very slow: still never more than the cap.
     slow = LagEstimate()
     for _ in range(50):
         slow.observe(5000)

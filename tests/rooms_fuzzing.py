@@ -33,7 +33,10 @@ from ratscrew.errors import BadMessage
 from ratscrew.patterns import find_matches
 from ratscrew.record import Record, action_to_json, state_json
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import HISTORY, SENT_CARDS_KEPT, Phase, RoomCore, SeatInfo, SeatKind
+from ratscrew.rooms.core import HISTORY, RoomCore
+from ratscrew.rooms.pages import SENT_CARDS_KEPT
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.table.clock import VirtualClock

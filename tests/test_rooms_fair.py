@@ -17,8 +17,10 @@ from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
 from ratscrew.engine.events import SlapCorrect
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import Out, RoomCore, RoomOptions, SeatInfo, SeatKind
+from ratscrew.rooms.core import RoomCore
 from ratscrew.rooms.fairness import HARD_CAP_MS, HUMAN_FLOOR_MS, MIN_WINDOW_MS, PAINT_MS, Adjudication
+from ratscrew.rooms.seating import RoomOptions, SeatInfo
+from ratscrew.rooms.wire import Out, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import VirtualClock

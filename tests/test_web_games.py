@@ -16,10 +16,10 @@ from websockets.sync.client import ClientConnection, connect
 
 from ratscrew.record import Record, state_json
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import SeatInfo, SeatKind
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import PageLink, Rooms
-from ratscrew.rooms.wire import Hello
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.wire import Hello, SeatKind
 from ratscrew.rules import Rules
 from tests.conftest import Server
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ratscrew import database
-from ratscrew.rooms.core import Phase
+from ratscrew.rooms.wire import Phase
 
 Write = Callable[[sqlite3.Connection], None]
 

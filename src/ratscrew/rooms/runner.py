@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 
 from ratscrew.errors import NotFound, TooMany
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import Message, Phase, RoomCore, RoomOptions, SeatInfo, SeatKind
+from ratscrew.rooms.core import Message, RoomCore
 from ratscrew.rooms.journal import SavedRoom, SqliteJournal
+from ratscrew.rooms.seating import RoomOptions, SeatInfo
+from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.model import Rules
 from ratscrew.table.clock import LoopClock
 

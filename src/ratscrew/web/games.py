@@ -15,23 +15,15 @@ from starlette.routing import BaseRoute, Route
 
 from ratscrew.bots.registry import PLAYABLE, resolve
 from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound, RatscrewError
-from ratscrew.rooms.core import Phase, SeatInfo, SeatKind
 from ratscrew.rooms.runner import Rooms
-from ratscrew.rooms.wire import MAX_NAME
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.wire import Phase, SeatKind, clean_name
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.web.bodies import read_body
 from ratscrew.web.store import Store
 
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
-
-
-def parse_name(value: object, fallback: str) -> str:
-    if value is None or value == "":
-        return fallback
-    if not isinstance(value, str):
-        raise BadRequest(f"a name must be text, got {type(value).__name__}")
-    return "".join(ch for ch in value if ch.isprintable()).strip()[:MAX_NAME] or fallback
 
 
 def parse_level(value: object, where: str) -> str:
@@ -64,10 +56,11 @@ def parse_setup(doc: dict[str, Any]) -> tuple[list[SeatInfo], Rules, float, int]
             raise BadRequest(f"seat {i} must be an object with a name and a kind")
         kind = item.get("kind", "human")
         if kind == "human":
-            seats.append(SeatInfo(SeatKind.HUMAN, parse_name(item.get("name"), f"Player {i + 1}")))
+            seats.append(SeatInfo(SeatKind.HUMAN, clean_name(item.get("name"), f"Player {i + 1}", error=BadRequest)))
         elif kind == "bot":
             level = parse_level(item.get("level", "medium"), f"seat {i}")
-            seats.append(SeatInfo(SeatKind.BOT, parse_name(item.get("name"), f"Computer {i + 1}"), level, ready=True))
+            name = clean_name(item.get("name"), f"Computer {i + 1}", error=BadRequest)
+            seats.append(SeatInfo(SeatKind.BOT, name, level, ready=True))
         else:
             raise BadRequest(f"seat {i}: kind must be human or bot")
     people = [s for s in seats if s.kind is SeatKind.HUMAN]

@@ -23,7 +23,7 @@ from ratscrew.rooms import wire
 from ratscrew.rooms.runner import LinkSample, PageLink, RoomRunner, Rooms
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.web.bodies import read_body
-from ratscrew.web.games import client_of, parse_name, parse_rules, rooms_of
+from ratscrew.web.games import client_of, parse_rules, rooms_of
 from ratscrew.web.wslink import timer_of
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ async def create_room(request: Request) -> Response:
     standins = doc.get("standins", True)
     if not isinstance(standins, bool):
         raise BadRequest("standins must be true or false (may a computer hold a dropped player's seat?)")
-    name = parse_name(doc.get("name"), "Player 1")
+    name = wire.clean_name(doc.get("name"), "Player 1", error=BadRequest)
     rules = parse_rules(doc, seats)
     runner, token = rooms_of(request).create_room(
         client_of(request), seats=seats, rules=rules, name=name, public=public, standins=standins

@@ -3,13 +3,13 @@ that keep codes from being guessed and one client from filling the server."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from ratscrew.rooms import runner
+from ratscrew.rooms import runner, wire
 from ratscrew.web import limits
 from ratscrew.web.app import create_app
 
@@ -58,6 +58,48 @@ def test_room_codes_cannot_be_guessed_by_trying(client: TestClient) -> None:
     ]
     assert statuses[: runner.FAILED_LOOKUPS_PER_MINUTE] == [404] * runner.FAILED_LOOKUPS_PER_MINUTE
     assert statuses[-1] == 429
+
+
+def _socket(client: TestClient, code: str) -> int:
+    """The room's websocket asked for by code, as a status: 200 when it opens, else its close code as 404/429."""
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        ws.send_json(wire.Hello(wire.VERSION, None, -1).to_json())
+        first = ws.receive_json()
+        if first["type"] == "welcome":
+            return 200
+        closing = ws.receive()
+    return {wire.CloseCode.NO_ROOM: 404, wire.CloseCode.TOO_MANY: 429}[closing["code"]]
+
+
+# Every route that can tell a live room code from a wrong one, as the status it answers for a code.
+ASK_BY_CODE: dict[str, Callable[[TestClient, str], int]] = {
+    "room": lambda client, code: client.get(f"/api/rooms/{code}").status_code,
+    "record": lambda client, code: client.get(f"/api/games/{code}/record").status_code,
+    "again": lambda client, code: client.post(f"/api/games/{code}/again", json={"token": "a guess"}).status_code,
+    "socket": _socket,
+}
+
+
+@pytest.mark.parametrize("route", ASK_BY_CODE)
+def test_wrong_codes_count_against_the_same_limit_on_every_route_that_tells_a_live_code(
+    client: TestClient, route: str
+) -> None:
+    ask = ASK_BY_CODE[route]
+    live = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "bot"}]}).json()["id"]
+    told = ask(client, live)
+    assert told in (200, 403, 409)  # a live code is told from a wrong one...
+    wrong = [ask(client, f"ZZZZZ{i % 10}") for i in range(runner.FAILED_LOOKUPS_PER_MINUTE + 1)]
+    assert wrong == [404] * runner.FAILED_LOOKUPS_PER_MINUTE + [429]
+    assert ask(client, live) == 429  # ...until too many wrong ones: then every code gets the same answer
+
+
+def test_wrong_codes_on_one_route_count_for_the_others(client: TestClient) -> None:
+    half = runner.FAILED_LOOKUPS_PER_MINUTE // 2
+    for i in range(half):
+        assert ASK_BY_CODE["record"](client, f"ZZZZZ{i}") == 404
+    for i in range(runner.FAILED_LOOKUPS_PER_MINUTE - half):
+        assert ASK_BY_CODE["again"](client, f"YYYYY{i}") == 404
+    assert ASK_BY_CODE["room"](client, "ZZZZZ0") == 429
 
 
 def test_one_client_cannot_fill_the_server_and_live_games_are_never_evicted(

@@ -98,9 +98,10 @@ async def create_game(request: Request) -> Response:
 
 async def play_again(request: Request) -> Response:
     rooms = rooms_of(request)
-    runner = rooms.get(request.path_params["game_id"])
-    if runner is None:
-        raise NotFound("no such game (it may have ended a long time ago)")
+    with rooms.limits.guessing(client_of(request)):  # a 403 or a 409 would tell a live code from a wrong one
+        runner = rooms.get(request.path_params["game_id"])
+        if runner is None:
+            raise NotFound("no such game (it may have ended a long time ago)")
     doc = await read_body(request, '{"token": "..."}')
     core = runner.core
     token = doc.get("token")
@@ -124,11 +125,13 @@ async def play_again(request: Request) -> Response:
 async def game_record(request: Request) -> Response:
     """A finished game's record. Never a live one: it holds the seed, which tells every card to come."""
     game_id: str = request.path_params["game_id"]
-    runner = rooms_of(request).get(game_id.split("-")[0])
-    if runner is not None and runner.core.phase is Phase.PLAYING and runner.core.game_id == game_id:
-        raise Conflict("the record of a game is available once the game is over")
+    rooms = rooms_of(request)
     store: Store = request.app.state.store
-    record = await asyncio.to_thread(store.game_record, game_id)
+    with rooms.limits.guessing(client_of(request)):  # the 409 of a live game, or a record, tells a code is right
+        runner = rooms.get(game_id.split("-")[0])
+        if runner is not None and runner.core.phase is Phase.PLAYING and runner.core.game_id == game_id:
+            raise Conflict("the record of a game is available once the game is over")
+        record = await asyncio.to_thread(store.game_record, game_id)
     headers = {"Content-Disposition": f'attachment; filename="ratscrew-{game_id}.json"'}
     return JSONResponse(record, headers=headers)
 

@@ -9,10 +9,12 @@ from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 from typing import Any, cast
 
+import pytest
 from starlette.websockets import WebSocket
 
+from ratscrew.errors import NotFound, TooMany
 from ratscrew.rooms import wire
-from ratscrew.rooms.runner import Rooms
+from ratscrew.rooms.runner import FAILED_LOOKUPS_PER_MINUTE, ROOMS_PER_CLIENT_PER_HOUR, ClientLimits, Rooms
 from ratscrew.rules import Rules
 from ratscrew.table.clock import ManualClock
 from ratscrew.web import online
@@ -103,3 +105,24 @@ def test_silent_sockets_are_closed_and_talking_ones_kept() -> None:
         assert rooms.limits.connections == {}  # and both sockets are counted off their address
 
     on_virtual_time(scenario)
+
+
+def test_the_limits_per_address_count_on_the_servers_clock() -> None:
+    clock = ManualClock()
+    limits = ClientLimits(clock)
+    for _ in range(FAILED_LOOKUPS_PER_MINUTE):
+        with pytest.raises(NotFound), limits.guessing("10.0.0.1"):
+            raise NotFound("no room 'ZZZZZZ'")
+    with pytest.raises(TooMany, match="too many wrong room codes"), limits.guessing("10.0.0.1"):
+        pass
+    with limits.guessing("10.0.0.2"):  # another address is not held back
+        pass
+    clock.advance(60_001)
+    with limits.guessing("10.0.0.1"):  # a minute after the wrong codes
+        pass
+    for _ in range(ROOMS_PER_CLIENT_PER_HOUR):
+        limits.create("10.0.0.1")
+    with pytest.raises(TooMany, match=f"at most {ROOMS_PER_CLIENT_PER_HOUR}"):
+        limits.create("10.0.0.1")
+    clock.advance(3_600_001)
+    limits.create("10.0.0.1")  # an hour later

@@ -224,12 +224,9 @@ class RoomCore:
             return
         if self.phase is not Phase.LOBBY or now - self._host_away_since < HOST_GRACE_MS:
             return
-        # The lowest seat held by a page present (the same player may have it open in two tabs).
-        heirs = [p for p in self.pages.values() if p.seats and p.token is not None]
-        if not heirs:
+        heir = self.pages.heir()
+        if heir is None or heir.token is None:
             return
-        heir = min(heirs, key=lambda p: min(p.seats))
-        assert heir.token is not None
         log.info("room %s: the host left; seat %d is the host now", self.code, min(heir.seats) + 1)
         self.host_token = heir.token  # the old host's token still holds their seat, as a player's
         self._host_away_since = None
@@ -272,18 +269,10 @@ class RoomCore:
     def link_measured(self, page_id: int, ping_ms: float | None, tcp_ms: float | None = None) -> None:
         """The server timed a page's connection itself: a websocket ping's round trip, and the kernel's."""
         page = self.pages.get(page_id)
-        if page is None:
+        if page is None or not page.measured(ping_ms, tcp_ms):
             return
-        if tcp_ms is not None:
-            page.tcp_ms = tcp_ms
-        sample = ping_ms if ping_ms is not None else tcp_ms  # no pong came: the kernel's figure alone
-        if sample is None:
-            return
-        before = page.link.shown_ms
-        page.link.observe(sample)
         self._retime()
-        after = page.link.shown_ms
-        if page.seats and (before is None or after is None or abs(after - before) >= 5):
+        if page.seats and page.shown_moved():
             # Not at once: every page's latency moves every few seconds, more so under load, and a message
             # to every page each time outnumbered the game's own events many times over.
             self._latency_moved = True
@@ -321,19 +310,21 @@ class RoomCore:
             # The welcome shows the top card: a slap on it is timed from now, like any card this page is sent.
             page.card_sent(play.game.cards, play.clock.now())
 
-    def _refuse(self, page: Page, no: wire.RejectedMsg) -> None:
-        self.outbox.refuse(page.id, no)
+    def _no(self, page: Page, code: Refusal, reason: str, seat: int | None = None) -> None:
+        self.outbox.refuse(page.id, refused(code, reason, seat))
 
     # ------------------------------------------------------------------ the game's inputs
 
     def _play(self, page: Page, msg: wire.FlipMsg | wire.SlapMsg) -> None:
         play = self.play
         if play is None or self.phase is not Phase.PLAYING:
-            self._refuse(page, refused(Refusal.WRONG_PHASE, "no game is being played in this room"))
+            self._no(page, Refusal.WRONG_PHASE, "no game is being played in this room")
         elif msg.seat not in page.seats or msg.seat >= len(self.seats):
-            self._refuse(page, wire.RejectedMsg(RejectCode.NOT_YOURS, f"seat {msg.seat} is not yours", msg.seat))
+            self.outbox.refuse(
+                page.id, wire.RejectedMsg(RejectCode.NOT_YOURS, f"seat {msg.seat} is not yours", msg.seat)
+            )
         elif self.paused:
-            self._refuse(page, refused(Refusal.PAUSED, "the game is paused: resume it to play on", msg.seat))
+            self._no(page, Refusal.PAUSED, "the game is paused: resume it to play on", msg.seat)
         elif isinstance(msg, wire.FlipMsg):
             play.flip(page, msg.seat)
         else:
@@ -342,11 +333,11 @@ class RoomCore:
     def _pause(self, page: Page, paused: bool) -> None:
         """Stop or restart the game's clock: the table then does nothing at all, and resumes exactly."""
         if not self.options.pausable:
-            self._refuse(page, refused(Refusal.NO_PAUSE, "only a game against the computer can be paused"))
+            self._no(page, Refusal.NO_PAUSE, "only a game against the computer can be paused")
         elif self.phase is not Phase.PLAYING or self.play is None:
-            self._refuse(page, refused(Refusal.WRONG_PHASE, "no game is being played in this room"))
+            self._no(page, Refusal.WRONG_PHASE, "no game is being played in this room")
         elif not page.seats:
-            self._refuse(page, refused(Refusal.NOT_SEATED, "only the players can pause their game"))
+            self._no(page, Refusal.NOT_SEATED, "only the players can pause their game")
         else:
             self.set_paused(paused)
 
@@ -365,38 +356,26 @@ class RoomCore:
 
     def _lobby_message(self, page: Page, msg: LobbyChange | wire.Start) -> None:
         if self.phase is not Phase.LOBBY:
-            self._refuse(page, refused(Refusal.WRONG_PHASE, "the seats and rules can only change in the lobby"))
+            self._no(page, Refusal.WRONG_PHASE, "the seats and rules can only change in the lobby")
             return
         host = self.is_host(page)
         if isinstance(msg, wire.Start):
-            no = self.seating.not_ready() if host else refused(Refusal.NOT_HOST, "only the host starts the game")
+            no = (
+                self.seating.not_ready()
+                if host
+                else refused(Refusal.NOT_HOST, "only the host changes the seats and the rules")
+            )
             if no is not None:
-                self._refuse(page, no)
+                self.outbox.refuse(page.id, no)
             else:
                 self.start_game()
             return
-        no = self.seating.change(msg, page.seats, host)
-        if no is not None:
-            self._refuse(page, no)
-            return
-        if isinstance(msg, wire.Sit | wire.Stand):
-            self._retoken(page, frozenset({msg.seat}) if isinstance(msg, wire.Sit) else frozenset())
-        self._lobby_changed()
-
-    def _retoken(self, page: Page, seats: frozenset[int]) -> None:
-        old = page.token
-        token = self.seating.retoken(old, seats)
-        # Every page that showed the old token (the same player in another tab) follows: none keeps a seat
-        # that was freed, and may since be someone else's.
-        for other in self.pages.values():
-            if other is page or (old is not None and other.token == old):
-                other.token = token
-                other.seats = seats
-                self.outbox.send(other.id, wire.Seated(tuple(sorted(seats)), token))
+        if self.seating.handle(page, msg, self.pages, self.outbox):
+            self._lobby_changed()
 
     def _rematch(self, page: Page) -> None:
         if self.phase is not Phase.OVER or not page.seats:
-            self._refuse(page, refused(Refusal.WRONG_PHASE, "a rematch can start once the game is over, by a player"))
+            self._no(page, Refusal.WRONG_PHASE, "a rematch can start once the game is over, by a player")
             return
         self.phase = Phase.LOBBY
         self.seating.back_to_lobby()

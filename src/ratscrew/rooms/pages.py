@@ -32,6 +32,24 @@ class Page:
     sent_cards: dict[int, Millis] = field(default_factory=dict)  # in the order sent: the oldest goes first
     probes: dict[int, Millis] = field(default_factory=dict)  # probe id -> when it was sent
     next_probe: Millis = 0
+    _shown_before: int | None = None  # the delay shown before the last measure
+
+    def measured(self, ping_ms: float | None, tcp_ms: float | None) -> bool:
+        """The server timed this link: a websocket ping's round trip (None: no pong came in time) and the
+        kernel's. False when there was nothing to go on."""
+        if tcp_ms is not None:
+            self.tcp_ms = tcp_ms
+        sample = ping_ms if ping_ms is not None else tcp_ms  # no pong came: the kernel's figure alone
+        if sample is None:
+            return False
+        self._shown_before = self.link.shown_ms
+        self.link.observe(sample)
+        return True
+
+    def shown_moved(self) -> bool:
+        """Whether the delay pages show for this link moved by 5 ms or more with its last measure."""
+        before, after = self._shown_before, self.link.shown_ms
+        return before is None or after is None or abs(after - before) >= 5
 
     def card_sent(self, number: int, at: Millis) -> None:
         # The oldest goes, never the smallest number (a rematch numbers its cards from 1 again).
@@ -105,6 +123,12 @@ class Pages(dict[int, Page]):
     def sight(self, window: int) -> int:
         """How long after a card lands the computers see it (``fairness.computer_sight``)."""
         return computer_sight(window, (p.seen.ms(p.link) for p in self.players() if p.link.samples))
+
+    def heir(self) -> Page | None:
+        """Who takes over a room whose host has gone: the page present holding the lowest seat (the same
+        player may have it open in two tabs; every tab showing the token follows)."""
+        heirs = [p for p in self.values() if p.seats and p.token is not None]
+        return min(heirs, key=lambda p: min(p.seats), default=None)
 
     def slowest_seat(self) -> int | None:
         """The lowest seat of the player whose link the server allows most (None without players)."""

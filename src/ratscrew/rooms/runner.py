@@ -218,32 +218,32 @@ class RoomRunner:
 class ClientLimits:
     """What each client address has done lately, against its limits: rooms created in the last hour, wrong
     room codes asked for in the last minute (every route that can tell a live code from a wrong one counts
-    them), sockets open. Kept in this process, on the server's clock."""
+    them), sockets open. Kept in this process, on the server's clock; an address with nothing left to count
+    is forgotten."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self._created: dict[str, deque[int]] = defaultdict(deque)
-        self._wrong_codes: dict[str, deque[int]] = defaultdict(deque)
+        self._created: dict[str, deque[int]] = {}
+        self._wrong_codes: dict[str, deque[int]] = {}
         self.connections: dict[str, int] = defaultdict(int)
 
     def create(self, client: str) -> None:
         """One more room by ``client``, or TooMany."""
-        recent = self._recent(self._created[client], 3_600_000)
-        if len(recent) >= ROOMS_PER_CLIENT_PER_HOUR:
-            raise TooMany(f"you created {len(recent)} rooms in the last hour: at most {ROOMS_PER_CLIENT_PER_HOUR}")
-        recent.append(self.clock.now())
+        made = self._recent(self._created, client, 3_600_000)
+        if made >= ROOMS_PER_CLIENT_PER_HOUR:
+            raise TooMany(f"you created {made} rooms in the last hour: at most {ROOMS_PER_CLIENT_PER_HOUR}")
+        self._created.setdefault(client, deque()).append(self.clock.now())
 
     @contextmanager
     def guessing(self, client: str) -> Iterator[None]:
         """Around anything that looks a room up by a code the client gave: refused (TooMany) once the client
         asked for too many wrong codes lately, and a NotFound raised inside counts as one more."""
-        wrong = self._recent(self._wrong_codes[client], 60_000)
-        if len(wrong) >= FAILED_LOOKUPS_PER_MINUTE:
+        if self._recent(self._wrong_codes, client, 60_000) >= FAILED_LOOKUPS_PER_MINUTE:
             raise TooMany("too many wrong room codes: wait a minute and check the code")
         try:
             yield
         except NotFound:
-            wrong.append(self.clock.now())
+            self._wrong_codes.setdefault(client, deque()).append(self.clock.now())
             raise
 
     def connect(self, client: str) -> None:
@@ -256,11 +256,17 @@ class ClientLimits:
         if self.connections[client] <= 0:
             del self.connections[client]
 
-    def _recent(self, times: deque[int], ms: int) -> deque[int]:
+    def _recent(self, book: dict[str, deque[int]], client: str, ms: int) -> int:
+        """How many times ``client`` is in ``book`` within the last ``ms``; older times are dropped."""
+        times = book.get(client)
+        if times is None:
+            return 0
         cutoff = self.clock.now() - ms
         while times and times[0] < cutoff:
             times.popleft()
-        return times
+        if not times:
+            del book[client]
+        return len(times)
 
 
 class Rooms:

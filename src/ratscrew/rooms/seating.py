@@ -17,6 +17,8 @@ from ratscrew.engine.actions import Millis
 from ratscrew.errors import RatscrewError
 from ratscrew.rooms import wire
 from ratscrew.rooms.fairness import Quota
+from ratscrew.rooms.outbox import Outbox
+from ratscrew.rooms.pages import Page, Pages
 from ratscrew.rooms.wire import Refusal, SeatKind
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -100,6 +102,25 @@ class Seating:
         return self.issue_token(seats) if seats else None
 
     # ------------------------------------------------------------------ changes asked by pages
+
+    def handle(self, page: Page, msg: LobbyChange, pages: Pages, outbox: Outbox) -> bool:
+        """One lobby message from ``page``: True once the lobby changed, False when it was refused (and the
+        page told why). A page that sits or stands holds a new token, and so does every page that showed
+        its old one (the same player in another tab): none keeps a seat that was freed, and may since be
+        someone else's."""
+        no = self.change(msg, page.seats, self.is_host(page.token))
+        if no is not None:
+            outbox.refuse(page.id, no)
+            return False
+        if isinstance(msg, wire.Sit | wire.Stand):
+            seats = frozenset({msg.seat}) if isinstance(msg, wire.Sit) else frozenset()
+            old = page.token
+            token = self.retoken(old, seats)
+            for other in pages.values():
+                if other is page or (old is not None and other.token == old):
+                    other.token, other.seats = token, seats
+                    outbox.send(other.id, wire.Seated(tuple(sorted(seats)), token))
+        return True
 
     def change(self, msg: LobbyChange, held: frozenset[int], host: bool) -> wire.RejectedMsg | None:
         """Apply one lobby message from a page holding ``held`` (the room moves its token after a sit or a

@@ -4,17 +4,20 @@
 // phones at the table. Every request sends the keys held, and the server lists and lets change only those.
 const STORE_KEY = "ratscrew.scores.keys.v1";
 const MAX_SENT = 300; // the server reads at most this many keys per request
-const KEY = /^[0-9a-f]{32}$/;
-const ID = /^[0-9a-f]{1,32}$/;
+const ID = "[0-9a-f]{1,32}";
+const KEY = "[0-9a-f]{32}";
+const IS_ID = new RegExp(`^${ID}$`);
+const IS_KEY = new RegExp(`^${KEY}$`);
+const SHARED = new RegExp(`^(${ID})-(${KEY})$`);
 
 /**
- * The kept [id, key] pairs, oldest first; anything that is not one is dropped.
+ * The [id, key] pairs kept, oldest first; anything else in the entry is dropped.
  * @returns {[string, string][]}
  */
 function load() {
   try {
     const pairs = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
-    return Array.isArray(pairs) ? pairs.filter((p) => Array.isArray(p) && ID.test(p[0]) && KEY.test(p[1])) : [];
+    return Array.isArray(pairs) ? pairs.filter((p) => Array.isArray(p) && IS_ID.test(p[0]) && IS_KEY.test(p[1])) : [];
   } catch {
     return [];
   }
@@ -30,7 +33,7 @@ function save(pairs) {
  * @param {string} key
  */
 export function rememberKey(id, key) {
-  if (!ID.test(id) || !KEY.test(key)) return;
+  if (!IS_ID.test(id) || !IS_KEY.test(key)) return;
   save([...load().filter(([known]) => known !== id), [id, key]]); // newest last
 }
 
@@ -43,7 +46,7 @@ export function forgetKey(id) {
  * @param {string} id
  * @returns {string | null}
  */
-export function keyOf(id) {
+function keyOf(id) {
   return load().find(([known]) => known === id)?.[1] ?? null;
 }
 
@@ -57,7 +60,7 @@ export function keyHeaders() {
 }
 
 /**
- * The address that gives another browser this match's key, or null when this one has none.
+ * The address that gives another phone this match's key, or null when this browser has none.
  * @param {string} id
  * @returns {string | null}
  */
@@ -67,11 +70,11 @@ export function shareLink(id) {
 }
 
 /**
- * "#/scores/<id>-<key>" from a share link, or "#/scores/<id>".
+ * "#/scores/<id>-<key>" from a share link, or "#/scores/<id>" (nothing: the list).
  * @param {string | undefined} param
- * @returns {{ id: string | undefined, key: string | null }}
+ * @returns {{ id: string, key: string } | { id: string | undefined, key: null }}
  */
 export function splitParam(param) {
-  const found = /^([0-9a-f]{1,32})-([0-9a-f]{32})$/.exec(param || "");
+  const found = SHARED.exec(param || "");
   return found ? { id: found[1], key: found[2] } : { id: param, key: null };
 }

@@ -39,6 +39,7 @@ def explain(key: str, as_json: bool) -> None:
     """What one key (e.g. slaps.run) means, what it allows and what each preset sets it to."""
     opt = option(key)
     by_preset = {name: Rules.build(name).get(opt.key) for name in PRESETS}
+    needs = opt.needs
     if as_json:
         print_json(
             {
@@ -46,6 +47,7 @@ def explain(key: str, as_json: bool) -> None:
                 "summary": opt.summary,
                 "allowed": opt.allowed_text(),
                 "default": opt.default,
+                "needs": None if needs is None else {"key": needs.key, "values": list(needs.values)},
                 "presets": by_preset,
             }
         )
@@ -53,6 +55,8 @@ def explain(key: str, as_json: bool) -> None:
     click.echo(f"{opt.key}: {opt.summary}")
     click.echo(f"  allowed: {opt.allowed_text()}")
     click.echo(f"  default: {_show(opt.default)}")
+    if needs is not None:
+        click.echo(f"  only with: {needs.key} = {' or '.join(_show(v) for v in needs.values)}")
     for name, value in by_preset.items():
         click.echo(f"  {name}: {_show(value)}")
 

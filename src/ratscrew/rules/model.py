@@ -156,11 +156,6 @@ class Rules:
         s = self.slaps
         return any(p.enabled(s) and (p.key != "joker" or jokers_in_play) for p in PATTERNS)
 
-    @property
-    def locks_out(self) -> bool:
-        """A wrong slap locks the slapper out for some cards or until a pile is won."""
-        return self.slapping.penalty in ("lockout", "lockout-pile")
-
 
 @cache
 def _demands(challenge: ChallengeRules) -> dict[Rank, int]:

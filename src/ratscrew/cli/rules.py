@@ -66,8 +66,8 @@ def explain(key: str, lang: str, as_json: bool) -> None:
         return
     click.echo(f"{opt.key}: {summary}")
     click.echo(f"  allowed: {opt.allowed_text()}")
-    for value, label in labels.items():
-        click.echo(f"    {value}: {label}")
+    for shown, label in labels.items():
+        click.echo(f"    {shown}: {label}")
     click.echo(f"  default: {_show(opt.default)}")
     if needs is not None:
         click.echo(f"  only with: {needs.key} = {' or '.join(_show(v) for v in needs.values)}")

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from ratscrew.rules import OPTIONS, OPTIONS_BY_KEY, Rules
 from ratscrew.rules.options import Value, needs_met
 
-# The defaults of RULES.md, key by key.
+# The defaults of docs/rules.md, key by key.
 DEFAULTS: dict[str, Value] = {
     "challenge.J": 1,
     "challenge.Q": 2,
@@ -50,7 +50,7 @@ DEFAULTS: dict[str, Value] = {
     "deck.jokers": 0,
 }
 
-# The presets of RULES.md, as changes from the defaults.
+# The presets of docs/rules.md, as changes from the defaults.
 PRESET_CHANGES: dict[str, dict[str, Value]] = {
     "standard": {},
     "bicycle": {

@@ -2,7 +2,7 @@
 
 Each game is dealt by ``Game.from_seed`` and driven by a random sequence of actions (mostly flips, some
 waits, slaps by random seats that are in, right and wrong, times that never go back, and sometimes a
-``card`` a slap reacted to). After every action the invariants of RULES.md must hold; at the end the game
+``card`` a slap reacted to). After every action the invariants of docs/rules.md must hold; at the end the game
 must survive a trip through a ``ratscrew-record/1`` document unchanged.
 """
 
@@ -243,7 +243,7 @@ def seats_after(players: int, seat: int, until: int) -> list[int]:
 
 
 def check_flip(game: Game, events: Sequence[Event], pre: Snapshot) -> None:
-    """A flip with nothing waiting to be collected, against the turn and challenge rules of RULES.md."""
+    """A flip with nothing waiting to be collected, against the turn and challenge rules of docs/rules.md."""
     turned = [e for e in events if isinstance(e, CardTurned)]
     if not turned or game.over:
         return
@@ -621,7 +621,7 @@ def test_penalties_while_a_pile_waits(
     slappers: list[int],
 ) -> None:
     # Wrong slaps in the collect window change who can lead once the pile moves; the seat reported as due
-    # must follow (RULES.md: while it waits, the seat due is the one that will lead after collecting).
+    # must follow (docs/rules.md: while it waits, the seat due is the one that will lead after collecting).
     rules = data.draw(
         rules_for(
             preset,

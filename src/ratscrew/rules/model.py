@@ -125,7 +125,7 @@ class Rules:
         return cast(Value, getattr(getattr(self, opt.section), opt.name))
 
     def values(self) -> dict[str, Value]:
-        """Every key with its value, in the order of RULES.md."""
+        """Every key with its value, in the order of docs/rules.md (that of OPTIONS)."""
         return {o.key: self.get(o.key) for o in OPTIONS}
 
     def changes_from_preset(self) -> dict[str, Value]:

@@ -11,6 +11,7 @@ from ratscrew.engine import Flip, Game, Result, Slap, Wait
 from ratscrew.engine.events import ChallengeStopped, GameOver, OutReason, PlayerOut, StopReason, WrongSlap
 from ratscrew.errors import IllegalAction
 from ratscrew.patterns import find_matches
+from ratscrew.record import state_json
 from ratscrew.rules import Rules
 
 
@@ -148,7 +149,7 @@ def test_give_pile_hands_a_waiting_pile_to_the_slappers_left() -> None:
     game.apply(Flip())  # seat 0 wins the challenge; the pile waits
     assert game.collect_pending == 0
     game.apply(Slap(2))  # seat 2's wrong slap: the pile goes to seat 0 at once, its left
-    assert (game.collect_pending, names(game.stacks[0])) == (None, ["2S", "JS", "3H"])
+    assert (state_json(game)["collect_pending"], names(game.stacks[0])) == (None, ["2S", "JS", "3H"])
 
 
 def test_slapjack_has_no_joker_slap_even_with_jokers() -> None:

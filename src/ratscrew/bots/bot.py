@@ -46,7 +46,7 @@ class Sight:
     @staticmethod
     def of(view: View, matches: Sequence[Match], burned: Sequence[Card] | None = None) -> Sight:
         under = view.burned_visible if burned is None else tuple(burned)
-        locked = tuple(lock is not None for lock in view.locked) if _locks_out(view.rules) else ()
+        locked = tuple(lock is not None for lock in view.locked) if view.rules.slapping.locks_out else ()
         return Sight.build(
             view.rules,
             view.pile,
@@ -66,7 +66,9 @@ class Sight:
 
         ``demands`` is ``demands_by_rank(game.rules)``, for a caller that builds many sights of one game.
         """
-        locked = tuple(game.lockout(s) is not None for s in range(game.players)) if _locks_out(game.rules) else ()
+        locked = (
+            tuple(game.lockout(s) is not None for s in range(game.players)) if game.rules.slapping.locks_out else ()
+        )
         return Sight.build(
             game.rules,
             tuple(game.pile),
@@ -153,10 +155,6 @@ class Bot:
         if not self.level.strategy.wants(sight.pile, sight.burned):
             return None
         return SlapPlan(self.level.reaction.sample(self.rng))
-
-
-def _locks_out(rules: Rules) -> bool:
-    return rules.slapping.penalty in ("lockout", "lockout-pile")
 
 
 def demands_by_rank(rules: Rules) -> tuple[int, ...]:

@@ -144,13 +144,11 @@ def _code(value: Value, accepted: tuple[int, int] | tuple[str, ...]) -> float | 
 def _packed(named: dict[str, float], names: Sequence[str], what: str) -> list[float]:
     """``named`` in the kernel's order of ``names``; a name either side lacks is a KernelMismatch."""
     missing = [n for n in names if n not in named]
+    if missing:
+        raise KernelMismatch(f"{MODULE} reads {what} field {missing[0]!r}, which these modules do not send: rebuild it")
     extra = [n for n in named if n not in names]
-    if missing or extra:
-        raise KernelMismatch(
-            f"{MODULE} reads {what} field {(missing or extra)[0]!r} "
-            + ("that these modules do not send" if missing else "as unknown")
-            + ": rebuild it"
-        )
+    if extra:
+        raise KernelMismatch(f"these modules send {what} field {extra[0]!r}, which {MODULE} does not read: rebuild it")
     return [named[n] for n in names]
 
 

@@ -61,8 +61,7 @@ def _faq_now(tr: Texts, rules: Rules, topic: str) -> str:
     if topic == "wrong":
         return wrong_sentence(tr, rules)
     if topic == "locked":
-        locks = rules.slapping.penalty in ("lockout", "lockout-pile")
-        return wrong_sentence(tr, rules) if locks else tr("learn.faq.locked.off")
+        return wrong_sentence(tr, rules) if rules.slapping.locks_out else tr("learn.faq.locked.off")
     if topic == "late":
         return collect_sentence(tr, rules)
     if topic == "length":

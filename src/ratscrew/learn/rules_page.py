@@ -300,9 +300,6 @@ def section_slaps(tr: Texts, rules: Rules) -> Doc:
     return {"id": "slaps", "title": tr("learn.slaps.title"), "blocks": blocks, "keys": keys_doc(tr, rules, keys)}
 
 
-PAYING = ("burn", "give-each")  # the penalties paid in cards from the slapper's stack
-
-
 def wrong_sentence(tr: Texts, rules: Rules) -> str:
     s = rules.slapping
     if s.penalty in ("none", "lockout-pile", "give-pile"):
@@ -318,11 +315,11 @@ def wrong_sentence(tr: Texts, rules: Rules) -> str:
 def section_wrong(tr: Texts, rules: Rules) -> Doc:
     s = rules.slapping
     blocks = [paragraph(wrong_sentence(tr, rules))]
-    if s.penalty in PAYING:
+    if s.pays_in_cards:
         blocks.append(paragraph(tr("learn.wrong.short")))
     if s.penalty == "burn":
         blocks.append(paragraph(tr("learn.wrong.burned_count" if rules.slaps.burned_count else "learn.wrong.burned")))
-    if s.penalty in ("lockout", "lockout-pile"):
+    if s.locks_out:
         blocks.append(paragraph(tr("learn.wrong.locked")))
     if s.penalty == "give-pile":
         blocks.append(paragraph(tr("learn.wrong.give_pile_leader")))

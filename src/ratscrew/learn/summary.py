@@ -116,7 +116,7 @@ def penalty_chip(tr: Texts, rules: Rules) -> str:
     s = rules.slapping
     n = s.lockout_cards if s.penalty == "lockout" else s.penalty_cards
     chip = tr(f"rules.chip.penalty.{s.penalty}", n=n)
-    if s.penalty in ("burn", "give-each") and s.penalty_from == "bottom":
+    if s.pays_in_cards and s.penalty_from == "bottom":
         chip += " " + tr("rules.chip.from_bottom")
     return chip
 

@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any, Literal, cast
 
 from ratscrew.cards import Card, DeckSpec, Rank
-from ratscrew.rules.options import OPTIONS, Value, check_needs, option
+from ratscrew.rules.options import LOCKING, OPTIONS, PAYING, Value, check_needs, option
 from ratscrew.rules.presets import preset as find_preset
 
 EmptyPayer = Literal["loses", "next_pays"]
@@ -54,6 +54,16 @@ class SlappingRules:
     once_per_card: bool = False
     tie_window_ms: int = 0
     tie: Tie = "first"
+
+    @property
+    def locks_out(self) -> bool:
+        """A wrong slap stops the slapper slapping for a while (``lockout``, ``lockout-pile``)."""
+        return self.penalty in LOCKING
+
+    @property
+    def pays_in_cards(self) -> bool:
+        """A wrong slap costs cards from the slapper's stack (``burn``, ``give-each``)."""
+        return self.penalty in PAYING
 
 
 @dataclass(frozen=True, slots=True)

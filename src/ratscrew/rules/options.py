@@ -127,7 +127,8 @@ def _show(value: object) -> str:
 
 
 _PENALTIES: tuple[Value, ...] = ("burn", "give-each", "none", "lockout", "lockout-pile", "give-pile")
-_PAYING: tuple[Value, ...] = ("burn", "give-each")  # the penalties that take cards from the slapper's stack
+PAYING: tuple[Value, ...] = ("burn", "give-each")  # the penalties that take cards from the slapper's stack
+LOCKING: tuple[Value, ...] = ("lockout", "lockout-pile")  # the penalties that stop the slapper slapping
 _TEN_ON: tuple[Value, ...] = ("numbers", "ace-one")
 # A rank for slaps.wildcard: the numbers as integers (like slaps.run), the court cards by their letters.
 _WILDCARDS: tuple[Value, ...] = ("off", 2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A")
@@ -175,7 +176,7 @@ OPTIONS: tuple[Option, ...] = (
         1,
         "cards a wrong slap burns, or gives to each other player",
         choices=(1, 2, 3),
-        needs=Needs("slapping.penalty", _PAYING),
+        needs=Needs("slapping.penalty", PAYING),
     ),
     Option(
         "slapping.lockout_cards",
@@ -190,7 +191,7 @@ OPTIONS: tuple[Option, ...] = (
         "top",
         "burned or given cards come from the top or from the bottom of the slapper's stack",
         choices=("top", "bottom"),
-        needs=Needs("slapping.penalty", _PAYING),
+        needs=Needs("slapping.penalty", PAYING),
     ),
     Option(
         "slapping.once_per_card",

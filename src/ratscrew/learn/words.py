@@ -72,9 +72,9 @@ def rank_name(tr: Texts, rank: Rank) -> str:
 
 
 def no_challenges(rules: Rules) -> bool:
-    """No card opens a challenge (Slapjack): every court card, and the joker, demands 0."""
+    """No card opens a challenge (Slapjack): every court card demands 0, and so does the joker if there is one."""
     c = rules.challenge
-    return not (c.J or c.Q or c.K or c.A or c.joker)
+    return not (c.J or c.Q or c.K or c.A or (c.joker and rules.deck.jokers))
 
 
 def wildcard_text(tr: Texts, rules: Rules) -> str:

@@ -1,13 +1,40 @@
 """The house rules through the command line, as docs/commands.md describes it: ``check`` names every new
 pattern, ``replay`` plays every new penalty, ``rules show slapjack`` prints the preset, and bad values name
-the allowed ones with exit 2."""
+the allowed ones with exit 2. In process, through Click's runner (tests/test_cli.py runs the commands as
+real subprocesses; these only add house rules to them)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
+from click.testing import CliRunner
+
+from ratscrew.cli import main
 from tests.rules_md import DEFAULTS, PRESET_CHANGES
-from tests.test_cli import bad, ok, ok_json, write_record
+from tests.test_cli import write_record
+
+
+def ok(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, f"ratscrew {' '.join(args)} exited {result.exit_code}: {result.stderr}"
+    return result.stdout
+
+
+def ok_json(*args: str) -> dict[str, Any]:
+    doc = json.loads(ok(*args, "--json"))
+    assert isinstance(doc, dict)
+    return doc
+
+
+def bad(*args: str) -> str:
+    """A command that must fail on bad input: exit 2 and one line on stderr, which is returned."""
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ratscrew: error:"), lines
+    return lines[0]
 
 
 def test_check_names_every_house_pattern() -> None:

@@ -454,7 +454,7 @@ export function createTable({ send, actions = () => [] }) {
       // After a wrong slap under a lockout penalty: how long this seat's slaps are still set aside.
       const locked = out ? null : state.locked?.[index];
       el.classList.toggle("locked", locked !== null && locked !== undefined);
-      if (typeof locked === "number") words = [words, tn("game.locked_cards", locked)].filter(Boolean).join(" · ");
+      if (typeof locked === "number") words = [words, tn("access.locked_cards", locked)].filter(Boolean).join(" · ");
       else if (locked === "pile") words = [words, t("game.locked_pile")].filter(Boolean).join(" · ");
       el.querySelector(".seat-state").textContent = words;
       const net = connectionText(seat);

@@ -1,4 +1,4 @@
-"""The command line exactly as CONTRACT.md describes it, run as a real subprocess.
+"""The command line exactly as docs/commands.md describes it, run as a real subprocess.
 
 Every command exits 0 on success and 2 on bad input, with one line on stderr that starts with
 ``ratscrew: error:`` (never a traceback), and prints JSON on stdout with ``--json``.

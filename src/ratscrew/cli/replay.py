@@ -8,6 +8,7 @@ import click
 
 from ratscrew.cli.app import main
 from ratscrew.cli.common import json_option, print_json
+from ratscrew.engine.game import Lockout
 from ratscrew.record import Record, play_out, state_json
 
 
@@ -40,9 +41,17 @@ def replay(record_path: str, play_out_flag: bool, as_json: bool) -> None:
             f"and {state['tricks']} piles"
         )
     for seat, name in enumerate(names):
-        out = " (out)" if game.out[seat] else ""
+        out = " (out)" if game.out[seat] else _locked_text(game.lockout(seat))
         click.echo(f"  {name}{out}: {len(game.stacks[seat])} cards")
     click.echo(
         f"  pile: {' '.join(c.pretty for c in game.pile) or '(empty)'}"
         + (f"; {len(game.burned)} burned underneath" if game.burned else "")
     )
+
+
+def _locked_text(lockout: Lockout) -> str:
+    if lockout is None:
+        return ""
+    if lockout == "pile":
+        return " (locked out until a pile is won)"
+    return f" (locked out for {lockout} more card{'s' if lockout != 1 else ''})"

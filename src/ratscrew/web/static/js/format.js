@@ -61,7 +61,7 @@ export function describe(event, seats, { spoken = false } = {}) {
       if (event.burned.length) return t("event.wrong_slap_burned", { name: name(event.seat), n: event.burned.length });
       return t("event.wrong_slap_free", { name: name(event.seat) });
     case "slap_dismissed":
-      return t("event.slap_dismissed", { name: name(event.seat) });
+      return t(`event.slap_dismissed.${event.reason}`, { name: name(event.seat) });
     case "pile_won":
       if (event.shares.length > 1) {
         const parts = event.shares.map(([seat, n]) => t("event.share", { name: name(seat), n }));

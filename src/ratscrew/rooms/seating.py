@@ -108,7 +108,7 @@ class Seating:
         page told why). A page that sits or stands holds a new token, and so does every page that showed
         its old one (the same player in another tab): none keeps a seat that was freed, and may since be
         someone else's."""
-        no = self.change(msg, page.seats, self.is_host(page.token))
+        no = self._change(msg, page.seats, self.is_host(page.token))
         if no is not None:
             outbox.refuse(page.id, no)
             return False
@@ -122,7 +122,7 @@ class Seating:
                     outbox.send(other.id, wire.Seated(tuple(sorted(seats)), token))
         return True
 
-    def change(self, msg: LobbyChange, held: frozenset[int], host: bool) -> wire.RejectedMsg | None:
+    def _change(self, msg: LobbyChange, held: frozenset[int], host: bool) -> wire.RejectedMsg | None:
         """Apply one lobby message from a page holding ``held`` (the room moves its token after a sit or a
         stand); the refusal to send, or None once done."""
         if isinstance(msg, wire.Sit):

@@ -69,7 +69,8 @@ def test_events_and_records_of_random_games_round_trip_and_reach_every_kind_and_
             assert event_from_dict(doc) == event
             seen.update(json.dumps(leaf) for leaf in _leaves(doc))
     assert games == 500 and events > 50_000
-    for vocabulary in (EventKind, *REASONS):
+    reached: tuple[type[StrEnum], ...] = (EventKind, *REASONS)
+    for vocabulary in reached:
         for member in vocabulary:
             assert json.dumps(member.value) in seen, f"no random game showed {vocabulary.__name__}.{member.name}"
 

@@ -75,7 +75,7 @@ def test_replay_a_lockout_and_a_given_pile(tmp_path: Path) -> None:
     state = ok_json("replay", write_record(tmp_path, record))
     # Bob's wrong slap cost nothing; his second slap, locked out, changed nothing.
     assert (state["hands"], state["pile"], state["burned"]) == ([["KD", "2C"], ["7H"]], ["7S", "9H"], [])
-    assert "Bob (locked out for 2 more cards): 1 cards" in ok("replay", write_record(tmp_path, record))
+    assert "Bob (locked out for 2 more cards): 1 card\n" in ok("replay", write_record(tmp_path, record))
     # Under give-pile each of Bob's wrong slaps hands Ann the pile (7S, then her KD), and she leads again.
     record["rules"] = {"slapping": {"penalty": "give-pile"}}
     given = ok_json("replay", write_record(tmp_path, record))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -70,7 +71,9 @@ def on_virtual_time(scenario: Callable[[ManualClock, Rooms], Awaitable[None]]) -
         finally:
             await rooms.close()
 
-    asyncio.run(main())
+    # Its own thread: Playwright's synchronous API may already run an event loop in this one.
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(asyncio.run, main()).result(timeout=60)
 
 
 async def step(clock: ManualClock, ms: int, every: int = 500) -> None:

@@ -32,7 +32,7 @@ class Page:
     sent_cards: dict[int, Millis] = field(default_factory=dict)  # in the order sent: the oldest goes first
     probes: dict[int, Millis] = field(default_factory=dict)  # probe id -> when it was sent
     next_probe: Millis = 0
-    _shown_before: int | None = None  # the delay shown before the last measure
+    _shown_before: int | None = field(default=None, init=False, repr=False)  # the delay shown before the last measure
 
     def measured(self, ping_ms: float | None, tcp_ms: float | None) -> bool:
         """The server timed this link: a websocket ping's round trip (None: no pong came in time) and the

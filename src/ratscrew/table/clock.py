@@ -72,7 +72,8 @@ class LoopClock:
 
 class ManualClock(VirtualClock):
     """Virtual time with alarms, for the server shell's tests: moving it on fires every alarm due, in order,
-    each with the clock reading its time."""
+    each with the clock reading its time. An alarm set for a time already past fires at the next move (by 0
+    ms, if need be), where the event loop's would fire at once."""
 
     def __init__(self, start: Millis = 0) -> None:
         super().__init__(start)

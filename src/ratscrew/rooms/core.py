@@ -185,35 +185,34 @@ class RoomCore:
             handover = self._host_away_since + HOST_GRACE_MS
             if handover > self.now():  # once due, whoever comes next is handed the room (tick runs per message)
                 times.append(handover)
-        play = self._running()
-        if play is not None:
+        play = self.play
+        if play is not None and self.phase is Phase.PLAYING and not self.paused:
             due = play.table.next_deadline()
             if due is not None:
                 times.append(due - play.clock.now() + self.now())
-            if self.options.standins:
-                times.extend(s.away_since + GRACE_MS for s in self.seats if s.away_since is not None and not s.standin)
+            seating = self.seating
+            if seating.options.standins:
+                times.extend(
+                    s.away_since + GRACE_MS for s in seating.seats if s.away_since is not None and not s.standin
+                )
         return min(times, default=None)
 
     def tick(self) -> None:
         now = self.now()
-        for page in self.pages.greeted():
-            if page.next_probe <= now:
+        for page in self.pages.values():
+            if page.greeted and page.next_probe <= now:
                 probe = wire.Probe(next(self._probe_ids))
                 page.probe(probe.id, now)
                 page.next_probe = now + PROBE_EVERY_MS
                 self.outbox.send(page.id, probe)
-        play = self._running()
-        if play is not None:
+        play = self.play
+        if play is not None and self.phase is Phase.PLAYING and not self.paused:  # its clock runs
             for seat, level in self.seating.standins(self.pages.present(), now):
                 play.table.set_standin(seat, level)
                 self._lobby_dirty = True
             play.table.run_due()
         self._pass_host(now)
         self._flush()
-
-    def _running(self) -> Play | None:
-        """The game, while it is played and its clock runs."""
-        return self.play if self.phase is Phase.PLAYING and not self.paused else None
 
     def _pass_host(self, now: Millis) -> None:
         """A lobby whose host has gone for good would wait for ever: the next seated player present takes it."""
@@ -425,7 +424,7 @@ class RoomCore:
 
     def _flush(self) -> None:
         play = self.play
-        if play is not None and play.publish() and self.phase is Phase.PLAYING:
+        if play is not None and play.pending and play.publish() and self.phase is Phase.PLAYING:
             self._finish(play)
         if self._state_dirty:
             self._state_dirty = False
@@ -490,11 +489,11 @@ class RoomCore:
         return self.snapshot_message().to_json()
 
     def _broadcast(self, message: wire.ServerMessage) -> None:
-        self.outbox.send_all((page.id for page in self.pages.greeted()), message)
+        self.outbox.broadcast(self.pages.values(), message)
 
     def take_outgoing(self) -> list[tuple[int, Message]]:
         """What to send, to which page (``Outbox.take``)."""
-        return self.outbox.take()
+        return self.outbox.take() if self.outbox.queued else []
 
     # ------------------------------------------------------------------ keeping
 

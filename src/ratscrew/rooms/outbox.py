@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from ratscrew.rooms import wire
+from ratscrew.rooms.pages import Page
 
 log = logging.getLogger(__name__)
 
@@ -33,18 +34,25 @@ class Outbox:
         log.info("room %s: page %d refused (%s): %s", self.code, page_id, no.code, no.reason)
         self.queued.append((page_id, no))
 
-    def send_all(self, page_ids: Iterable[int], message: wire.ServerMessage) -> None:
-        self.queued.extend((page_id, message) for page_id in page_ids)
+    def broadcast(self, pages: Iterable[Page], message: wire.ServerMessage) -> None:
+        """To every page that said hello."""
+        self.queued.extend([(page.id, message) for page in pages if page.greeted])
+
+    def send_all(self, pages: Iterable[Page], message: wire.ServerMessage) -> None:
+        self.queued.extend([(page.id, message) for page in pages])
 
     def take(self) -> list[tuple[int, Message]]:
         """What to send, to which page, in order; each message encoded once however many pages it goes to."""
-        out, self.queued = self.queued, []
-        encoded: dict[int, Message] = {}
+        out = self.queued
+        if not out:
+            return []
+        self.queued = []
         sent = []
+        last: wire.ServerMessage | None = None
+        doc: Message = {}
         for page_id, message in out:
-            doc = encoded.get(id(message))  # every message of ``out`` lives until the end: ids are not reused
-            if doc is None:
-                doc = encoded[id(message)] = message.to_json()
+            if message is not last:  # a message for several pages is queued for them one after the other
+                last, doc = message, message.to_json()
             sent.append((page_id, doc))
         return sent
 

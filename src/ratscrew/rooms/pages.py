@@ -71,10 +71,6 @@ class Page:
 class Pages(dict[int, Page]):
     """Every page of one room by id, and what the room asks of them together."""
 
-    def greeted(self) -> list[Page]:
-        """The pages that said hello: everything the room broadcasts goes to these."""
-        return [page for page in self.values() if page.greeted]
-
     def holding(self, seat: int) -> list[Page]:
         return [page for page in self.values() if seat in page.seats]
 

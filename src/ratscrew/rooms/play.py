@@ -122,7 +122,7 @@ class Play:
             self._refused_now = True
             self.outbox.refuse(self._asking.id, message)
         else:
-            self.outbox.send_all((page.id for page in self.pages.holding(no.by)), message)
+            self.outbox.send_all(self.pages.holding(no.by), message)
 
     # ------------------------------------------------------------------ what the table published
 
@@ -144,7 +144,7 @@ class Play:
                 for info, ms in zip(self.seating.seats, self.pages.allowances(len(self.seating.seats)), strict=True):
                     info.quota.refill(ms)
         self.pending.clear()
-        self.outbox.send_all((page.id for page in self.pages.greeted()), self.events(items))
+        self.outbox.broadcast(self.pages.values(), self.events(items))
         actions = self.game.actions
         if len(actions) > self._journaled:
             docs = [action_to_json(a) for a in actions[self._journaled :]]

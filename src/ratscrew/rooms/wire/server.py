@@ -1,9 +1,10 @@
 """Server to page: every message a room sends, each a frozen dataclass with its encoder and its decoder.
 
-The room builds these values and encodes each once as it leaves (``to_json``); :func:`server_from_json` reads
-one back, checking every field, so the golden corpus (``tests/golden/messages.json``) round-trips through
-the classes exactly. What a message carries as the engine or the rules give it (the table's state, the
-rules, an end-of-game summary) is a JSON object (``Doc``) whose shape those modules own.
+The room builds these values and encodes each once as it leaves (``to_json``; codes stay their enum members,
+which are text); :func:`server_from_json` reads one back, checking every field, so the golden corpus
+(``tests/golden/messages.json``) round-trips through the classes exactly. What a message carries as the
+engine or the rules give it (the table's state, the rules, an end-of-game summary) is a JSON object
+(``Doc``) whose shape those modules own.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class SeatView:
 
     def to_json(self) -> Doc:
         return {
-            "kind": self.kind.value,
+            "kind": self.kind,
             "name": self.name,
             "level": self.level,
             "ready": self.ready,
@@ -79,7 +80,7 @@ class RoomView:
     def to_json(self) -> Doc:
         return {
             "code": self.code,
-            "phase": self.phase.value,
+            "phase": self.phase,
             "public": self.public,
             "standins": self.standins,
             "pausable": self.pausable,
@@ -143,7 +144,7 @@ class Welcome:
 
     def to_json(self) -> Doc:
         return {
-            "type": self.TYPE.value,
+            "type": self.TYPE,
             "v": self.v,
             "room": self.room.to_json(),
             "yours": list(self.yours),
@@ -178,7 +179,7 @@ class Seated:
     token: str | None
 
     def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "seats": list(self.seats), "token": self.token}
+        return {"type": self.TYPE, "seats": list(self.seats), "token": self.token}
 
     @classmethod
     def from_json(cls, doc: object) -> Seated:
@@ -194,7 +195,7 @@ class Lobby:
     room: RoomView
 
     def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "room": self.room.to_json()}
+        return {"type": self.TYPE, "room": self.room.to_json()}
 
     @classmethod
     def from_json(cls, doc: object) -> Lobby:
@@ -210,7 +211,7 @@ class Events:
     state: Doc
 
     def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "items": [item.to_json() for item in self.items], "state": self.state}
+        return {"type": self.TYPE, "items": [item.to_json() for item in self.items], "state": self.state}
 
     @classmethod
     def from_json(cls, doc: object) -> Events:
@@ -228,7 +229,7 @@ class StateMsg:
     room: RoomView
 
     def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "seq": self.seq, "state": self.state, "room": self.room.to_json()}
+        return {"type": self.TYPE, "seq": self.seq, "state": self.state, "room": self.room.to_json()}
 
     @classmethod
     def from_json(cls, doc: object) -> StateMsg:
@@ -246,7 +247,7 @@ class RejectedMsg:
     seat: int | None
 
     def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "code": self.code.value, "reason": self.reason, "seat": self.seat}
+        return {"type": self.TYPE, "code": self.code, "reason": self.reason, "seat": self.seat}
 
     @classmethod
     def from_json(cls, doc: object) -> RejectedMsg:
@@ -262,7 +263,7 @@ class ErrorMsg:
     message: str
 
     def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "message": self.message}
+        return {"type": self.TYPE, "message": self.message}
 
     @classmethod
     def from_json(cls, doc: object) -> ErrorMsg:
@@ -277,7 +278,7 @@ class Over:
     summary: Doc
 
     def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "summary": self.summary}
+        return {"type": self.TYPE, "summary": self.summary}
 
     @classmethod
     def from_json(cls, doc: object) -> Over:
@@ -292,7 +293,7 @@ class Pong:
     id: int
 
     def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "id": self.id}
+        return {"type": self.TYPE, "id": self.id}
 
     @classmethod
     def from_json(cls, doc: object) -> Pong:
@@ -307,7 +308,7 @@ class Probe:
     id: int
 
     def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "id": self.id}
+        return {"type": self.TYPE, "id": self.id}
 
     @classmethod
     def from_json(cls, doc: object) -> Probe:
@@ -325,7 +326,7 @@ class Latency:
 
     def to_json(self) -> Doc:
         return {
-            "type": self.TYPE.value,
+            "type": self.TYPE,
             "seats": list(self.seats),
             "window_ms": self.window_ms,
             "waits_for": self.waits_for,

@@ -55,7 +55,17 @@ def from_the_list(stats: list[GameStats]) -> dict[str, object]:
         "win_rate": [round(w / n, 4) for w in wins],
         "win_rate_se": [round(math.sqrt(w / n * (1 - w / n) / n), 4) for w in wins],
         "results": results,
+        "mean_cards_se": round(se([s.cards for s in stats]), 4),
+        "mean_minutes_se": round(se([s.ms for s in stats]) / 60_000, 4),
+        "piles_by_slap_se": round(se([s.piles_by_slap for s in stats]), 4),
+        "piles_by_challenge_se": round(se([s.piles_by_challenge for s in stats]), 4),
+        "wrong_slaps_se": round(se([s.wrong_slaps for s in stats]), 4),
     }
+
+
+def se(values: list[int]) -> float:
+    """The standard error of the mean, from the whole list."""
+    return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
 
 @settings(max_examples=300, deadline=None)

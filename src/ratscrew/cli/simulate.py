@@ -202,7 +202,7 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
     caption = "Δ: the paired difference from the first cell (the same games), ± one standard error"
     table = RichTable(title=title, caption=caption)
     for key in keys:
-        table.add_column(key)
+        table.add_column(key, no_wrap=True, min_width=len(key))
     for name in ("cards ± se", "median / 90%", "minutes ± se", f"seat 1 ({levels[0]}) wins", "Δ cards", "Δ seat 1"):
         table.add_column(name, justify="right")
     for cell in cells:

@@ -252,7 +252,9 @@ def _greeting(full: str) -> None:
 
     host, port = parse_host_port(location)
     deadline = time.monotonic() + CONNECT_SECONDS
-    expected = f"expected a Dask scheduler there (start one with `dask scheduler`, and workers with `dask worker {full}`)"
+    expected = (
+        f"expected a Dask scheduler there (start one with `dask scheduler`, and workers with `dask worker {full}`)"
+    )
     try:
         with socket.create_connection((host, port), timeout=CONNECT_SECONDS) as conn:
             head = _read(conn, 16, deadline)
@@ -293,7 +295,7 @@ def _read(conn: socket.socket, count: int, deadline: float) -> bytes:
 
 
 def _msgpack_map(frame: bytes) -> dict[str, object]:
-    import msgpack
+    import msgpack  # type: ignore[import-untyped]
 
     try:
         doc = msgpack.unpackb(frame, raw=False)

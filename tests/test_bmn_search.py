@@ -210,7 +210,7 @@ def test_random_deals_give_the_same_figures_on_any_worker_count(monkeypatch: pyt
     assert play_random(300, 5, workers=2, keep=3) == one
     assert play_random(300, 5, accelerated=False, workers=3, keep=3) == one
     blocks = [play_random(70, bmn.block_seed(5, b)) for b in range(4)] + [play_random(20, bmn.block_seed(5, 4))]
-    assert one.tuple() == (
+    assert one.headline() == (
         sum(b.total_cards for b in blocks),
         sum(b.ended for b in blocks),
         max(max(b.lengths) for b in blocks),

@@ -206,7 +206,7 @@ def test_play_random_agrees_with_the_engine() -> None:
         wins = [sum(1 for r in ended if r.winner == seat) for seat in range(players)]
         for accelerated in ACCELERATED:
             tally = play_random(games, seed, players, accelerated=accelerated, keep=2)
-            assert tally.tuple() == expected
+            assert tally.headline() == expected
             assert (tally.wins, tally.tricks, sorted(tally.lengths.elements())) == (
                 wins,
                 sum(r.tricks for r in ended),

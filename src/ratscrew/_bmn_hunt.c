@@ -37,14 +37,17 @@ typedef struct {
     size_t len, cap;
 } Stack;
 
+static int grow(Stack *s) {
+    size_t cap = s->cap ? 2 * s->cap : 256;
+    Node *items = realloc(s->items, cap * sizeof(Node));
+    if (items == NULL) return -1;
+    s->items = items;
+    s->cap = cap;
+    return 0;
+}
+
 static int push(Stack *s, const Pos *p, long long cards, long long tricks) {
-    if (s->len == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 256;
-        Node *items = realloc(s->items, cap * sizeof(Node));
-        if (items == NULL) return -1;
-        s->items = items;
-        s->cap = cap;
-    }
+    if (s->len == s->cap && grow(s) < 0) return -1;
     Node *n = &s->items[s->len++];
     n->pos = *p;
     n->cards = cards;
@@ -89,22 +92,22 @@ static int trick(Pos *p) {
     return size;
 }
 
-/* The predecessor whose trick started at place `start` of the leader's hand: the pile is lead[start..nl),
- * who[i] says which of the two (0: the leader now, who won it; 1: the other) played its card i. */
-static void unplay(const Pos *p, int start, const uint8_t *who, Pos *out) {
-    uint8_t winner[DECK], loser[DECK];
+/* The predecessor whose trick opened at place `start` of the leader's hand, its first court card at `court`
+ * turned by `player` (0: the leader now, who won the trick; 1: the other): the pile is lead[start..nl), its
+ * opening run alternates up to the court card (the card just before it is the other player's), and from
+ * the court card on, chain[i] says who played card i. Each card is written to both hands and only the
+ * right hand's count moves on, which spares a branch per card. */
+static void unplay(const Pos *p, int start, int court, int player, const uint8_t *chain, Pos *out) {
+    int first = player ^ ((court - start) & 1); /* who led that trick leads the position before it */
+    uint8_t *w = first ? out->other : out->lead, *l = first ? out->lead : out->other;
     int nw = 0, nlo = 0;
     for (int i = start; i < p->nl; i++) {
-        if (who[i - start])
-            loser[nlo++] = p->lead[i];
-        else
-            winner[nw++] = p->lead[i];
+        int by_loser = i < court ? player ^ ((court - i) & 1) : chain[i];
+        w[nw] = l[nlo] = p->lead[i];
+        nw += !by_loser;
+        nlo += by_loser;
     }
-    int first = who[0]; /* who led that trick leads the position before it */
-    uint8_t *w = first ? out->other : out->lead, *l = first ? out->lead : out->other;
-    memcpy(w, winner, (size_t)nw);
     memcpy(w + nw, p->lead, (size_t)start);
-    memcpy(l, loser, (size_t)nlo);
     memcpy(l + nlo, p->other, (size_t)p->no);
     int wl = nw + start, ll = nlo + p->no;
     out->nl = first ? ll : wl;
@@ -113,12 +116,13 @@ static void unplay(const Pos *p, int start, const uint8_t *who, Pos *out) {
 
 /* Every position one trick before `p`, in the reference's order: the trick's first court card taken from
  * the last one played back along the chain of court cards, and for each, its opening run of number cards
- * from none to all that lie before it. Writes them to `out` and the size of their trick's pile to `piles`,
- * and returns how many there are (at most DECK). */
-static int predecessors(const Pos *p, Pos *out, int *piles) {
+ * from none to all that lie before it. Writes them to out[i].pos and the size of their trick's pile to
+ * out[i].cards, and returns how many there are (at most DECK). */
+static int predecessors(const Pos *p, Node *out) {
     int n = p->nl, last = n - 1;
-    while (last >= 0 && p->lead[last] == 0) last--;
-    if (last < 0 || p->lead[last] != n - 1 - last) return 0; /* the pile must end: court card, then its demand */
+    /* the pile must end with a court card and its demand paid in number cards: at most four of them */
+    while (last >= 0 && last >= n - 5 && p->lead[last] == 0) last--;
+    if (last < 0 || p->lead[last] != n - 1 - last) return 0;
     uint8_t chain[DECK]; /* who played each card from the chain's first court card to the end of the pile */
     int found = 0, court = last, player = 0;
     for (int i = last + 1; i < n; i++) chain[i] = 1; /* the other paid the last demand */
@@ -127,13 +131,8 @@ static int predecessors(const Pos *p, Pos *out, int *piles) {
         int gap = 0;
         while (court - gap - 1 >= 0 && p->lead[court - gap - 1] == 0) gap++;
         for (int run = 0; run <= gap; run++) {
-            int start = court - run;
-            uint8_t who[DECK];
-            /* the opening run alternates, and the card just before the court card is the other player's */
-            for (int j = 1; j <= run; j++) who[run - j] = (uint8_t)(player ^ (j & 1));
-            memcpy(who + run, chain + court, (size_t)(n - court));
-            piles[found] = n - start;
-            unplay(p, start, who, &out[found++]);
+            out[found].cards = n - (court - run);
+            unplay(p, court - run, court, player, chain, &out[found++].pos);
         }
         int before = court - gap - 1; /* the court card before the gap, if it can have opened it */
         if (before < 0 || gap >= p->lead[before]) return found;
@@ -149,12 +148,12 @@ static int predecessors(const Pos *p, Pos *out, int *piles) {
  * memory runs out. */
 static long long search_above(const Pos *start, const Pos *skip, long long cap, Stack *stack, long long *best_cards,
                               long long *best_tricks, Pos *best) {
-    Pos before[DECK];
-    int piles[DECK];
     stack->len = 0;
     if (push(stack, start, 0, 0) < 0) return -1;
     long long searched = 0;
     while (stack->len > 0 && searched < cap) {
+        if (stack->cap - stack->len < DECK + 1 && grow(stack) < 0) return -1;
+        /* the node is copied aside and its predecessors written straight into the stack in its place */
         Node node = stack->items[--stack->len];
         searched++;
         if (node.cards > *best_cards && node.pos.nl == HALF && node.pos.no == HALF) {
@@ -162,11 +161,16 @@ static long long search_above(const Pos *start, const Pos *skip, long long cap, 
             *best_tricks = node.tricks;
             *best = node.pos;
         }
-        int count = predecessors(&node.pos, before, piles);
+        Node *next = &stack->items[stack->len];
+        int count = predecessors(&node.pos, next), kept = 0;
         for (int i = 0; i < count; i++) {
-            if (node.cards == 0 && skip != NULL && same(&before[i], skip)) continue;
-            if (push(stack, &before[i], node.cards + piles[i], node.tricks + 1) < 0) return -1;
+            if (node.cards == 0 && skip != NULL && same(&next[i].pos, skip)) continue;
+            if (kept != i) next[kept] = next[i];
+            next[kept].cards += node.cards;
+            next[kept].tricks = node.tricks + 1;
+            kept++;
         }
+        stack->len += (size_t)kept;
     }
     return searched;
 }
@@ -215,15 +219,15 @@ static PyObject *pos_tuple(const Pos *p) {
 static PyObject *py_predecessors(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *lead, *other;
-    Pos p, before[DECK];
-    int piles[DECK];
+    Pos p;
+    Node before[DECK];
     if (!PyArg_ParseTuple(args, "SS", &lead, &other) || read_pos(lead, other, &p) < 0) return NULL;
-    int count = predecessors(&p, before, piles);
+    int count = predecessors(&p, before);
     PyObject *out = PyList_New(count);
     if (out == NULL) return NULL;
     for (int i = 0; i < count; i++) {
-        PyObject *pos = pos_tuple(&before[i]);
-        PyObject *item = pos ? Py_BuildValue("(Ni)", pos, piles[i]) : NULL;
+        PyObject *pos = pos_tuple(&before[i].pos);
+        PyObject *item = pos ? Py_BuildValue("(NL)", pos, before[i].cards) : NULL;
         if (item == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -285,6 +289,7 @@ static PyObject *py_family(PyObject *self, PyObject *args) {
     PyObject *pos = pos_tuple(&best);
     return pos ? Py_BuildValue("((NLL)L)", pos, best_cards, best_tricks, searched) : NULL;
 }
+
 
 static PyMethodDef methods[] = {
     {"predecessors", py_predecessors, METH_VARARGS,

@@ -306,7 +306,7 @@ class RandomTally:
         self.longest = sorted(self.longest + other.longest, key=Dealt.rank)[: self.keep]
         self.endless = sorted(self.endless + other.endless, key=Dealt.rank)[:ENDLESS_KEPT]
 
-    def tuple(self) -> tuple[int, int, int, int]:
+    def headline(self) -> tuple[int, int, int, int]:
         """(total cards of ended games, ended games, most cards, endless deals), the run's headline figures."""
         return self.total_cards, self.ended, max(self.lengths, default=0), self.loops
 

@@ -32,7 +32,7 @@ USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
   --random N      play N shuffled deals: games per second, game lengths (mean, percentiles, longest, and
                   the longest deal), mean tricks, each hand's share of the wins, endless deals
   --search        hunt for long two-hand deals: each batch deals 500,000 random deals and searches the
-                  families of the 1,000 longest (the deals whose games run into theirs, found by playing
+                  families of the 2,000 longest (the deals whose games run into theirs, found by playing
                   backwards); prints every new best (endless deals beat any that end, and their cycles are
                   counted); Ctrl-C stops it
   --seconds S     stop the search after S seconds

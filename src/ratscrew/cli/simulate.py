@@ -142,9 +142,7 @@ def simulate_command(
     if report_dir is not None:
         cells_text = f"{len(cells)} cell{'s' if len(cells) > 1 else ''}"
         title = f"ratscrew simulate: {cells_text} of {games:,} games, rules {rules.preset}"
-        report = simulate_report(_command(ctx), cells, title)
-        report.output = shown
-        write_report(Path(report_dir), report)
+        write_report(Path(report_dir), simulate_report(_command(ctx), cells, shown, title))
 
 
 def _command(ctx: click.Context) -> list[str]:

@@ -7,10 +7,10 @@ longer than the one it was found from, and now and then one longer by a thousand
 any that end; when a batch deals one, its cycle is found, named, and every deal that reaches the cycle is
 listed by playing back from it.
 
-What was measured before this method was chosen (README, "Beggar-my-neighbour records"): hill climbing on
-swaps, and the moves record hunters use (move one card, rotate a hand, swap the hands), give neighbours of a
-long deal whose games are as long as random deals', so they cost as much as random sampling and find no
-more; the family of a long deal is where longer deals are.
+Why this method (docs/lab.md has the measurements): the neighbours record hunters try (swap two cards, move
+one, rotate a hand, swap the hands) give games no longer than random deals, because any change alters a trick
+in the first pass through the hands and the game is a new one from there; a family, by contrast, holds a
+longer deal more often than not, and its gain does not depend on the length of the deal it was found from.
 
 Batch ``b`` draws everything from its own seed, so batches can be shared out between processes or a Dask
 cluster and their findings read back in batch order: the same seed gives the same bests, in the same order,
@@ -35,12 +35,14 @@ ENDLESS_SEARCH_CAP = 1_000_000  # positions searched back from a cycle for the d
 
 @dataclass(frozen=True, slots=True)
 class HuntSettings:
-    """How much each batch does. The defaults were measured (README): families above the first dozen
-    positions hold the longest relatives, and families larger than 20,000 positions are rare."""
+    """How much each batch does. The defaults were measured (docs/lab.md): the longest relatives lie above the
+    first eight positions of a game, families larger than 20,000 positions are rare, and with a family costing
+    about as much as 85 random deals, searching the families of the longest 0.4% of deals gets the longest
+    deals soonest."""
 
     block: int = 500_000  # random deals per batch
-    keep: int = 1_000  # of which the longest have their families searched
-    walk: int = 12  # positions of each game searched above
+    keep: int = 2_000  # of which the longest have their families searched
+    walk: int = 8  # positions of each game searched above
     cap: int = 20_000  # positions searched above each one, at most
 
 
@@ -200,10 +202,6 @@ class SearchState:
         return best if best is not None and best is not before and best.beats(before) else None
 
 
-def _batch_task(seed: int, batch: int, settings: HuntSettings) -> BatchResult:
-    return run_batch(seed, batch, settings)
-
-
 def search(
     state: SearchState,
     *,
@@ -231,17 +229,17 @@ def search(
             batch += 1
 
     with open_runner(workers, scheduler) as runner:
-        results = runner.ordered(_batch_task, tasks())
+        results = runner.ordered(run_batch, tasks())
         try:
             for result in results:
                 better = state.take(result.finds, result.cycles)
-                if better is not None:
-                    yield better
                 state.next_batch += 1
                 state.played += result.played
                 state.searched += result.searched
                 if on_batch:
                     on_batch(state)
+                if better is not None:
+                    yield better
                 if not time_left():
                     return
         finally:

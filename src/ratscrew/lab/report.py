@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -48,6 +49,7 @@ class Report:
     figures: dict[str, object]  # what the plots are drawn from
     version: str = __version__
     created: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M:%S %z"))
+    directory: str = field(default_factory=os.getcwd)  # where it ran: the command's relative paths start here
     format: str = REPORT_FORMAT
 
 
@@ -111,8 +113,8 @@ def read_report(folder: Path) -> Report:
         raise ReportError(f"{str(path)!r} is not a report: {expected}")
     from ratscrew.lab.report_plots import PLOTS
 
-    fields = ("kind", "title", "command", "output", "figures", "version", "created")
-    kinds = (str, str, list, list, dict, str, str)
+    fields = ("kind", "title", "command", "output", "figures", "version", "created", "directory")
+    kinds = (str, str, list, list, dict, str, str, str)
     if not all(isinstance(doc.get(k), t) for k, t in zip(fields, kinds, strict=True)) or doc["kind"] not in PLOTS:
         raise ReportError(f"{str(path)!r} lacks a field or has one of the wrong kind: {expected}")
     if not all(isinstance(w, str) for w in doc["command"]) or not all(isinstance(o, dict) for o in doc["output"]):
@@ -121,13 +123,16 @@ def read_report(folder: Path) -> Report:
 
 
 def rerun(report: Report) -> list[str]:
-    """Run the recorded command again (with --json, without --report) and list how its output differs."""
+    """Run the recorded command again (with --json, without the files it wrote) and list how its output differs."""
     args = _without_report(report.command[1:]) if report.command[:1] == ["ratscrew"] else None
     if args is None:
         raise ReportError(f"the recorded command {shlex.join(report.command)!r} is not a ratscrew command")
     if "--json" not in args:
         args.append("--json")
-    done = subprocess.run([sys.executable, "-m", "ratscrew", *args], capture_output=True, text=True, check=False)
+    where = report.directory if Path(report.directory).is_dir() else None
+    done = subprocess.run(
+        [sys.executable, "-m", "ratscrew", *args], capture_output=True, text=True, check=False, cwd=where
+    )
     if done.returncode != 0:
         return [f"the command failed: {done.stderr.strip()}"]
     again = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
@@ -141,14 +146,19 @@ def rerun(report: Report) -> list[str]:
     return differences
 
 
+# Options whose files a rerun must leave alone: the report itself, a hunt's state (a rerun would carry on
+# from it instead of starting again), and other outputs.
+FILE_OPTIONS = ("--report", "--state", "--csv", "--plot")
+
+
 def _without_report(args: list[str]) -> list[str]:
     out, skip = [], False
     for word in args:
         if skip:
             skip = False
-        elif word == "--report":
+        elif word in FILE_OPTIONS:
             skip = True
-        elif not word.startswith("--report="):
+        elif not word.startswith(tuple(f"{o}=" for o in FILE_OPTIONS)):
             out.append(word)
     return out
 
@@ -174,8 +184,11 @@ def bmn_search_report(command: list[str], state: SearchState, progress: list[tup
     return Report("bmn-search", title, command, output, figures)
 
 
-def simulate_report(command: list[str], cells: list[dict[str, object]], title: str) -> Report:
-    return Report("simulate", title, command, cells, {"cells": cells})
+def simulate_report(
+    command: list[str], cells: list[dict[str, object]], shown: list[dict[str, object]], title: str
+) -> Report:
+    """``cells`` with their histograms (the plots need them), ``shown`` as the command printed them."""
+    return Report("simulate", title, command, shown, {"cells": cells})
 
 
 # ---------------------------------------------------------------------- the page
@@ -194,7 +207,12 @@ def _page(report: Report, plots: list[tuple[str, str]]) -> str:
     e = html.escape
     rows = "".join(
         f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>"
-        for k, v in (("version", f"ratscrew {report.version}"), ("written", report.created), ("kind", report.kind))
+        for k, v in (
+            ("version", f"ratscrew {report.version}"),
+            ("written", report.created),
+            ("in the folder", report.directory),
+            ("kind", report.kind),
+        )
     )
     figures = "".join(
         f'<figure><img src="{e(name)}" alt="{e(caption)}"><figcaption>{e(caption)}</figcaption></figure>'

@@ -43,6 +43,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ratscrew.rooms import wire
+
 VERDICTS = ("slap_correct", "wrong_slap", "slap_dismissed")
 SLAP_REFUSALS = ("game_over", "cannot_slap", "wrong_phase", "not_yours")
 ROOMS_PER_ADDRESS = 10
@@ -314,13 +316,13 @@ async def set_up_room(base: str, index: int, stats: Stats, rng: random.Random) -
     host = await open_player(url, address, 0, stats, rng)
     host.host, host.token = True, created["token"]
     welcome = host.expect("welcome")
-    await host.send({"type": "hello", "v": 3, "token": created["token"], "since": -1})
+    await host.send({"type": "hello", "v": wire.VERSION, "token": created["token"], "since": -1})
     await asyncio.wait_for(welcome, 60)
     players = [host]
     for seat in range(1, SEATS):
         player = await open_player(url, address, seat, stats, rng)
         welcome = player.expect("welcome")
-        await player.send({"type": "hello", "v": 3, "token": None, "since": -1})
+        await player.send({"type": "hello", "v": wire.VERSION, "token": None, "since": -1})
         await asyncio.wait_for(welcome, 60)
         seated = player.expect("seated")
         await player.send({"type": "sit", "seat": seat, "name": f"P{seat}"})

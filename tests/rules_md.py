@@ -1,10 +1,14 @@
-"""RULES.md's table of defaults and presets, written out once for the tests that check against it."""
+"""The table of defaults and presets of docs/rules.md, written out once for the tests that check against it,
+and a helper for tests that draw random rule sets."""
 
 from __future__ import annotations
 
-from ratscrew.rules.options import Value
+from collections.abc import Mapping
 
-# The defaults of RULES.md, key by key.
+from ratscrew.rules import OPTIONS, OPTIONS_BY_KEY, Rules
+from ratscrew.rules.options import Value, needs_met
+
+# The defaults of docs/rules.md, key by key.
 DEFAULTS: dict[str, Value] = {
     "challenge.J": 1,
     "challenge.Q": 2,
@@ -16,6 +20,9 @@ DEFAULTS: dict[str, Value] = {
     "slapping.collect_delay_ms": 1000,
     "slapping.penalty": "burn",
     "slapping.penalty_cards": 1,
+    "slapping.lockout_cards": 5,
+    "slapping.penalty_from": "top",
+    "slapping.once_per_card": False,
     "slapping.tie_window_ms": 0,
     "slapping.tie": "first",
     "players.slap_in": True,
@@ -32,13 +39,18 @@ DEFAULTS: dict[str, Value] = {
     "slaps.ten_gap": "off",
     "slaps.joker": True,
     "slaps.burned_count": False,
+    "slaps.bigmac": False,
+    "slaps.flush": 0,
+    "slaps.wildcard": "off",
+    "slaps.six_nine": False,
+    "slaps.top_bottom_ten": False,
     "end.time_limit_s": 0,
     "end.max_cards": 0,
     "deck.decks": "auto",
     "deck.jokers": 0,
 }
 
-# The presets of RULES.md, as changes from the defaults.
+# The presets of docs/rules.md, as changes from the defaults.
 PRESET_CHANGES: dict[str, dict[str, Value]] = {
     "standard": {},
     "bicycle": {
@@ -53,4 +65,27 @@ PRESET_CHANGES: dict[str, dict[str, Value]] = {
     "bataille-corse": {"slapping.penalty": "give-each", "players.out_when": "never"},
     "out-is-out": {"players.slap_in": False},
     "beggar": {"slaps.double": False, "slaps.sandwich": False, "slaps.joker": False, "players.slap_in": False},
+    "slapjack": {
+        "challenge.J": 0,
+        "challenge.Q": 0,
+        "challenge.K": 0,
+        "challenge.A": 0,
+        "slaps.double": False,
+        "slaps.sandwich": False,
+        "slaps.joker": False,
+        "slaps.wildcard": "J",
+        "players.out_when": "missed-slap",
+    },
 }
+
+
+def settled(preset: str, changes: Mapping[str, object]) -> dict[str, object]:
+    """Random ``changes`` made consistent: an option whose ``needs`` are not met goes back to its off value
+    (``slaps.ten_gap`` without a ten, which ``Rules.build`` refuses)."""
+    out = dict(changes)
+    values: dict[str, Value] = Rules.build(preset).values()
+    values.update({k: OPTIONS_BY_KEY[k].parse(v) for k, v in out.items()})
+    for opt in OPTIONS:
+        if opt.needs is not None and opt.needs.off is not None and not needs_met(opt, values):
+            out[opt.key] = values[opt.key] = opt.needs.off
+    return out

@@ -12,6 +12,7 @@ import pytest
 
 from ratscrew.cards import FULL_DECK, JOKER, Card, DeckSpec, Rank, Suit, format_cards, parse_cards
 from ratscrew.errors import NotationError, RulesError
+from ratscrew.patterns import enabled_patterns
 from ratscrew.rules import (
     OPTIONS,
     OPTIONS_BY_KEY,
@@ -27,7 +28,7 @@ from ratscrew.rules import (
 )
 from ratscrew.rules.options import Value
 from ratscrew.shuffle import SeededRandom, seeded_shuffle
-from tests.rules_md import DEFAULTS, PRESET_CHANGES
+from tests.rules_md import DEFAULTS, PRESET_CHANGES, settled
 
 # ---------------------------------------------------------------------------------------------------- notation
 
@@ -311,7 +312,25 @@ def bad(key: str, value: object, named: str, allowed: str, case_id: str, *, as_t
         bad("slapping.tie_window_ms", 5000, "slapping.tie_window_ms", "from 0 to 1000", "window range"),
         bad("end.max_cards", -1, "end.max_cards", "from 0 to 100000000", "negative"),
         bad("end.max_cards", 1.5, "end.max_cards", "an integer", "a float"),
-        bad("challenge.J", 0, "challenge.J", "from 1 to 4", "a Jack demanding nothing"),
+        bad("challenge.J", 6, "challenge.J", "from 0 to 5", "a Jack demanding six"),
+        bad("challenge.joker", -1, "challenge.joker", "from 0 to 5", "a joker demanding less than nothing"),
+        bad(
+            "slapping.penalty",
+            "spank",
+            "slapping.penalty",
+            "burn, give-each, none, lockout, lockout-pile, give-pile",
+            "every penalty named",
+        ),
+        bad("slapping.lockout_cards", 0, "slapping.lockout_cards", "from 1 to 20", "a lockout of no cards"),
+        bad("slapping.lockout_cards", 21, "slapping.lockout_cards", "from 1 to 20", "a lockout too long"),
+        bad("slapping.penalty_from", "middle", "slapping.penalty_from", "top, bottom", "cards from the middle"),
+        bad("slapping.once_per_card", "twice", "slapping.once_per_card", "true or false", "once per card"),
+        bad("slaps.bigmac", "hamburger", "slaps.bigmac", "true or false", "bigmac"),
+        bad("slaps.flush", 5, "slaps.flush", "0, 3, 4", "a flush of five"),
+        bad("slaps.wildcard", "1", "slaps.wildcard", "off, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A", "rank 1"),
+        bad("slaps.wildcard", "X", "slaps.wildcard", "10, J, Q, K, A", "the joker is no wildcard rank"),
+        bad("slaps.six_nine", 69, "slaps.six_nine", "true or false", "six-nine", as_text=False),
+        bad("slaps.top_bottom_ten", True, "slaps.top_bottom_ten", "numbers or ace-one", "top-bottom ten alone"),
         bad("deck.decks", 3, "deck.decks", "auto, 1, 2", "three decks"),
         bad("deck.jokers", "many", "deck.jokers", "0, 1, 2", "jokers as text"),
         bad("players.out_when", "sometimes", "players.out_when", "wrong-slap, missed-slap, never", "out_when choice"),
@@ -389,6 +408,53 @@ def test_text_values_are_read_as_the_command_line_writes_them() -> None:
     assert load_rules(None, ["deck.decks=2"]).deck.decks == 2
 
 
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [("10", 10), ("T", 10), ("t", 10), (" 7 ", 7), ("j", "J"), ("J", "J"), ("a", "A"), ("OFF", "off")],
+)
+def test_a_wildcard_rank_is_read_as_people_write_it(written: str, value: Value) -> None:
+    assert load_rules("standard", [f"slaps.wildcard={written}"]).slaps.wildcard == value
+    assert rules_from_mapping({"slaps": {"wildcard": value}}).slaps.wildcard == value
+
+
+def test_house_rules_from_the_command_line() -> None:
+    rules = load_rules(
+        "standard",
+        [
+            "slapping.penalty=lockout",
+            "slapping.lockout_cards=3",
+            "slapping.penalty_from=bottom",
+            "slapping.once_per_card=yes",
+            "slaps.bigmac=true",
+            "slaps.flush=4",
+            "slaps.six_nine=on",
+            "slaps.ten=numbers",
+            "slaps.top_bottom_ten=true",
+            "challenge.J=0",
+            "challenge.joker=5",
+        ],
+    )
+    assert (rules.slapping.penalty, rules.slapping.lockout_cards, rules.slapping.penalty_from) == (
+        "lockout",
+        3,
+        "bottom",
+    )
+    assert rules.slapping.once_per_card and rules.slaps.bigmac and rules.slaps.six_nine and rules.slaps.top_bottom_ten
+    assert rules.slaps.flush == 4
+    assert (rules.challenge.J, rules.challenge.joker) == (0, 5)
+    assert rules.demand(Card.parse("JS")) == 0 and rules.demand(JOKER) == 5
+    # A lockout's length is kept whatever the penalty: it only counts under a lockout.
+    assert load_rules("standard", ["slapping.lockout_cards=9"]).slapping.lockout_cards == 9
+
+
+def test_slapjack_has_no_challenges_and_slaps_only_jacks() -> None:
+    rules = Rules.build("slapjack")
+    assert [rules.demand(Card.parse(c)) for c in ("JS", "QS", "KS", "AS", "X")] == [0, 0, 0, 0, 0]
+    assert [p.key for p in enabled_patterns(rules)] == ["wildcard"]
+    assert rules.slaps.wildcard == "J"
+    assert (rules.slapping.penalty, rules.slapping.penalty_cards, rules.players.out_when) == ("burn", 1, "missed-slap")
+
+
 def test_set_strings_must_be_key_value() -> None:
     assert parse_set(["slaps.run=4", " slapping.tie = split"]) == {"slaps.run": "4", "slapping.tie": "split"}
     with pytest.raises(RulesError, match=re.escape("'slaps.run' is not key=value")):
@@ -424,11 +490,7 @@ def _random_rules(rng: random.Random) -> Rules:
             changes[opt.key] = rng.choice(opt.choices)
         else:
             changes[opt.key] = rng.choice([opt.minimum, opt.maximum, rng.randint(opt.minimum, opt.maximum)])
-    gap = changes.get("slaps.ten_gap", Rules.build(preset).slaps.ten_gap)
-    ten = changes.get("slaps.ten", Rules.build(preset).slaps.ten)
-    if gap != "off" and ten == "off":
-        changes["slaps.ten"] = rng.choice(["numbers", "ace-one"])
-    return Rules.build(preset, changes)
+    return Rules.build(preset, settled(preset, changes))
 
 
 ROUND_TRIP_RULES = [pytest.param(Rules.build(name), id=name) for name in PRESETS] + [

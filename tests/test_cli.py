@@ -1,4 +1,4 @@
-"""The command line exactly as CONTRACT.md describes it, run as a real subprocess.
+"""The command line exactly as docs/commands.md describes it, run as a real subprocess.
 
 Every command exits 0 on success and 2 on bad input, with one line on stderr that starts with
 ``ratscrew: error:`` (never a traceback), and prints JSON on stdout with ``--json``.
@@ -488,3 +488,19 @@ def test_replay_slap_by_a_seat_that_is_out(tmp_path: Path) -> None:
     assert "action 3" in bad(
         "replay", write_record(tmp_path, {**doc, "actions": ["flip", "flip", "flip", {"slap": 0}]})
     )
+
+
+def test_replay_text_counts_one_card_in_the_singular(tmp_path: Path) -> None:
+    record = {
+        "format": "ratscrew-record/1",
+        "rules": {"preset": "standard", "slapping": {"penalty": "lockout", "lockout_cards": 1}},
+        "players": ["Ann", "Bob"],
+        "hands": [["7S", "2C", "3D"], ["9H", "5S"]],
+        "actions": ["flip", "flip", {"slap": 1}],
+    }
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(record))
+    text = ok("replay", str(path))
+    assert "2 cards turned, 0 piles won" in text
+    assert "Ann: 2 cards" in text
+    assert "Bob (locked out for 1 more card): 1 card\n" in text

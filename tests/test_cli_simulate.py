@@ -1,4 +1,4 @@
-"""`ratscrew simulate` as CONTRACT.md describes it, run as a real command."""
+"""`ratscrew simulate` as docs/commands.md describes it, run as a real command."""
 
 from __future__ import annotations
 

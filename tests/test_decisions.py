@@ -1,4 +1,4 @@
-"""The choices of docs/decisions.md, where RULES.md leaves room, pinned one by one."""
+"""The choices of docs/decisions.md, where docs/rules.md leaves room, pinned one by one."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ratscrew.engine import Flip, Game, Result, Slap, Wait
 from ratscrew.engine.events import ChallengeStopped, GameOver, OutReason, PlayerOut, StopReason, WrongSlap
 from ratscrew.errors import IllegalAction
 from ratscrew.patterns import find_matches
+from ratscrew.record import state_json
 from ratscrew.rules import Rules
 
 
@@ -110,3 +111,49 @@ def test_time_running_out_hands_a_waiting_pile_to_its_winner_first() -> None:
     # Collected, seat 0 holds 9D JS 2H against 3H 4H; left in the middle it would have lost 1 to 2.
     assert game.outcome.result is Result.WIN
     assert game.outcome.winner == 0
+
+
+def test_a_lockout_counts_cards_not_piles_and_sets_aside_correct_slaps() -> None:
+    rules = Rules.build("standard", {"slapping.penalty": "lockout", "slapping.lockout_cards": 3})
+    game = Game(rules, hands("7S 7D 2S 3S", "5H 7H 4H 6H"))
+    game.apply(Flip())  # 7S
+    game.apply(Slap(1))  # wrong: locked out until three more cards are turned
+    game.apply(Flip())  # 5H
+    game.apply(Flip())  # 7D: a double, but seat 1 is locked out
+    assert [e.kind for e in game.apply(Slap(1))] == ["slap_dismissed"]
+    game.apply(Slap(0))  # seat 0 takes the pile; the lockout goes on (one more card)
+    assert game.lockout(1) == 1
+
+
+def test_a_wrong_slap_under_a_lockout_puts_an_empty_player_out() -> None:
+    rules = Rules.build("standard", {"slapping.penalty": "lockout"})
+    game = Game(rules, hands("2S 3S 4S", "5H", "6C 7C"))
+    game.apply(Flip())
+    game.apply(Flip())  # seat 1 turns its last card
+    events = game.apply(Slap(1))
+    assert isinstance(events[0], WrongSlap) and PlayerOut(1, OutReason.WRONG_SLAP) in events
+
+
+def test_once_per_card_counts_cards_not_piles() -> None:
+    game = Game(Rules.build("standard", {"slapping.once_per_card": True}), hands("7S 2S 3S", "7H 4H 5H 6H"))
+    game.apply(Flip())
+    game.apply(Flip())
+    game.apply(Slap(0))  # takes the double: no penalty paid
+    assert isinstance(game.apply(Slap(1))[0], WrongSlap)  # on the empty table
+    assert [e.kind for e in game.apply(Slap(1))] == ["slap_dismissed"]  # no new card since
+
+
+def test_give_pile_hands_a_waiting_pile_to_the_slappers_left() -> None:
+    game = Game(Rules.build("standard", {"slapping.penalty": "give-pile"}), hands("JS 2S", "3H 4H", "6C 7C"))
+    game.apply(Flip())
+    game.apply(Flip())  # seat 0 wins the challenge; the pile waits
+    assert game.collect_pending == 0
+    game.apply(Slap(2))  # seat 2's wrong slap: the pile goes to seat 0 at once, its left
+    assert (state_json(game)["collect_pending"], names(game.stacks[0])) == (None, ["2S", "JS", "3H"])
+
+
+def test_slapjack_has_no_joker_slap_even_with_jokers() -> None:
+    rules = Rules.build("slapjack", {"deck.jokers": 1})
+    assert find_matches(parse_cards("4 X", bare_rank=True), rules) == []
+    assert find_matches(parse_cards("2H 7H 9H"), Rules.build("standard", {"slaps.flush": 3}))
+    assert not find_matches(parse_cards("2 7 9", bare_rank=True), Rules.build("standard", {"slaps.flush": 3}))

@@ -15,6 +15,7 @@ from ratscrew.errors import MalformedInput, NotFound, RulesError
 from ratscrew.learn import DRILL_KINDS
 from ratscrew.learn import make_drill as _make_drill
 from ratscrew.learn.drills import slap_patterns
+from ratscrew.learn.words import no_challenges
 from ratscrew.patterns import find_matches
 from ratscrew.rules import PRESETS, Rules
 from tests.conftest import open_page
@@ -26,6 +27,24 @@ def make_drill(kind: str, seed: int, rules: Rules, lang: str) -> Any:
 
 
 SLAPPING = [p for p in PRESETS if slap_patterns(Rules.build(p))]
+CHALLENGING = [p for p in PRESETS if not no_challenges(Rules.build(p))]
+# The house rules whose patterns the slap drills must draw, each set on top of the standard rules.
+HOUSE: dict[str, dict[str, object]] = {
+    "bigmac": {"slaps.bigmac": True},
+    "flush3": {"slaps.flush": 3},
+    "flush4": {"slaps.flush": 4, "slaps.double": False},
+    "wildcard": {"slaps.wildcard": 10},
+    "six_nine": {"slaps.six_nine": True},
+    "top_bottom_ten": {"slaps.ten": "numbers", "slaps.top_bottom_ten": True},
+    "all": {
+        "slaps.bigmac": True,
+        "slaps.flush": 3,
+        "slaps.wildcard": "Q",
+        "slaps.six_nine": True,
+        "slaps.ten": "ace-one",
+        "slaps.top_bottom_ten": True,
+    },
+}
 SEEDS = range(40)
 
 
@@ -60,7 +79,7 @@ def test_slap_answers_are_what_the_engine_finds(preset: str) -> None:
     assert slappable > 0
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", CHALLENGING)
 def test_debt_answers_replay_in_the_engine(preset: str) -> None:
     rules = Rules.build(preset)
     asks = set()
@@ -107,12 +126,40 @@ def test_stream_marks_exactly_the_slappable_cards(preset: str) -> None:
         assert 4 <= slappable <= 20
 
 
+@pytest.mark.parametrize("name", list(HOUSE))
+def test_slap_drills_draw_the_house_patterns(name: str) -> None:
+    rules = Rules.build("standard", HOUSE[name])
+    patterns = slap_patterns(rules)
+    built: set[str] = set()
+    found_any: set[str] = set()
+    for seed in range(120):
+        q = make_drill("slap", seed, rules, "fr")
+        pile = parse_cards(q["pile"])
+        found = [m.pattern for m in find_matches(pile, rules)]
+        assert q["answer"] == (found or ["none"])
+        assert len(set(pile)) == len(pile)
+        if q["built_on"]:
+            built.add(q["built_on"])
+        found_any.update(found)
+    assert built == set(patterns), "every pattern in play is drawn"
+    assert found_any == set(patterns), "and each one shows up in a pile"
+    stream = make_drill("stream", 3, rules, "de")
+    shown = {p["key"] for p in stream["patterns"]}
+    assert shown == set(patterns)
+    # The page shows as many top cards as the patterns in play look at.
+    assert stream["shown"] == max(3, 4 if "bigmac" in shown else 0, rules.slaps.flush, rules.slaps.run)
+    marked = {p for item in stream["cards"] for p in item["patterns"]}
+    assert marked & set(patterns) - {"double", "sandwich"}
+
+
 def test_drills_refuse_what_they_cannot_do() -> None:
     beggar = Rules.build("beggar")
     for kind in ("slap", "stream"):
         with pytest.raises(RulesError, match="no slap patterns"):
             make_drill(kind, 1, beggar, "en")
     assert make_drill("debt", 1, beggar, "en")["kind"] == "debt"
+    with pytest.raises(RulesError, match="no challenges"):
+        make_drill("debt", 1, Rules.build("slapjack"), "en")
     with pytest.raises(NotFound, match="unknown drill"):
         make_drill("juggle", 1, beggar, "en")
     with pytest.raises(MalformedInput, match="seed"):

@@ -25,7 +25,7 @@ from ratscrew.cards import FULL_DECK, Card, Rank, deal
 from ratscrew.engine.events import CardTurned, GameOver, PileWon, WonBy
 from ratscrew.engine.game import Game
 from ratscrew.engine.outcome import Outcome, Result
-from ratscrew.errors import MalformedInput, RulesError
+from ratscrew.errors import MalformedInput
 from ratscrew.lab import kernel
 from ratscrew.lab.simulate import game_seed, guarded, simulate
 from ratscrew.rules import Rules
@@ -33,6 +33,7 @@ from ratscrew.rules.options import OPTIONS
 from ratscrew.rules.presets import PRESETS
 from ratscrew.table.clock import VirtualClock
 from ratscrew.table.table import SeatSpec, Table, TableConfig, TableEvent, run_virtual
+from tests.rules_md import settled
 
 
 @pytest.fixture(autouse=True)
@@ -146,12 +147,7 @@ def option_mixes(draw: st.DrawFn) -> Rules:
     keys = draw(st.lists(st.sampled_from([o.key for o in OPTIONS]), max_size=12, unique=True))
     changes = {key: draw(option_value(key)) for key in keys}
     changes.setdefault("end.max_cards", draw(option_value("end.max_cards")))
-    if changes.get("slaps.ten_gap", "off") != "off" and changes.get("slaps.ten", "off") == "off":
-        changes["slaps.ten"] = "numbers"
-    try:
-        return Rules.build(preset, changes)
-    except RulesError:  # ten_gap on, from the preset, with ten turned off
-        return Rules.build(preset, {**changes, "slaps.ten_gap": "off"})
+    return Rules.build(preset, settled(preset, changes))
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

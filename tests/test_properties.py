@@ -2,7 +2,7 @@
 
 Each game is dealt by ``Game.from_seed`` and driven by a random sequence of actions (mostly flips, some
 waits, slaps by random seats that are in, right and wrong, times that never go back, and sometimes a
-``card`` a slap reacted to). After every action the invariants of RULES.md must hold; at the end the game
+``card`` a slap reacted to). After every action the invariants of docs/rules.md must hold; at the end the game
 must survive a trip through a ``ratscrew-record/1`` document unchanged.
 """
 
@@ -33,9 +33,11 @@ from ratscrew.engine.events import (
     SlapDismissed,
     WrongSlap,
 )
+from ratscrew.engine.game import Lockout
 from ratscrew.errors import IllegalAction, RulesError
 from ratscrew.record import Record, state_json
 from ratscrew.rules import OPTIONS, PRESETS, Option, Rules
+from tests.rules_md import settled
 
 MAX_CARDS = 3000
 PRESET_NAMES = sorted(PRESETS)
@@ -68,11 +70,7 @@ def rules_for(draw: st.DrawFn, preset: str, *, timed: bool = True, fixed: dict[s
             changes[opt.key] = draw(_value_strategy(opt))
     changes.update(fixed or {})
     changes["end.max_cards"] = MAX_CARDS
-    base = Rules.build(preset)
-    ten = changes.get("slaps.ten", base.slaps.ten)
-    if ten == "off" and changes.get("slaps.ten_gap", base.slaps.ten_gap) != "off":
-        changes["slaps.ten_gap"] = "off"  # ten_gap needs ten on (Rules.build would raise)
-    rules = Rules.build(preset, changes)
+    rules = Rules.build(preset, settled(preset, changes))
     assert rules.preset == preset
     assert rules.end.max_cards == MAX_CARDS
     return rules
@@ -179,9 +177,11 @@ class Snapshot:
     owed: int
     collect_pending: int | None
     challenger: int | None
+    locked: list[Lockout]  # each seat's lockout, as the penalty model has it
+    paid_at: list[int]  # the card count of each seat's last wrong slap (for once_per_card)
 
     @staticmethod
-    def of(game: Game) -> Snapshot:
+    def of(game: Game, model: PenaltyModel) -> Snapshot:
         return Snapshot(
             state_json(game),
             game.cards,
@@ -195,7 +195,41 @@ class Snapshot:
             game.owed,
             game.collect_pending,
             game.challenger,
+            model.locked(game),
+            list(model.paid_at),
         )
+
+
+class PenaltyModel:
+    """The lockouts and once-per-card marks as the rules describe them, kept apart from the engine's own
+    bookkeeping: after every action the engine's ``lockout`` must agree with it."""
+
+    def __init__(self, players: int) -> None:
+        self.until = [0] * players  # lockout: from this card count on, the seat's slaps count again
+        self.pile_lock: list[int | None] = [None] * players  # lockout-pile: locked while tricks is this
+        self.paid_at = [-1] * players
+
+    def locked(self, game: Game) -> list[Lockout]:
+        out: list[Lockout] = []
+        for seat in range(game.players):
+            if self.pile_lock[seat] == game.tricks:
+                out.append("pile")
+            else:
+                out.append(self.until[seat] - game.cards if self.until[seat] > game.cards else None)
+        return out
+
+    def after(self, game: Game, events: Sequence[Event], pre_tricks: int) -> None:
+        penalty = game.rules.slapping
+        won = 0
+        for event in events:
+            if isinstance(event, PileWon):
+                won += 1
+            elif isinstance(event, WrongSlap):
+                self.paid_at[event.seat] = game.cards  # a slap turns no card: this is the card it slapped
+                if penalty.penalty == "lockout":
+                    self.until[event.seat] = game.cards + penalty.lockout_cards
+                elif penalty.penalty == "lockout-pile":
+                    self.pile_lock[event.seat] = pre_tricks + won
 
 
 def seats_after(players: int, seat: int, until: int) -> list[int]:
@@ -209,7 +243,7 @@ def seats_after(players: int, seat: int, until: int) -> list[int]:
 
 
 def check_flip(game: Game, events: Sequence[Event], pre: Snapshot) -> None:
-    """A flip with nothing waiting to be collected, against the turn and challenge rules of RULES.md."""
+    """A flip with nothing waiting to be collected, against the turn and challenge rules of docs/rules.md."""
     turned = [e for e in events if isinstance(e, CardTurned)]
     if not turned or game.over:
         return
@@ -328,51 +362,77 @@ def check_step(game: Game, action: Action, events: Sequence[Event], pre: Snapsho
             assert game.rules.slapping.tie == "split" and pile_won.how == "slap"
             assert sizes == sorted(sizes, reverse=True) and sizes[0] - sizes[-1] <= 1
     first_won = next((e for e in events if isinstance(e, PileWon)), None)
-    if first_won is not None and first_won.how in ("slap", "challenge"):
+    if first_won is not None and first_won.how in ("slap", "challenge", "given"):
         # The winner turns the whole pile over: burned cards (last burned first), then the face-up pile.
         assert list(first_won.cards) == pre_burned[::-1] + pre_pile
         assert sum(n for _, n in first_won.shares) == len(first_won.cards)
     if isinstance(action, Slap) and not timed_out and game.rules.slapping.tie == "first":
-        late = action.card is not None and 1 <= action.card <= pre.cards - len(pre_pile)
-        if late:
-            assert kinds == ["slap_dismissed"], f"a late slap (card {action.card}) must be dismissed: {kinds}"
-            assert state_json(game) == pre.state, "a dismissed slap must change nothing"
-        elif pre.slappable:
-            assert isinstance(events[0], SlapCorrect), kinds
-            assert events[0].seat == action.seat
-            won = next(e for e in events if isinstance(e, PileWon))
-            # (If the slap put the last empty player out under missed-slap, the pile goes to the last one in.)
-            assert won.seat == action.seat and won.how in (("slap", "last_in") if game.over else ("slap",))
-            assert list(won.cards) == pre_burned[::-1] + pre_pile
-            if game.outcome is None:
-                assert not game.pile and not game.burned and game.owed == 0 and game.collect_pending is None
-                stack = list(game.stacks[action.seat])
-                assert stack == pre_stacks[action.seat] + list(won.cards)
-        else:
-            assert isinstance(events[0], WrongSlap), kinds
-            wrong = events[0]
-            assert not any(isinstance(e, SlapCorrect | SlapDismissed) for e in events)
-            penalty = game.rules.slapping.penalty
-            count = game.rules.slapping.penalty_cards
-            if penalty == "burn":
-                assert list(wrong.burned) == pre_stacks[action.seat][:count]
-                assert not wrong.given
-                if first_won is None:
-                    assert game.burned == pre_burned + list(wrong.burned)
-                    assert game.pile == pre_pile
-            elif penalty == "give-each":
-                assert not wrong.burned
-                receivers = [seat for seat, _ in wrong.given]
-                assert action.seat not in receivers
-                assert len(wrong.given) == min(
-                    len(pre_stacks[action.seat]),
-                    count * sum(1 for s in range(game.players) if s != action.seat and not pre_out[s]),
-                )
-                assert [c for _, c in wrong.given] == pre_stacks[action.seat][: len(wrong.given)]
-            else:
-                assert not wrong.burned and not wrong.given
-                if first_won is None:
-                    assert game.burned == pre_burned and game.pile == pre_pile
+        check_slap(game, action, events, pre, first_won)
+
+
+def check_slap(game: Game, action: Slap, events: Sequence[Event], pre: Snapshot, first_won: PileWon | None) -> None:
+    """A slap under ``tie = first``: dismissed, correct or wrong, and what each costs."""
+    pre_pile, pre_burned, pre_stacks, pre_out = pre.pile, pre.burned, pre.stacks, pre.out
+    kinds = [e.kind for e in events]
+    slapping = game.rules.slapping
+    late = action.card is not None and 1 <= action.card <= pre.cards - len(pre_pile)
+    locked = pre.locked[action.seat] is not None
+    once = slapping.once_per_card and pre.paid_at[action.seat] == pre.cards and not pre.slappable
+    if late or locked or once:
+        assert kinds == ["slap_dismissed"], f"the slap must be dismissed (late {late}, locked {locked}): {kinds}"
+        reason = "late" if late else ("locked_out" if locked else "once_per_card")
+        assert isinstance(events[0], SlapDismissed) and events[0].reason == reason
+        assert state_json(game) == pre.state, "a dismissed slap must change nothing"
+        return
+    if pre.slappable:
+        assert isinstance(events[0], SlapCorrect), kinds
+        assert events[0].seat == action.seat
+        won = next(e for e in events if isinstance(e, PileWon))
+        # (If the slap put the last empty player out under missed-slap, the pile goes to the last one in.)
+        assert won.seat == action.seat and won.how in (("slap", "last_in") if game.over else ("slap",))
+        assert list(won.cards) == pre_burned[::-1] + pre_pile
+        if game.outcome is None:
+            assert not game.pile and not game.burned and game.owed == 0 and game.collect_pending is None
+            stack = list(game.stacks[action.seat])
+            assert stack == pre_stacks[action.seat] + list(won.cards)
+        return
+    assert isinstance(events[0], WrongSlap), kinds
+    wrong = events[0]
+    assert not any(isinstance(e, SlapCorrect | SlapDismissed) for e in events)
+    penalty, count = slapping.penalty, slapping.penalty_cards
+    # Paid from the top of the stack, or from the bottom (bottom card first) under penalty_from = bottom.
+    paying = pre_stacks[action.seat][::-1] if slapping.penalty_from == "bottom" else pre_stacks[action.seat]
+    if penalty == "burn":
+        assert list(wrong.burned) == paying[:count]
+        assert not wrong.given
+        if first_won is None:
+            assert game.burned == pre_burned + list(wrong.burned)
+            assert game.pile == pre_pile
+        return
+    if penalty == "give-each":
+        assert not wrong.burned
+        receivers = [seat for seat, _ in wrong.given]
+        assert action.seat not in receivers
+        assert len(wrong.given) == min(
+            len(pre_stacks[action.seat]),
+            count * sum(1 for s in range(game.players) if s != action.seat and not pre_out[s]),
+        )
+        assert [c for _, c in wrong.given] == paying[: len(wrong.given)]
+        return
+    assert not wrong.burned and not wrong.given
+    given = [e for e in events if isinstance(e, PileWon) and e.how == "given"]
+    if penalty == "give-pile" and (pre_pile or pre_burned):
+        # The whole pile goes at once to the next seat on the slapper's left that is not out.
+        receiver = next(s for s in ((action.seat + k) % game.players for k in range(1, game.players)) if not pre_out[s])
+        assert len(given) == 1 and given[0].seat == receiver, kinds
+        assert list(given[0].cards) == pre_burned[::-1] + pre_pile
+        assert game.owed == 0 and (game.over or game.collect_pending is None)
+        return
+    assert not given
+    if first_won is None:
+        assert game.burned == pre_burned and game.pile == pre_pile
+    if penalty == "lockout" and not game.over:
+        assert game.lockout(action.seat) == slapping.lockout_cards
 
 
 class Driver:
@@ -380,6 +440,7 @@ class Driver:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.model = PenaltyModel(game.players)
         self.dealt = dealt_cards(game)
         self.events: list[tuple[Event, ...]] = []
         self.illegal = 0
@@ -387,11 +448,13 @@ class Driver:
 
     def apply(self, action: Action) -> None:
         game = self.game
-        pre = Snapshot.of(game)
+        pre = Snapshot.of(game, self.model)
         events = game.apply(action)
         self.events.append(events)
+        self.model.after(game, events, pre.tricks)
         check_invariants(game, self.dealt)
         check_step(game, action, events, pre)
+        assert [game.lockout(s) for s in range(game.players)] == self.model.locked(game)
         if game.over:
             assert events[-1].kind == "game_over"
             self.expect_illegal(Flip())
@@ -558,7 +621,7 @@ def test_penalties_while_a_pile_waits(
     slappers: list[int],
 ) -> None:
     # Wrong slaps in the collect window change who can lead once the pile moves; the seat reported as due
-    # must follow (RULES.md: while it waits, the seat due is the one that will lead after collecting).
+    # must follow (docs/rules.md: while it waits, the seat due is the one that will lead after collecting).
     rules = data.draw(
         rules_for(
             preset,

@@ -8,13 +8,11 @@ from typing import Any
 
 import pytest
 
-from ratscrew.cards import Card
-from ratscrew.patterns import find_matches
 from ratscrew.rooms.core import GRACE_MS, HISTORY, HOST_GRACE_MS, Phase, RoomCore, SeatInfo, SeatKind
 from ratscrew.rooms.fairness import HARD_CAP_MS, HUMAN_FLOOR_MS, LagEstimate, Quota, credit, decision_window
 from ratscrew.rules import Rules
 from ratscrew.table.clock import VirtualClock
-from tests.rooms_sim import SimNet, SimPage
+from tests.rooms_sim import SimNet, SimPage, slapper
 
 RULES = Rules.build("standard")
 
@@ -28,29 +26,10 @@ def two_player_room(seed: int, clock: VirtualClock) -> tuple[RoomCore, str, str]
     return room, far, near
 
 
-def slappable(state: dict[str, Any]) -> bool:
-    pile = [Card.parse(c) for c in state.get("pile", [])]
-    return bool(pile) and bool(find_matches(pile, RULES))
-
-
 def racer(seat: int, reaction: dict[int, int]) -> Any:
     """A page that slaps every slappable card after ``reaction[card]`` ms (reported honestly), and otherwise
     turns its card 300 ms after it becomes due."""
-
-    def script(page: SimPage, message: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-        state = page.state
-        if message["type"] != "events" or not state or state.get("over"):
-            return []
-        card = state["cards"]
-        turned = any(i["event"]["kind"] == "card_turned" for i in message["items"])
-        if turned and slappable(state):
-            rt = reaction.setdefault(card, 0)
-            return [(rt, {"type": "slap", "seat": seat, "card": card, "rt": rt})]
-        if state["turn"] == seat and state["collect_pending"] is None and not slappable(state):
-            return [(300, {"type": "flip", "seat": seat})]
-        return []
-
-    return script
+    return slapper(seat, RULES, lambda card: reaction.setdefault(card, 0))
 
 
 def race_wins(seeds: range) -> tuple[int, int]:
@@ -115,7 +94,7 @@ def test_a_page_that_lies_gains_at_most_the_cap() -> None:
     liar = credit(received=1000, sent=500, reaction=100, lag=lag, quota=quota, window=150)
     assert liar.compensation == lag.allowance() < HARD_CAP_MS
     assert liar.compensation - honest.compensation <= HARD_CAP_MS
-    # Answers probes late to look slow: still never more than the cap.
+    # On a link the server itself measured as very slow: still never more than the cap.
     slow = LagEstimate()
     for _ in range(50):
         slow.observe(5000)

@@ -32,7 +32,7 @@ def say(room: RoomCore, page: int, doc: dict[str, object]) -> list[dict[str, Any
 
 def page(room: RoomCore, page_id: int, token: str | None) -> None:
     room.open_page(page_id)
-    say(room, page_id, {"type": "hello", "v": 3, "token": token})
+    say(room, page_id, {"type": "hello", "v": wire.VERSION, "token": token})
 
 
 def test_pages_that_stand_up_or_hold_nothing_leave_no_tokens_behind() -> None:
@@ -119,7 +119,7 @@ def test_latency_changes_reach_the_pages_at_most_every_few_seconds() -> None:
     assert len(updates) - len(lobbies) <= 60_000 // LATENCY_EVERY_MS + 1
     # A change of delay alone is a small latency message, not the whole room with its rules...
     latency = [m for m in updates if m["type"] == "latency"]
-    assert latency and all(set(m) == {"type", "seats", "window_ms"} for m in latency)
+    assert latency and all(set(m) == {"type", "seats", "window_ms", "waits_for"} for m in latency)
     assert len(json.dumps(latency[-1])) < 120
     # ...and every player's latency is still shown, the slowest link's the highest.
     shown = latency[-1]["seats"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from ratscrew.rooms import runner
+from ratscrew.rooms import runner, wire
 from ratscrew.web import limits
 from ratscrew.web.app import create_app
 
@@ -102,7 +102,7 @@ def test_silent_sockets_are_closed_and_talking_ones_kept(client: TestClient, mon
     with client.websocket_connect(f"/ws/rooms/{code}") as mute, pytest.raises(WebSocketDisconnect):
         mute.receive_json()  # never said hello: closed, with nothing sent
     with client.websocket_connect(f"/ws/rooms/{code}") as page:
-        page.send_json({"type": "hello", "v": 3, "token": None, "since": -1})
+        page.send_json({"type": "hello", "v": wire.VERSION, "token": None, "since": -1})
         assert page.receive_json()["type"] == "welcome"
         for i in range(6):  # 1.2 s of pings, 0.2 s apart: longer than the idle limit, never silent that long
             time.sleep(0.2)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from ratscrew.rooms import wire
 from tests.conftest import Server, start_server
 
 
@@ -27,7 +28,7 @@ class Player:
         self._stack = ExitStack()
         url = f"{server.url.replace('http', 'ws').rstrip('/')}/ws/rooms/{code}"
         self.ws: ClientConnection = self._stack.enter_context(connect(url, open_timeout=10))
-        self.ws.send(json.dumps({"type": "hello", "v": 3, "token": token, "since": since}))
+        self.ws.send(json.dumps({"type": "hello", "v": wire.VERSION, "token": token, "since": since}))
         self.seqs: list[int] = []
         self.last_seq = since
         self.state: dict[str, Any] = {}

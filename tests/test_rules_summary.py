@@ -113,10 +113,44 @@ def test_changes_from_the_preset_are_listed_as_chips(client: TestClient) -> None
     assert doc["preset"]["changes_text"] == "avec 1 modification"
 
 
+def test_slapjack_reads_as_slapjack_in_every_language(client: TestClient) -> None:
+    docs = {lang: summary(client, {"rules": "slapjack", "players": 3, "lang": lang}) for lang in LANGUAGES}
+    assert [s["key"] for s in docs["en"]["slaps"]] == ["wildcard"]
+    assert docs["en"]["chips"][:2] == ["Slap: any Jack", "No challenges"]
+    assert docs["fr"]["chips"][:2] == ["On tape sur\u00a0: Valet sur le dessus", "Aucun défi"]
+    assert docs["de"]["chips"][:2] == ["Klatschen bei: Bube obenauf", "Keine Herausforderungen"]
+    assert docs["en"]["challenge"].startswith("No card opens a challenge")
+    assert docs["en"]["slaps"][0]["example"][-1][0] == "J"
+
+
+def test_the_new_penalties_and_patterns_have_their_words(client: TestClient) -> None:
+    rules = {
+        "slapping": {"penalty": "lockout", "lockout_cards": 3, "once_per_card": True},
+        "slaps": {"bigmac": True, "flush": 4, "six_nine": True, "ten": "numbers", "top_bottom_ten": True},
+    }
+    en = summary(client, {"rules": rules, "lang": "en"})
+    assert "Wrong slap: locked out for 3 cards" in en["chips"]
+    assert "Big Mac" in en["chips"][0] and "flush of 4" in en["chips"][0] and "Six-nine" in en["chips"][0]
+    assert en["penalty"] == (
+        "A wrong slap costs no card, but the slapper's slaps do not count until 3 more cards have been turned. "
+        "Nobody pays twice for the same card."
+    )
+    assert {s["key"] for s in en["slaps"]} >= {"bigmac", "flush", "six_nine", "top_bottom_ten"}
+    de = summary(client, {"rules": rules, "lang": "de"})
+    assert "Falsch geklatscht: 3 Karten gesperrt" in de["chips"]
+    given = summary(client, {"rules": {"slapping": {"penalty": "give-pile"}}, "lang": "fr"})
+    assert "Tape à tort\u00a0: le tas part à gauche" in given["chips"]
+    bottom = summary(client, {"rules": {"slapping": {"penalty_from": "bottom", "penalty_cards": 2}}, "lang": "en"})
+    assert bottom["penalty"].endswith("The cards come from the bottom of the stack.")
+    assert "Wrong slap: burn 2 (from the bottom)" in bottom["chips"]
+
+
 @pytest.mark.parametrize(
     ("body", "words"),
     [
         ({"rules": {"slaps": {"run": 5}}}, "slaps.run cannot be 5"),
+        ({"rules": {"slapping": {"penalty": "spank"}}}, "lockout, lockout-pile, give-pile"),
+        ({"rules": {"slaps": {"top_bottom_ten": True}}}, "slaps.top_bottom_ten needs slaps.ten"),
         ({"rules": {"slaps": {"nope": 1}}}, "unknown rules key"),
         ({"rules": "chaos"}, "unknown preset"),
         ({"players": 1}, "players must be a whole number from 2 to 12, got 1"),

@@ -489,7 +489,10 @@ def test_every_language_has_every_score_keeper_message() -> None:
 
 
 def test_the_page_uses_only_keys_that_exist() -> None:
-    script = resources.files("ratscrew.web").joinpath("static", "js", "pages", "scores.js").read_text(encoding="utf-8")
+    pages = resources.files("ratscrew.web").joinpath("static", "js", "pages")
+    parts = [pages.joinpath("scores.js"), *sorted(pages.joinpath("scores").iterdir(), key=lambda part: part.name)]
+    script = "\n".join(part.read_text(encoding="utf-8") for part in parts if part.name.endswith(".js"))
+    assert '"scores.referee.title"' in script  # the page's modules were read, not only its entry
     english = _catalog("en")
     plural_bases = set(re.findall(r'\btn\("(scores\.[\w.]+)"', script)) | {
         "scores.rules.penalty_burn",

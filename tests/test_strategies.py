@@ -10,10 +10,13 @@ from ratscrew.bots.strategy import UnknownStrategy
 from ratscrew.cards import Card, parse_cards
 from ratscrew.engine import Game
 from ratscrew.engine.actions import Flip, Slap
+from ratscrew.engine.events import DismissReason, SlapDismissed, WrongSlap
 from ratscrew.engine.view import view_for
 from ratscrew.errors import MalformedInput
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
+from ratscrew.table.clock import VirtualClock
+from ratscrew.table.table import SeatSpec, Table, run_virtual
 
 
 def hands(*stacks: str) -> list[list[Card]]:
@@ -26,10 +29,19 @@ def sight_after(game: Game, flips: int) -> Sight:
     return Sight.of(view_for(game), game.matches(), game.burned)
 
 
-@pytest.mark.parametrize("preset", ["standard", "bicycle", "everything"])
-def test_the_tables_sight_of_a_game_is_what_its_view_shows(preset: str) -> None:
+@pytest.mark.parametrize(
+    ("preset", "penalty"),
+    [
+        ("standard", "burn"),
+        ("bicycle", "burn"),
+        ("everything", "burn"),
+        ("standard", "lockout"),
+        ("slapjack", "lockout-pile"),
+    ],
+)
+def test_the_tables_sight_of_a_game_is_what_its_view_shows(preset: str, penalty: str) -> None:
     # The table builds a bot's Sight straight from the game; it must be what a View of the game shows.
-    rules = Rules.build(preset, {"slaps.burned_count": True})
+    rules = Rules.build(preset, {"slaps.burned_count": True, "slapping.penalty": penalty})
     game = Game.from_seed(rules, 3, 12)
     rng = SeededRandom(4)
     for step in range(400):
@@ -143,6 +155,58 @@ def test_perfect_never_misses_a_pattern_and_never_slaps_wrong(seed: int) -> None
     plan = perfect.react(sight, 0)
     assert plan is not None
     assert plan.delay == 150 and [m.pattern for m in sight.matches] == ["double"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "deal", "pattern"),
+    [
+        ({"slaps.bigmac": True}, ("7S 3D", "2C 7C"), "bigmac"),
+        ({"slaps.flush": 3}, ("2H 9H", "KH 4S"), "flush"),
+        ({"slaps.wildcard": 10}, ("4D 5S", "TC 6C"), "wildcard"),
+        ({"slaps.six_nine": True}, ("6D 5S", "9C 4C"), "six_nine"),
+        ({"slaps.ten": "numbers", "slaps.top_bottom_ten": True}, ("3D 7S", "5C 4C"), "top_bottom_ten"),
+    ],
+)
+def test_computers_slap_the_house_patterns(changes: dict[str, object], deal: tuple[str, str], pattern: str) -> None:
+    game = Game(Rules.build("standard", changes), hands(*deal))
+    flips = {"bigmac": 4, "flush": 3, "wildcard": 2, "six_nine": 2, "top_bottom_ten": 3}[pattern]
+    sight = sight_after(game, flips)
+    assert [m.pattern for m in sight.matches] == [pattern]
+    assert Bot(resolve("perfect"), SeededRandom(3)).react(sight, 0) is not None
+
+
+def test_a_locked_out_computer_does_not_slap_until_its_lockout_ends() -> None:
+    rules = Rules.build("standard", {"slapping.penalty": "lockout", "slapping.lockout_cards": 4})
+    game = Game(rules, hands("2S 7S 4S 9S", "3H 7H 5H 9H"))
+    perfect = Bot(resolve("perfect"), SeededRandom(2))
+    game.apply(Flip())
+    game.apply(Slap(0))  # a wrong slap: seat 0 is locked out until four more cards are turned
+    sight = sight_after(game, 3)  # 2S 3H 7S 7H: a double, but seat 0 is still locked out for one card
+    assert sight.locked == (True, False) and [m.pattern for m in sight.matches] == ["double"]
+    assert perfect.react(sight, 0) is None
+    assert perfect.react(sight, 1) is not None
+    game.apply(Slap(1))  # seat 1 takes the pile; then 4S is turned and the lockout is over
+    sight = sight_after(game, 1)
+    assert sight.locked == (False, False)
+
+
+def test_computers_at_a_lockout_table_never_slap_while_locked_out() -> None:
+    # Risk slappers slap wrong often and easy players now and then; locked out, they know better.
+    rules = Rules.build("standard", {"slapping.penalty": "lockout", "slapping.lockout_cards": 8})
+    for seed in range(6):
+        table = _virtual_table(rules, ["easy:risk-3", "easy", "medium:risk-faces", "easy"], seed)
+        reasons = [e.event.reason for e in table.log if isinstance(e.event, SlapDismissed)]
+        wrong = [e for e in table.log if isinstance(e.event, WrongSlap)]
+        assert wrong, "easy players slap wrong sometimes"
+        assert DismissReason.LOCKED_OUT not in reasons
+
+
+def _virtual_table(rules: Rules, levels: list[str], seed: int) -> Table:
+    clock = VirtualClock()
+    game = Game.from_seed(rules.with_changes({"end.max_cards": 3000}), len(levels), seed)
+    table = Table(game, [SeatSpec(f"bot {i}", level) for i, level in enumerate(levels)], clock, seed=seed)
+    run_virtual(table, clock)
+    return table
 
 
 def test_instant_reacts_with_no_delay_and_perfect_draws_nothing_from_its_stream() -> None:

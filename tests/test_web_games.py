@@ -43,7 +43,12 @@ def socket_for(
     """A page's socket to a game, greeted with its seat token (the game's own unless another is given)."""
     ws_url = server.url.replace("http://", "ws://").rstrip("/")
     with connect(f"{ws_url}/ws/rooms/{game['id']}", open_timeout=10) as ws:
-        hello = {"type": "hello", "v": 3, "token": token if token is not None else game["token"], "since": since}
+        hello = {
+            "type": "hello",
+            "v": wire.VERSION,
+            "token": token if token is not None else game["token"],
+            "since": since,
+        }
         ws.send(json.dumps(hello))
         yield ws
 

@@ -11,9 +11,19 @@ from ratscrew.engine.game import Game
 from ratscrew.record import Record
 from ratscrew.rules import PRESETS, Rules
 
-# Option mixes that reach the rarer events: debts passed on, tens that stop, missed slaps, the end by time.
+# Option mixes that reach the rarer events: debts passed on, tens that stop, missed slaps, the end by time,
+# lockouts, piles given away, slaps dismissed once per card.
 MIXES: tuple[dict[str, object], ...] = (
     {},
+    {"slapping.penalty": "lockout", "slaps.bigmac": True, "slaps.flush": 3},
+    {"slapping.penalty": "lockout-pile", "slaps.wildcard": 10, "slaps.six_nine": True},
+    {"slapping.penalty": "give-pile", "slapping.once_per_card": True},
+    {
+        "slapping.once_per_card": True,
+        "slapping.penalty_from": "bottom",
+        "slaps.ten": "numbers",
+        "slaps.top_bottom_ten": True,
+    },
     {"slapping.tie": "split", "slapping.tie_window_ms": 100},
     {"challenge.empty_payer": "next_pays"},
     {"challenge.ten_stops": True},

@@ -15,8 +15,8 @@
  * summarised as the FNV-1a 64-bit hash that ratscrew.lab.kernel.event_hash defines, computed only when
  * asked for.
  *
- * The caller describes the rules and the seats once, as a packed array of doubles (see the CFG_ and SEAT_
- * offsets below, which ratscrew/lab/kernel.py fills in the same order).
+ * The caller describes the rules and the seats once, as a packed array of doubles, field by field in the
+ * order of the lists below; the module exports those lists by name, and ratscrew/lab/kernel.py packs by them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -32,81 +32,114 @@
 #define MAX_STEPS 10000000LL /* run_virtual's max_steps: clock advances before it gives up */
 #define MAX_NOTES 64
 
-/* Header of the configuration array. */
-enum {
-    CFG_PLAYERS,
-    CFG_DEMAND_J,
-    CFG_DEMAND_Q,
-    CFG_DEMAND_K,
-    CFG_DEMAND_A,
-    CFG_DEMAND_JOKER,
-    CFG_NEXT_PAYS,
-    CFG_TEN_STOPS,
-    CFG_COLLECT_DELAY,
-    CFG_PENALTY,
-    CFG_PENALTY_CARDS,
-    CFG_TIE_WINDOW,
-    CFG_TIE_SPLIT,
-    CFG_SLAP_IN,
-    CFG_OUT_WHEN,
-    CFG_LEADER_LEFT,
-    CFG_DOUBLE,
-    CFG_SANDWICH,
-    CFG_TOP_BOTTOM,
-    CFG_MARRIAGE,
-    CFG_DIVORCE,
-    CFG_RUN,
-    CFG_RUN_WRAP,
-    CFG_TEN,
-    CFG_TEN_GAP,
-    CFG_JOKER,
-    CFG_BURNED_COUNT,
-    CFG_TIME_LIMIT_S,
-    CFG_MAX_CARDS,
-    CFG_DECKS,
-    CFG_JOKERS,
-    CFG_BOT_PACE,
-    CFG_DIFFICULTY,                      /* 9 patterns x (miss factor, extra ms) */
-    CFG_LONG_CHALLENGE_MISS = CFG_DIFFICULTY + 18,
-    CFG_NEAR_MISS_WRONG,
-    CFG_HEADER
-};
+/* ------------------------------------------------------------------ what the caller must agree on
+ *
+ * Every list below is written once, as an X-macro, and exported by name when the module loads (see
+ * PyInit__ers_fast): ratscrew/lab/kernel.py packs the configuration by these names and compares the enums and
+ * patterns with its own, so a field, a value or an order that differs between the two sides is found before a
+ * game is played, never read as the wrong number. */
+
+/* The rules: one double per rules key (the key as docs/rules.md spells it), in this order. The last two
+ * columns say which values this file plays: an integer range (lo, hi) or, for a choice, its values as text
+ * (the caller sends the value's place in that list, or the number itself when every value is a number). */
+#define RULE_FIELDS(X)                                                                                           \
+    X(DEMAND_J, "challenge.J", 0, 9, NULL)                                                                     \
+    X(DEMAND_Q, "challenge.Q", 0, 9, NULL)                                                                     \
+    X(DEMAND_K, "challenge.K", 0, 9, NULL)                                                                     \
+    X(DEMAND_A, "challenge.A", 0, 9, NULL)                                                                     \
+    X(EMPTY_PAYER, "challenge.empty_payer", 0, 0, "loses next_pays")                                           \
+    X(TEN_STOPS, "challenge.ten_stops", 0, 1, NULL)                                                            \
+    X(DEMAND_JOKER, "challenge.joker", 0, 9, NULL)                                                             \
+    X(COLLECT_DELAY, "slapping.collect_delay_ms", 0, 1000000000, NULL)                                         \
+    X(PENALTY, "slapping.penalty", 0, 0, "burn give-each none lockout lockout-pile give-pile")                 \
+    X(PENALTY_CARDS, "slapping.penalty_cards", 1, 100, NULL)                                                   \
+    X(LOCKOUT_CARDS, "slapping.lockout_cards", 1, 1000000000, NULL)                                            \
+    X(PENALTY_FROM, "slapping.penalty_from", 0, 0, "top bottom")                                               \
+    X(ONCE_PER_CARD, "slapping.once_per_card", 0, 1, NULL)                                                     \
+    X(TIE_WINDOW, "slapping.tie_window_ms", 0, 1000000000, NULL)                                               \
+    X(TIE, "slapping.tie", 0, 0, "first split")                                                                \
+    X(SLAP_IN, "players.slap_in", 0, 1, NULL)                                                                  \
+    X(OUT_WHEN, "players.out_when", 0, 0, "wrong-slap missed-slap never")                                      \
+    X(LEADER, "players.leader", 0, 0, "winner left")                                                           \
+    X(DOUBLE, "slaps.double", 0, 1, NULL)                                                                      \
+    X(SANDWICH, "slaps.sandwich", 0, 1, NULL)                                                                  \
+    X(TOP_BOTTOM, "slaps.top_bottom", 0, 1, NULL)                                                              \
+    X(MARRIAGE, "slaps.marriage", 0, 1, NULL)                                                                  \
+    X(DIVORCE, "slaps.divorce", 0, 1, NULL)                                                                    \
+    X(RUN, "slaps.run", 0, 4, NULL)                                                                            \
+    X(RUN_WRAP, "slaps.run_wrap", 0, 1, NULL)                                                                  \
+    X(TEN, "slaps.ten", 0, 0, "off numbers ace-one")                                                           \
+    X(TEN_GAP, "slaps.ten_gap", 0, 0, "off court any")                                                         \
+    X(JOKER, "slaps.joker", 0, 1, NULL)                                                                        \
+    X(BURNED_COUNT, "slaps.burned_count", 0, 1, NULL)                                                          \
+    X(BIGMAC, "slaps.bigmac", 0, 1, NULL)                                                                      \
+    X(FLUSH, "slaps.flush", 0, 8, NULL)                                                                        \
+    X(WILDCARD, "slaps.wildcard", 0, 0, "off 2 3 4 5 6 7 8 9 10 J Q K A")                                      \
+    X(SIX_NINE, "slaps.six_nine", 0, 1, NULL)                                                                  \
+    X(TOP_BOTTOM_TEN, "slaps.top_bottom_ten", 0, 1, NULL)                                                      \
+    X(TIME_LIMIT_S, "end.time_limit_s", 0, 1000000000, NULL)                                                   \
+    X(MAX_CARDS, "end.max_cards", 0, 1000000000000LL, NULL)                                                    \
+    X(DECKS, "deck.decks", 0, 0, "auto 1 2")                                                                   \
+    X(JOKERS, "deck.jokers", 0, 2, NULL)
+
+/* Patterns, in the order of ratscrew.patterns.PATTERNS (bit i of a match mask is pattern i). */
+#define PATTERN_LIST(X)                                                                                          \
+    X(DOUBLE, "double") X(SANDWICH, "sandwich") X(TOP_BOTTOM, "top_bottom") X(MARRIAGE, "marriage")            \
+    X(DIVORCE, "divorce") X(RUN, "run") X(TEN, "ten") X(TEN_GAP, "ten_gap") X(JOKER, "joker")                   \
+    X(BIGMAC, "bigmac") X(FLUSH, "flush") X(WILDCARD, "wildcard") X(SIX_NINE, "six_nine")                       \
+    X(TOP_BOTTOM_TEN, "top_bottom_ten")
+
+/* After the rules: the table and the bots' shared numbers, then (miss factor, extra ms) for each pattern. */
+#define TABLE_FIELDS(X) X(PLAYERS, "players") X(BOT_PACE, "bot_pace") X(LONG_MISS, "long_challenge_miss")       \
+    X(NEAR_WRONG, "near_miss_wrong")
 
 /* Per seat, after the header. */
-enum {
-    SEAT_REACTION_FIXED,
-    SEAT_MU,
-    SEAT_SIGMA,
-    SEAT_TAU,
-    SEAT_FLOOR,
-    SEAT_FIXED_MS,
-    SEAT_MISS,
-    SEAT_WRONG,
-    SEAT_FLIP_MU,
-    SEAT_FLIP_SIGMA,
-    SEAT_FLIP_TAU,
-    SEAT_FLIP_FLOOR,
-    SEAT_STRATEGY, /* 0 none, 1 court ranks under the top card, 2 a number of cards */
-    SEAT_COURTS,   /* bit r set: rank r counts */
-    SEAT_MIN_CARDS,
-    SEAT_PAD,
-    SEAT_SIZE
-};
+#define SEAT_LIST(X)                                                                                             \
+    X(REACTION_FIXED, "reaction_fixed") X(MU, "mu") X(SIGMA, "sigma") X(TAU, "tau") X(FLOOR, "floor")          \
+    X(FIXED_MS, "fixed_ms") X(MISS, "miss") X(WRONG, "wrong") X(FLIP_MU, "flip_mu")                            \
+    X(FLIP_SIGMA, "flip_sigma") X(FLIP_TAU, "flip_tau") X(FLIP_FLOOR, "flip_floor")                            \
+    X(STRATEGY, "strategy") /* 0 none, 1 court ranks under the top card, 2 a number of cards */                \
+    X(COURTS, "courts")     /* bit r set: rank r counts */                                                      \
+    X(MIN_CARDS, "min_cards")
 
-/* Event kinds, in the order of ratscrew.engine.events.EventKind. */
-enum { EV_CARD_TURNED, EV_CHALLENGE_OPENED, EV_DEBT_PASSED, EV_CHALLENGE_WON, EV_CHALLENGE_STOPPED,
-       EV_SLAP_CORRECT, EV_WRONG_SLAP, EV_SLAP_DISMISSED, EV_PILE_WON, EV_PLAYER_OUT, EV_GAME_OVER };
-/* The values of the events' enums, each in its Python declaration order. */
-enum { CW_PAID, CW_RAN_OUT, CW_UNOPPOSED, CW_LAST_CARD };
-enum { STOP_TEN, STOP_CHALLENGER_OUT, STOP_WINNER_OUT };
-enum { DISMISS_LATE, DISMISS_ALREADY_SHARING };
-enum { WON_SLAP, WON_CHALLENGE, WON_LAST_IN };
-enum { OUT_EMPTY, OUT_WRONG_SLAP, OUT_MISSED_SLAP };
-enum { RES_WIN, RES_DRAW, RES_LOOP, RES_LIMIT };
-enum { END_ALL_CARDS, END_LAST_IN, END_TIME, END_CARD_LIMIT, END_LOOP };
-/* Patterns, in the order of ratscrew.patterns.PATTERNS. */
-enum { P_DOUBLE, P_SANDWICH, P_TOP_BOTTOM, P_MARRIAGE, P_DIVORCE, P_RUN, P_TEN, P_TEN_GAP, P_JOKER, P_COUNT };
-enum { PEN_BURN, PEN_GIVE_EACH, PEN_NONE };
+/* The engine's enums, each in its Python declaration order (ratscrew.engine.events and .outcome). */
+#define EVENT_KINDS(X)                                                                                           \
+    X(EV_CARD_TURNED, "card_turned") X(EV_CHALLENGE_OPENED, "challenge_opened") X(EV_DEBT_PASSED, "debt_passed") \
+    X(EV_CHALLENGE_WON, "challenge_won") X(EV_CHALLENGE_STOPPED, "challenge_stopped")                          \
+    X(EV_SLAP_CORRECT, "slap_correct") X(EV_WRONG_SLAP, "wrong_slap") X(EV_SLAP_DISMISSED, "slap_dismissed")   \
+    X(EV_PILE_WON, "pile_won") X(EV_PLAYER_OUT, "player_out") X(EV_GAME_OVER, "game_over")
+#define CHALLENGE_WINS(X) X(CW_PAID, "paid") X(CW_RAN_OUT, "ran_out") X(CW_UNOPPOSED, "unopposed") X(CW_LAST_CARD, "last_card")
+#define STOP_REASONS(X) X(STOP_TEN, "ten") X(STOP_CHALLENGER_OUT, "challenger_out") X(STOP_WINNER_OUT, "winner_out")
+#define DISMISS_REASONS(X)                                                                                       \
+    X(DISMISS_LATE, "late") X(DISMISS_ALREADY_SHARING, "already_sharing") X(DISMISS_LOCKED_OUT, "locked_out")  \
+    X(DISMISS_ONCE_PER_CARD, "once_per_card")
+#define WON_BY(X) X(WON_SLAP, "slap") X(WON_CHALLENGE, "challenge") X(WON_LAST_IN, "last_in") X(WON_GIVEN, "given")
+#define OUT_REASONS(X) X(OUT_EMPTY, "empty") X(OUT_WRONG_SLAP, "wrong_slap") X(OUT_MISSED_SLAP, "missed_slap")
+#define RESULTS(X) X(RES_WIN, "win") X(RES_DRAW, "draw") X(RES_LOOP, "loop") X(RES_LIMIT, "limit")
+#define ENDINGS(X)                                                                                               \
+    X(END_ALL_CARDS, "all_cards") X(END_LAST_IN, "last_in") X(END_TIME, "time") X(END_CARD_LIMIT, "card_limit") \
+    X(END_LOOP, "loop")
+#define SUITS(X) X(SUIT_S, "S") X(SUIT_H, "H") X(SUIT_D, "D") X(SUIT_C, "C")
+
+#define AS_CFG(id, ...) CFG_##id,
+#define AS_P(id, name) P_##id,
+#define AS_SEAT(id, name) SEAT_##id,
+#define AS_ENUM(id, name) id,
+enum { RULE_FIELDS(AS_CFG) TABLE_FIELDS(AS_CFG) CFG_DIFFICULTY };
+enum { PATTERN_LIST(AS_P) P_COUNT };
+enum { CFG_HEADER = CFG_DIFFICULTY + 2 * P_COUNT };
+enum { SEAT_LIST(AS_SEAT) SEAT_SIZE };
+enum { EVENT_KINDS(AS_ENUM) };
+enum { CHALLENGE_WINS(AS_ENUM) };
+enum { STOP_REASONS(AS_ENUM) };
+enum { DISMISS_REASONS(AS_ENUM) };
+enum { WON_BY(AS_ENUM) };
+enum { OUT_REASONS(AS_ENUM) };
+enum { RESULTS(AS_ENUM) };
+enum { ENDINGS(AS_ENUM) };
+enum { SUITS(AS_ENUM) };
+/* Places in the choice lists of RULE_FIELDS. */
+enum { PEN_BURN, PEN_GIVE_EACH, PEN_NONE, PEN_LOCKOUT, PEN_LOCKOUT_PILE, PEN_GIVE_PILE };
 enum { OUTW_WRONG_SLAP, OUTW_MISSED_SLAP, OUTW_NEVER };
 enum { T_FLIP, T_BOT_SLAP, T_COLLECT, T_SPLIT_CLOSE, T_TIME_LIMIT };
 
@@ -123,9 +156,11 @@ typedef struct {
     int players;
     int demand[15];
     int next_pays, ten_stops, collect_delay, penalty, penalty_cards, tie_window, tie_split;
+    long long lockout_cards;
+    int from_bottom, once_per_card;
     int slap_in, out_when, leader_left;
     int p_on[P_COUNT];
-    int run, run_wrap, ten, ten_gap, burned_count;
+    int run, run_wrap, ten, ten_gap, burned_count, flush, wildcard;
     long long time_limit_s, max_cards;
     int decks, jokers;
     double bot_pace;
@@ -174,6 +209,9 @@ typedef struct {
     int split[MAX_SEATS];
     int nsplit;
     long long split_t0;
+    long long locked_until[MAX_SEATS]; /* lockout: the card count from which the seat's slaps count again */
+    long long locked_pile[MAX_SEATS];  /* lockout-pile: the tricks count the lock lasts for, or -1 */
+    long long paid_at[MAX_SEATS];      /* the card count of the seat's last wrong slap (once_per_card), or -1 */
     int total;
     int over, result, winner;
     /* what the table reacts to after an action: ChallengeWon (seat -1) and SlapCorrect (its seat) */
@@ -283,6 +321,7 @@ static void emit(Sim *s, int kind, int seat, int card, long long a, long long b)
 static inline int stack_len(const Sim *s, int seat) { return (int)(s->tail[seat] - s->head[seat]); }
 static inline int stack_pop(Sim *s, int seat) { return s->stack[seat][s->head[seat]++ & (RING - 1)]; }
 static inline void stack_push(Sim *s, int seat, int card) { s->stack[seat][s->tail[seat]++ & (RING - 1)] = (uint8_t)card; }
+static inline int stack_pop_bottom(Sim *s, int seat) { return s->stack[seat][--s->tail[seat] & (RING - 1)]; }
 
 /* ------------------------------------------------------------------ patterns (ratscrew/patterns.py) */
 
@@ -333,6 +372,23 @@ static int run_matches(const Sim *s, int len) {
     return up || down;
 }
 
+/* The top `flush` cards are all of one suit (a joker has none). */
+static int flush_matches(const Sim *s, int len) {
+    int L = s->cfg->flush;
+    if (L < 2 || len < L) return 0;
+    int suit = pp_at(s, len - L) & 3;
+    for (int k = 0; k < L; k++) {
+        int card = pp_at(s, len - L + k);
+        if (RANK(card) == 0 || (card & 3) != suit) return 0;
+    }
+    return 1;
+}
+
+static inline int six_nine(int a, int b) {
+    int ra = RANK(a), rb = RANK(b);
+    return (ra == 6 && rb == 9) || (ra == 9 && rb == 6);
+}
+
 /* Every enabled pattern the pile shows, one bit per pattern. */
 static unsigned matches(const Sim *s) {
     const Config *c = s->cfg;
@@ -354,6 +410,11 @@ static unsigned matches(const Sim *s) {
         if (!(c->ten_gap == 1 && !(middle >= R_JACK))) m |= 1u << P_TEN_GAP;
     }
     if (c->p_on[P_JOKER] && RANK(top) == 0) m |= 1u << P_JOKER;
+    if (c->p_on[P_BIGMAC] && len >= 4 && same_rank(top, pp_at(s, len - 4))) m |= 1u << P_BIGMAC;
+    if (c->p_on[P_FLUSH] && flush_matches(s, len)) m |= 1u << P_FLUSH;
+    if (c->p_on[P_WILDCARD] && RANK(top) == c->wildcard) m |= 1u << P_WILDCARD;
+    if (c->p_on[P_SIX_NINE] && len >= 2 && six_nine(top, second)) m |= 1u << P_SIX_NINE;
+    if (c->p_on[P_TOP_BOTTOM_TEN] && s->npile >= 3 && sum_to_ten(c, pp_at(s, 0), top)) m |= 1u << P_TOP_BOTTOM_TEN;
     return m;
 }
 
@@ -716,13 +777,34 @@ static void settle_due(Sim *s) {
     pass_turn(s, seat);
 }
 
+/* give-pile: the next seat in on the slapper's left takes the pile, as if it had won it. */
+static void give_pile(Sim *s, int seat) {
+    if (!s->npile && !s->nburned) return;
+    int receiver = -1;
+    for (int k = 1; k < s->n && receiver < 0; k++)
+        if (!s->out[(seat + k) % s->n]) receiver = (seat + k) % s->n;
+    if (receiver < 0) {
+        s->broken = 1;
+        return;
+    }
+    s->nsplit = 0;
+    s->collect_pending = receiver;
+    s->collect_how = WON_GIVEN;
+    collect(s);
+}
+
+static inline int take_penalty_card(Sim *s, int seat) {
+    return s->cfg->from_bottom ? stack_pop_bottom(s, seat) : stack_pop(s, seat);
+}
+
 static void wrong_slap(Sim *s, int seat) {
     const Config *c = s->cfg;
     int was_empty = !stack_len(s, seat);
     int nburn = 0, ngiven = 0;
+    s->paid_at[seat] = s->cards;
     if (c->penalty == PEN_BURN) {
         int count = c->penalty_cards < stack_len(s, seat) ? c->penalty_cards : stack_len(s, seat);
-        for (int i = 0; i < count; i++) s->burned[s->nburned++] = (uint8_t)stack_pop(s, seat);
+        for (int i = 0; i < count; i++) s->burned[s->nburned++] = (uint8_t)take_penalty_card(s, seat);
         nburn = count;
     } else if (c->penalty == PEN_GIVE_EACH) {
         int receivers[MAX_SEATS], nr = 0;
@@ -733,18 +815,31 @@ static void wrong_slap(Sim *s, int seat) {
         for (int round = 0; round < c->penalty_cards; round++) {
             for (int k = 0; k < nr; k++) {
                 if (!stack_len(s, seat)) break;
-                stack_push(s, receivers[k], stack_pop(s, seat));
+                stack_push(s, receivers[k], take_penalty_card(s, seat));
                 ngiven++;
             }
         }
+    } else if (c->penalty == PEN_LOCKOUT) {
+        s->locked_until[seat] = s->cards + c->lockout_cards;
+    } else if (c->penalty == PEN_LOCKOUT_PILE) {
+        s->locked_pile[seat] = s->tricks;
     }
     emit(s, EV_WRONG_SLAP, seat, -1, nburn, ngiven);
+    if (c->penalty == PEN_GIVE_PILE) {
+        give_pile(s, seat);
+        if (s->over) return;
+    }
     if (c->slap_in && c->out_when == OUTW_WRONG_SLAP && was_empty) {
         mark_out(s, seat, OUT_WRONG_SLAP);
         if (s->over) return;
     }
     check_all_held(s);
     if (!s->over) settle_due(s);
+}
+
+/* Game.lockout: the seat's slaps are dismissed after a wrong slap under a lockout penalty. */
+static inline int locked_out(const Sim *s, int seat) {
+    return s->locked_pile[seat] == s->tricks || s->locked_until[seat] > s->cards;
 }
 
 static void slap(Sim *s, int seat, long long t, long long card) {
@@ -755,6 +850,10 @@ static void slap(Sim *s, int seat, long long t, long long card) {
     }
     if (1 <= card && card <= s->pile_start) {
         emit(s, EV_SLAP_DISMISSED, seat, -1, DISMISS_LATE, 0);
+        return;
+    }
+    if (locked_out(s, seat)) {
+        emit(s, EV_SLAP_DISMISSED, seat, -1, DISMISS_LOCKED_OUT, 0);
         return;
     }
     if (s->nsplit) {
@@ -772,6 +871,10 @@ static void slap(Sim *s, int seat, long long t, long long card) {
     }
     unsigned m = matches(s);
     if (!m) {
+        if (c->once_per_card && s->paid_at[seat] == s->cards) {
+            emit(s, EV_SLAP_DISMISSED, seat, -1, DISMISS_ONCE_PER_CARD, 0);
+            return;
+        }
         wrong_slap(s, seat);
         return;
     }
@@ -900,7 +1003,7 @@ static int strategy_wants(const Sim *s, int seat) {
 /* Bot.react: the delay of a planned slap, or -1 for none. */
 static long long react(Sim *s, const Sight *v, int seat) {
     const Config *c = s->cfg;
-    if (s->over || s->out[seat]) return -1;
+    if (s->over || s->out[seat] || locked_out(s, seat)) return -1; /* a locked-out seat knows better */
     if (c->strategy[seat]) {
         if (s->cards == s->last_card[seat]) return -1;
         s->last_card[seat] = s->cards;
@@ -1000,21 +1103,27 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
     c->demand[R_KING] = (int)v[CFG_DEMAND_K];
     c->demand[R_ACE] = (int)v[CFG_DEMAND_A];
     c->demand[0] = (int)v[CFG_DEMAND_JOKER];
-    c->next_pays = (int)v[CFG_NEXT_PAYS];
+    c->next_pays = v[CFG_EMPTY_PAYER] == 1; /* loses, next_pays */
     c->ten_stops = (int)v[CFG_TEN_STOPS];
     c->collect_delay = (int)v[CFG_COLLECT_DELAY];
     c->penalty = (int)v[CFG_PENALTY];
     c->penalty_cards = (int)v[CFG_PENALTY_CARDS];
+    c->lockout_cards = (long long)v[CFG_LOCKOUT_CARDS];
+    c->from_bottom = v[CFG_PENALTY_FROM] == 1; /* top, bottom */
+    c->once_per_card = v[CFG_ONCE_PER_CARD] != 0;
     c->tie_window = (int)v[CFG_TIE_WINDOW];
-    c->tie_split = (int)v[CFG_TIE_SPLIT];
+    c->tie_split = v[CFG_TIE] == 1; /* first, split */
     c->slap_in = (int)v[CFG_SLAP_IN];
     c->out_when = (int)v[CFG_OUT_WHEN];
-    c->leader_left = (int)v[CFG_LEADER_LEFT];
+    c->leader_left = v[CFG_LEADER] == 1; /* winner, left */
     c->run = (int)v[CFG_RUN];
     c->run_wrap = (int)v[CFG_RUN_WRAP];
-    c->ten = (int)v[CFG_TEN];
-    c->ten_gap = (int)v[CFG_TEN_GAP];
+    c->ten = (int)v[CFG_TEN]; /* off, numbers, ace-one */
+    c->ten_gap = (int)v[CFG_TEN_GAP]; /* off, court, any */
     c->burned_count = (int)v[CFG_BURNED_COUNT];
+    c->flush = (int)v[CFG_FLUSH];
+    int wild = (int)v[CFG_WILDCARD]; /* off, then the ranks 2 .. A: place i is rank i + 1 */
+    c->wildcard = wild ? wild + 1 : -1;
     c->p_on[P_DOUBLE] = v[CFG_DOUBLE] != 0;
     c->p_on[P_SANDWICH] = v[CFG_SANDWICH] != 0;
     c->p_on[P_TOP_BOTTOM] = v[CFG_TOP_BOTTOM] != 0;
@@ -1024,18 +1133,26 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
     c->p_on[P_TEN] = c->ten != 0;
     c->p_on[P_TEN_GAP] = c->ten != 0 && c->ten_gap != 0;
     c->p_on[P_JOKER] = v[CFG_JOKER] != 0;
+    c->p_on[P_BIGMAC] = v[CFG_BIGMAC] != 0;
+    c->p_on[P_FLUSH] = c->flush > 0;
+    c->p_on[P_WILDCARD] = c->wildcard > 0;
+    c->p_on[P_SIX_NINE] = v[CFG_SIX_NINE] != 0;
+    c->p_on[P_TOP_BOTTOM_TEN] = c->ten != 0 && v[CFG_TOP_BOTTOM_TEN] != 0;
     c->time_limit_s = (long long)v[CFG_TIME_LIMIT_S];
     c->max_cards = (long long)v[CFG_MAX_CARDS];
-    c->decks = (int)v[CFG_DECKS];
+    int decks = (int)v[CFG_DECKS]; /* auto, 1, 2: auto is one deck up to 6 players (Rules.deck_for) */
+    c->decks = decks ? decks : (players <= 6 ? 1 : 2);
     c->jokers = (int)v[CFG_JOKERS];
     c->bot_pace = v[CFG_BOT_PACE];
     for (int p = 0; p < P_COUNT; p++) {
         c->diff_miss[p] = v[CFG_DIFFICULTY + 2 * p];
         c->diff_extra[p] = v[CFG_DIFFICULTY + 2 * p + 1];
     }
-    c->long_miss = v[CFG_LONG_CHALLENGE_MISS];
-    c->near_wrong = v[CFG_NEAR_MISS_WRONG];
-    if (c->decks < 1 || c->decks > 2 || c->jokers < 0 || c->jokers > 2 || c->run > 4 || c->penalty_cards < 0) return 0;
+    c->long_miss = v[CFG_LONG_MISS];
+    c->near_wrong = v[CFG_NEAR_WRONG];
+    if (c->decks < 1 || c->decks > 2 || c->jokers < 0 || c->jokers > 2 || c->run > 4 || c->penalty_cards < 0 ||
+        c->flush > 8 || c->penalty < PEN_BURN || c->penalty > PEN_GIVE_PILE || c->wildcard > R_ACE)
+        return 0;
     for (int i = 0; i < players; i++) {
         const double *seat = v + CFG_HEADER + i * SEAT_SIZE;
         c->fixed[i] = seat[SEAT_REACTION_FIXED] != 0;
@@ -1060,8 +1177,10 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
 /* Plays one game; returns 0 when it ended, -1 when the state went where the Python code would raise. */
 static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash, const uint8_t *given, Py_ssize_t ngiven) {
     memset(s, 0, offsetof(Sim, timers));
-    s->detect_loops = !(c->p_on[P_DOUBLE] || c->p_on[P_SANDWICH] || c->p_on[P_TOP_BOTTOM] || c->p_on[P_MARRIAGE] ||
-                        c->p_on[P_DIVORCE] || c->p_on[P_RUN] || c->p_on[P_TEN] || (c->p_on[P_JOKER] && c->jokers > 0));
+    /* Rules.any_slap_enabled: loops are looked for only when no pattern could ever be slapped. */
+    s->detect_loops = 1;
+    for (int p = 0; p < P_COUNT; p++)
+        if (c->p_on[p] && (p != P_JOKER || c->jokers > 0)) s->detect_loops = 0;
     s->cfg = c;
     s->n = c->players;
     s->want_hash = want_hash;
@@ -1071,6 +1190,7 @@ static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash, cons
     s->collect_how = WON_CHALLENGE;
     s->last_flipper = -1;
     s->winner = -1;
+    for (int seat = 0; seat < MAX_SEATS; seat++) s->locked_pile[seat] = s->paid_at[seat] = -1;
 
     /* The deck (cards.DeckSpec.cards), shuffled (shuffle.SeededRandom.shuffle) and dealt from seat 0. */
     uint8_t deck[MAX_TOTAL];
@@ -1172,7 +1292,124 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* ------------------------------------------------------------------ the lists, by name */
+
+#define AS_NAME(id, name) name,
+#define AS_RULE_SPEC(id, key, lo, hi, choices) {key, lo, hi, choices},
+typedef struct {
+    const char *key;
+    long long lo, hi;
+    const char *choices; /* the values as text, separated by spaces; NULL for a range */
+} RuleSpec;
+static const RuleSpec RULE_SPECS[] = {RULE_FIELDS(AS_RULE_SPEC)};
+static const char *const TABLE_NAMES[] = {TABLE_FIELDS(AS_NAME)};
+static const char *const PATTERN_NAMES[] = {PATTERN_LIST(AS_NAME)};
+static const char *const SEAT_NAMES[] = {SEAT_LIST(AS_NAME)};
+#define COUNT(a) ((Py_ssize_t)(sizeof(a) / sizeof((a)[0])))
+
+static PyObject *names(const char *const *items, Py_ssize_t n) {
+    PyObject *out = PyTuple_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        PyObject *item = PyUnicode_FromString(items[i]);
+        if (!item) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+/* CONFIG_FIELDS: every double of the header, in order: the rules keys, the table's numbers, then "miss.P"
+ * and "extra.P" for each pattern P. */
+static PyObject *config_fields(void) {
+    Py_ssize_t nrules = COUNT(RULE_SPECS), ntable = COUNT(TABLE_NAMES);
+    PyObject *out = PyTuple_New(CFG_HEADER);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < CFG_HEADER; i++) {
+        PyObject *item;
+        if (i < nrules) item = PyUnicode_FromString(RULE_SPECS[i].key);
+        else if (i < nrules + ntable) item = PyUnicode_FromString(TABLE_NAMES[i - nrules]);
+        else {
+            Py_ssize_t k = i - nrules - ntable;
+            item = PyUnicode_FromFormat("%s.%s", k % 2 ? "extra" : "miss", PATTERN_NAMES[k / 2]);
+        }
+        if (!item) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+/* RULE_VALUES: for each rules key, the values this file plays: (lo, hi), or the choices as text. */
+static PyObject *rule_values(void) {
+    PyObject *out = PyDict_New();
+    for (Py_ssize_t i = 0; out && i < COUNT(RULE_SPECS); i++) {
+        const RuleSpec *spec = &RULE_SPECS[i];
+        PyObject *value;
+        if (spec->choices) {
+            PyObject *text = PyUnicode_FromString(spec->choices);
+            value = text ? PyUnicode_Split(text, NULL, -1) : NULL;
+            Py_XDECREF(text);
+            if (value) {
+                PyObject *tuple = PyList_AsTuple(value);
+                Py_DECREF(value);
+                value = tuple;
+            }
+        } else {
+            value = Py_BuildValue("(LL)", spec->lo, spec->hi);
+        }
+        if (!value || PyDict_SetItemString(out, spec->key, value) < 0) Py_CLEAR(out);
+        Py_XDECREF(value);
+    }
+    return out;
+}
+
+/* ENUMS: the values of each enum the events and results use, in this file's order. */
+static PyObject *enums(void) {
+    static const char *const kinds[] = {EVENT_KINDS(AS_NAME)}, *const wins[] = {CHALLENGE_WINS(AS_NAME)};
+    static const char *const stops[] = {STOP_REASONS(AS_NAME)}, *const dismiss[] = {DISMISS_REASONS(AS_NAME)};
+    static const char *const won[] = {WON_BY(AS_NAME)}, *const outs[] = {OUT_REASONS(AS_NAME)};
+    static const char *const results[] = {RESULTS(AS_NAME)}, *const endings[] = {ENDINGS(AS_NAME)};
+    static const char *const suits[] = {SUITS(AS_NAME)};
+    struct {
+        const char *name;
+        const char *const *items;
+        Py_ssize_t n;
+    } all[] = {
+        {"EventKind", kinds, COUNT(kinds)},     {"ChallengeWin", wins, COUNT(wins)},
+        {"StopReason", stops, COUNT(stops)},    {"DismissReason", dismiss, COUNT(dismiss)},
+        {"WonBy", won, COUNT(won)},             {"OutReason", outs, COUNT(outs)},
+        {"Result", results, COUNT(results)},    {"Ending", endings, COUNT(endings)},
+        {"Suit", suits, COUNT(suits)},          {"patterns", PATTERN_NAMES, P_COUNT},
+    };
+    PyObject *out = PyDict_New();
+    for (size_t i = 0; out && i < sizeof all / sizeof all[0]; i++) {
+        PyObject *value = names(all[i].items, all[i].n);
+        if (!value || PyDict_SetItemString(out, all[i].name, value) < 0) Py_CLEAR(out);
+        Py_XDECREF(value);
+    }
+    return out;
+}
+
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ers_fast",
                                     "Egyptian Ratscrew games between computer players, in C.", -1, methods};
 
-PyMODINIT_FUNC PyInit__ers_fast(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__ers_fast(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    PyObject *values[] = {config_fields(), names(SEAT_NAMES, SEAT_SIZE), rule_values(), enums()};
+    const char *attrs[] = {"CONFIG_FIELDS", "SEAT_FIELDS", "RULE_VALUES", "ENUMS"};
+    int failed = 0;
+    for (int i = 0; i < 4; i++) {
+        if (failed || !values[i] || PyModule_AddObjectRef(m, attrs[i], values[i]) < 0) failed = 1;
+        Py_XDECREF(values[i]);
+    }
+    if (failed) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

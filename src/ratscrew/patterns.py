@@ -1,8 +1,9 @@
 """Slap patterns: one small pure predicate per pattern, each saying why it matched.
 
 Every predicate looks at the pile bottom first, top last (with ``slaps.burned_count`` the engine puts the
-burned cards underneath), and returns a :class:`Match` or None. Ranks count, never suits; a joker has no
-rank, so it only ever makes the ``joker`` pattern and breaks every other one it would be part of.
+burned cards underneath), and returns a :class:`Match` or None. Ranks count, never suits (the flush
+alone looks at suits); a joker has no rank and no suit, so it only ever makes the ``joker`` pattern and
+breaks every other one it would be part of.
 
 >>> from ratscrew.rules import Rules
 >>> from ratscrew.cards import parse_cards
@@ -18,10 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ratscrew.cards import Card, Rank
+from ratscrew.cards import Card, Rank, format_cards
 from ratscrew.rules.model import Rules, SlapRules
 
-__all__ = ["PATTERNS", "PATTERN_KEYS", "Match", "Pattern", "enabled_patterns", "find_matches"]
+__all__ = ["PATTERNS", "PATTERN_KEYS", "Match", "Pattern", "enabled_patterns", "find_matches", "wildcard_rank"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +151,59 @@ def joker(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
     return None
 
 
+def bigmac(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
+    if len(pile) >= 4 and _same_rank(pile[-1], pile[-4]):
+        top = tuple(pile[-4:])
+        return Match("bigmac", top, f"Big Mac: {_ranks(top)}, the top card matches the fourth")
+    return None
+
+
+def flush(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
+    length = rules.flush
+    if length < 2 or len(pile) < length:
+        return None
+    top = tuple(pile[-length:])
+    suit = top[0].suit
+    # A joker has no suit, and neither has a bare rank given to the referee: neither is part of a flush.
+    if suit is None or any(c.suit is not suit for c in top):
+        return None
+    return Match("flush", top, f"flush: {format_cards(top)}, {length} cards of one suit")
+
+
+_WILDCARD_RANKS: dict[object, Rank] = {int(r): r for r in Rank if Rank.TWO <= r <= Rank.TEN} | {
+    r.symbol: r for r in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
+}
+
+
+def wildcard_rank(rules: SlapRules) -> Rank | None:
+    """The rank ``slaps.wildcard`` names, or None when it is off."""
+    return _WILDCARD_RANKS.get(rules.wildcard)
+
+
+def wildcard(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
+    if pile and pile[-1].rank is wildcard_rank(rules):
+        top = (pile[-1],)
+        return Match("wildcard", top, f"wildcard: {_ranks(top)} is on top")
+    return None
+
+
+_SIX_NINE = {Rank.SIX, Rank.NINE}
+
+
+def six_nine(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
+    if len(pile) >= 2 and {pile[-1].rank, pile[-2].rank} == _SIX_NINE:
+        top = tuple(pile[-2:])
+        return Match("six_nine", top, f"six-nine: {_ranks(top)}, a 6 and a 9 side by side")
+    return None
+
+
+def top_bottom_ten(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
+    if face_up >= 3 and _sum_to_ten(pile[0], pile[-1], rules):
+        ends = (pile[0], pile[-1])
+        return Match("top_bottom_ten", ends, f"top-bottom ten: {_ranks(ends)}, the top and bottom cards add up to 10")
+    return None
+
+
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("double", double, lambda s: s.double),
     Pattern("sandwich", sandwich, lambda s: s.sandwich),
@@ -160,6 +214,11 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("ten", ten, lambda s: s.ten != "off"),
     Pattern("ten_gap", ten_gap, lambda s: s.ten != "off" and s.ten_gap != "off"),
     Pattern("joker", joker, lambda s: s.joker),
+    Pattern("bigmac", bigmac, lambda s: s.bigmac),
+    Pattern("flush", flush, lambda s: s.flush > 0),
+    Pattern("wildcard", wildcard, lambda s: s.wildcard != "off"),
+    Pattern("six_nine", six_nine, lambda s: s.six_nine),
+    Pattern("top_bottom_ten", top_bottom_ten, lambda s: s.ten != "off" and s.top_bottom_ten),
 )
 PATTERN_KEYS: tuple[str, ...] = tuple(p.key for p in PATTERNS)
 
@@ -169,7 +228,7 @@ def enabled_patterns(rules: Rules) -> tuple[Pattern, ...]:
 
 
 def find_matches(pile: Sequence[Card], rules: Rules, *, face_up: int | None = None) -> list[Match]:
-    """Every enabled pattern the pile shows, in the order of RULES.md.
+    """Every enabled pattern the pile shows, in the order of :data:`PATTERNS` (that of docs/rules.md).
 
     ``face_up`` is how many of ``pile``'s cards are face up (default: all of them); the others are burned
     cards at the bottom, which only ``slaps.burned_count`` brings into patterns.

@@ -24,11 +24,11 @@ from ratscrew.shuffle import SeededRandom
 class Sight:
     """What every player at the table can tell about the pile right now, worked out once for all bots.
 
-    It holds the public facts only (the face-up pile, who is out, the debt), so a bot cannot peek at a
-    stack; the table builds it straight from the game (``Sight.at``) rather than copying a whole View for
-    every card, and anything with a View can build the same thing (``Sight.of``). Nothing changes a Sight
-    once it is built; it is not declared frozen only because the table builds one for every card turned,
-    and a frozen dataclass sets each of its ten fields through a call.
+    It holds the public facts only (the face-up pile, who is out or locked out, the debt), so a bot cannot
+    peek at a stack; the table builds it straight from the game (``Sight.at``) rather than copying a whole
+    View for every card, and anything with a View can build the same thing (``Sight.of``). Nothing changes a
+    Sight once it is built; it is not declared frozen only because the table builds one for every card
+    turned, and a frozen dataclass sets each of its fields through a call.
     """
 
     rules: Rules
@@ -41,12 +41,23 @@ class Sight:
     near_miss: bool  # the top two cards almost make a pattern
     burned: tuple[Card, ...] = ()  # the cards burned under the pile (only strategies look at them)
     easiest: tuple[str, float, float] | None = None  # the easiest pattern showing, its miss factor and delay
+    locked: tuple[bool, ...] = ()  # per seat, locked out after a wrong slap (empty: the rules lock nobody out)
 
     @staticmethod
     def of(view: View, matches: Sequence[Match], burned: Sequence[Card] | None = None) -> Sight:
         under = view.burned_visible if burned is None else tuple(burned)
+        locked = tuple(lock is not None for lock in view.locked) if view.rules.slapping.locks_out else ()
         return Sight.build(
-            view.rules, view.pile, view.out, view.over, view.cards, view.owed, view.challenger, matches, under
+            view.rules,
+            view.pile,
+            view.out,
+            view.over,
+            view.cards,
+            view.owed,
+            view.challenger,
+            matches,
+            under,
+            locked=locked,
         )
 
     @staticmethod
@@ -55,6 +66,9 @@ class Sight:
 
         ``demands`` is ``demands_by_rank(game.rules)``, for a caller that builds many sights of one game.
         """
+        locked = (
+            tuple(game.lockout(s) is not None for s in range(game.players)) if game.rules.slapping.locks_out else ()
+        )
         return Sight.build(
             game.rules,
             tuple(game.pile),
@@ -66,6 +80,7 @@ class Sight:
             game.matches(),
             tuple(game.burned),
             demands,
+            locked=locked,
         )
 
     @staticmethod
@@ -80,6 +95,8 @@ class Sight:
         matches: Sequence[Match],
         burned: tuple[Card, ...],
         demands: Sequence[int] | None = None,
+        *,
+        locked: tuple[bool, ...] = (),
     ) -> Sight:
         long_challenge = (
             owed > 0 and challenger is not None and _demand_was_high(demands or demands_by_rank(rules), pile)
@@ -89,7 +106,7 @@ class Sight:
             pattern = min(matches, key=lambda m: PATTERN_DIFFICULTY.get(m.pattern, (2.0, 100.0))).pattern
             easiest = (pattern, *PATTERN_DIFFICULTY.get(pattern, (2.0, 100.0)))
         near_miss = not matches and _nearly(pile)
-        return Sight(rules, pile, out, over, cards, tuple(matches), long_challenge, near_miss, burned, easiest)
+        return Sight(rules, pile, out, over, cards, tuple(matches), long_challenge, near_miss, burned, easiest, locked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +127,8 @@ class Bot:
 
     def react(self, sight: Sight, seat: int) -> SlapPlan | None:
         """What the bot at ``seat`` does about the pile it now sees."""
-        if sight.over or sight.out[seat]:
-            return None
+        if sight.over or sight.out[seat] or (sight.locked and sight.locked[seat]):
+            return None  # a seat that is locked out knows its slaps would not count
         level = self.level
         if level.strategy is not None:
             return self._follow_strategy(sight)

@@ -10,7 +10,10 @@ Reasoning behind the numbers (see also reaction.py for the shape of the distribu
   easiest; a sandwich hides its pair behind another card and is the slap players miss most (the rule
   pages this project grew from say so in as many words), and patterns that need arithmetic (tens) or a look
   at the bottom of the pile (top-bottom) cost more still. Each pattern gets a miss multiplier and an extra
-  reaction delay.
+  reaction delay. A wildcard rank is one card to recognise, like a joker but with a rank to read; six-nine
+  is a fixed pair, like a marriage; a flush is seen at a glance when the colours agree and then the suits
+  must be checked; a Big Mac hides its pair behind two cards, so it is missed more than a sandwich; a
+  top-bottom ten needs both the bottom card and a sum, the hardest of all.
 - During a long challenge (a King or an Ace being paid) players count cards and stop watching the pile,
   so every miss chance grows by half.
 - Wrong slaps are impulsive: a rare slap on a card that shows nothing, a few times likelier when the
@@ -114,6 +117,11 @@ PATTERN_DIFFICULTY: dict[str, tuple[float, float]] = {
     "ten": (1.8, 120.0),
     "ten_gap": (2.6, 160.0),
     "top_bottom": (2.0, 120.0),
+    "bigmac": (2.8, 130.0),
+    "flush": (1.8, 100.0),
+    "wildcard": (0.7, 0.0),
+    "six_nine": (1.4, 50.0),
+    "top_bottom_ten": (3.0, 180.0),
 }
 LONG_CHALLENGE_MISS = 1.5
 NEAR_MISS_WRONG = 3.0

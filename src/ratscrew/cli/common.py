@@ -15,7 +15,7 @@ F = TypeVar("F", bound=Callable[..., object])
 
 
 def rules_options(func: F) -> F:
-    """``--rules NAME_OR_FILE`` and repeatable ``--set key=value``, as CONTRACT.md defines them."""
+    """``--rules NAME_OR_FILE`` and repeatable ``--set key=value``, as docs/commands.md describes them."""
     func = click.option(
         "--set",
         "sets",

@@ -6,6 +6,7 @@ import click
 
 from ratscrew.cli.app import main
 from ratscrew.cli.common import json_option, print_json, rules_from_options
+from ratscrew.i18n import LANGUAGES, text
 from ratscrew.rules import PRESETS, Rules, option, rules_to_mapping, rules_to_toml
 
 
@@ -34,25 +35,42 @@ def show(name_or_file: str | None, sets: tuple[str, ...], as_json: bool) -> None
 
 @rules.command()
 @click.argument("key")
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default="en",
+    show_default=True,
+    help="The language of the explanation (the key and its values keep their spelling).",
+)
 @json_option
-def explain(key: str, as_json: bool) -> None:
+def explain(key: str, lang: str, as_json: bool) -> None:
     """What one key (e.g. slaps.run) means, what it allows and what each preset sets it to."""
     opt = option(key)
     by_preset = {name: Rules.build(name).get(opt.key) for name in PRESETS}
+    needs = opt.needs
+    summary = text(lang, f"option.{opt.key}")
+    # Each choice in words, in the chosen language, as the settings forms label it.
+    labels = {_show(c): text(lang, f"choice.{opt.key}.{c}") for c in opt.choices}
     if as_json:
         print_json(
             {
                 "key": opt.key,
-                "summary": opt.summary,
+                "summary": summary,
                 "allowed": opt.allowed_text(),
+                "labels": labels,
                 "default": opt.default,
+                "needs": None if needs is None else {"key": needs.key, "values": list(needs.values)},
                 "presets": by_preset,
             }
         )
         return
-    click.echo(f"{opt.key}: {opt.summary}")
+    click.echo(f"{opt.key}: {summary}")
     click.echo(f"  allowed: {opt.allowed_text()}")
+    for shown, label in labels.items():
+        click.echo(f"    {shown}: {label}")
     click.echo(f"  default: {_show(opt.default)}")
+    if needs is not None:
+        click.echo(f"  only with: {needs.key} = {' or '.join(_show(v) for v in needs.values)}")
     for name, value in by_preset.items():
         click.echo(f"  {name}: {_show(value)}")
 

@@ -59,10 +59,12 @@ class StopReason(StrEnum):
 
 
 class DismissReason(StrEnum):
-    """Why a slap was set aside without a penalty."""
+    """Why a slap was set aside: it changes nothing and is not a wrong slap."""
 
     LATE = "late"  # it reacted to a card of a pile that has since been won
     ALREADY_SHARING = "already_sharing"  # a second slap by a seat already sharing a split pile
+    LOCKED_OUT = "locked_out"  # the seat is locked out after a wrong slap (slapping.penalty = lockout...)
+    ONCE_PER_CARD = "once_per_card"  # a second wrong slap on the same card (slapping.once_per_card)
 
 
 class WonBy(StrEnum):
@@ -71,6 +73,7 @@ class WonBy(StrEnum):
     SLAP = "slap"
     CHALLENGE = "challenge"
     LAST_IN = "last_in"  # everyone else was out
+    GIVEN = "given"  # a wrong slap gave the pile away (slapping.penalty = give-pile)
 
 
 class OutReason(StrEnum):
@@ -185,6 +188,8 @@ class SlapCorrect(Event):
 class WrongSlap(Event):
     """``seat`` slapped when no pattern showed; ``burned`` went under the pile, ``given`` to other seats.
 
+    A lockout shows in the state (``Game.lockout``) rather than here; a pile given away follows as PileWon.
+
     Burned and given cards are face down at a real table: what leaves the server is redacted by the web layer.
     """
 
@@ -196,7 +201,7 @@ class WrongSlap(Event):
 
 @dataclass(frozen=True, slots=True)
 class SlapDismissed(Event):
-    """A slap that arrived after its pile was won, or a second slap by a seat already sharing the pile."""
+    """A slap set aside without effect, for ``reason``: late, already sharing, locked out, once per card."""
 
     kind: ClassVar[EventKind] = EventKind.SLAP_DISMISSED
     seat: Seat

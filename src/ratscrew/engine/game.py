@@ -1,8 +1,8 @@
 """The game state machine: a deal plus actions in, events out.
 
 Nothing here reads a clock, draws a random number or prints. Times arrive inside actions; the deal
-arrives as stacks. Every rule of RULES.md that is about *what* happens lives here; *when* things happen
-(the slap window, bot reaction times) belongs to the table.
+arrives as stacks. Every rule of docs/rules.md that is about *what* happens lives here; *when* things
+happen (the slap window, bot reaction times) belongs to the table.
 
 >>> from ratscrew.cards import parse_cards
 >>> from ratscrew.rules import Rules
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import Literal
 
 from ratscrew.cards import Card, DeckSpec, Rank, deal
 from ratscrew.engine.actions import Action, Flip, Millis, Seat, Slap
@@ -48,6 +49,8 @@ from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.shuffle import seeded_shuffle
 
 BoundaryKey = tuple[tuple[bytes, ...], tuple[bool, ...], Seat]
+# How long a seat is locked out: cards still to be turned, "pile" until the next pile is won, None for free.
+Lockout = int | Literal["pile"] | None
 
 
 def seeded_deal(rules: Rules, seats: int, seed: int) -> list[list[Card]]:
@@ -99,6 +102,9 @@ class Game:
         self.last_flipper: Seat | None = None
         self._split: list[Seat] = []  # slappers sharing a pile under tie = split, earliest first
         self._split_t0: Millis = 0
+        self._locked_until = [0] * players  # lockout: the card count from which the seat's slaps count again
+        self._locked_pile: list[int | None] = [None] * players  # lockout-pile: the tricks count the lock lasts
+        self._paid_at = [-1] * players  # the card count at the seat's last wrong slap (once_per_card)
         self._patterns = enabled_patterns(rules)
         self._total = len(every_card)
         jokers = any(c.is_joker for c in every_card)
@@ -147,6 +153,13 @@ class Game:
 
     def slappable(self) -> bool:
         return bool(self.matches())
+
+    def lockout(self, seat: Seat) -> Lockout:
+        """How long ``seat``'s slaps are still dismissed after a wrong slap under a lockout penalty."""
+        if self._locked_pile[seat] == self.tricks:
+            return "pile"
+        left = self._locked_until[seat] - self.cards
+        return left if left > 0 else None
 
     def card_count(self) -> int:
         return sum(len(s) for s in self.stacks) + len(self.pile) + len(self.burned)
@@ -338,6 +351,9 @@ class Game:
             # The card this slap reacted to belongs to a pile that has already been won.
             self._events.append(SlapDismissed(seat, DismissReason.LATE))
             return
+        if self.lockout(seat) is not None:
+            self._events.append(SlapDismissed(seat, DismissReason.LOCKED_OUT))
+            return
         if self._split:
             if seat in self._split:
                 self._events.append(SlapDismissed(seat, DismissReason.ALREADY_SHARING))
@@ -349,6 +365,9 @@ class Game:
                 return
         matches = self.matches()
         if not matches:
+            if self.rules.slapping.once_per_card and self._paid_at[seat] == self.cards:
+                self._events.append(SlapDismissed(seat, DismissReason.ONCE_PER_CARD))
+                return
             self._wrong_slap(seat)
             return
         self._events.append(SlapCorrect(seat, tuple(matches)))
@@ -372,11 +391,14 @@ class Game:
         was_empty = not stack
         burned: list[Card] = []
         given: list[tuple[Seat, Card]] = []
-        penalty = self.rules.slapping.penalty
-        count = self.rules.slapping.penalty_cards
+        slapping = self.rules.slapping
+        penalty = slapping.penalty
+        count = slapping.penalty_cards
+        take = stack.pop if slapping.penalty_from == "bottom" else stack.popleft
+        self._paid_at[seat] = self.cards
         if penalty == "burn":
             for _ in range(min(count, len(stack))):
-                burned.append(stack.popleft())
+                burned.append(take())
             self.burned.extend(burned)
         elif penalty == "give-each":
             receivers = [(seat + step) % self.players for step in range(1, self.players)]
@@ -385,10 +407,18 @@ class Game:
                 for receiver in receivers:
                     if not stack:
                         break
-                    given_card = stack.popleft()
+                    given_card = take()
                     self.stacks[receiver].append(given_card)
                     given.append((receiver, given_card))
+        elif penalty == "lockout":
+            self._locked_until[seat] = self.cards + slapping.lockout_cards
+        elif penalty == "lockout-pile":
+            self._locked_pile[seat] = self.tricks
         self._events.append(WrongSlap(seat, tuple(burned), tuple(given)))
+        if penalty == "give-pile":
+            self._give_pile(seat)
+            if self.outcome is not None:
+                return
         players = self.rules.players
         if players.slap_in and players.out_when == "wrong-slap" and was_empty:
             self._mark_out(seat, OutReason.WRONG_SLAP)
@@ -397,6 +427,16 @@ class Game:
         self._check_all_held()
         if self.outcome is None:
             self._settle_due()
+
+    def _give_pile(self, seat: Seat) -> None:
+        """``give-pile``: the next player in on the slapper's left takes the pile, as if they had won it."""
+        if not self.pile and not self.burned:
+            return
+        receiver = next(s for s in ((seat + k) % self.players for k in range(1, self.players)) if not self.out[s])
+        self._split = []
+        self.collect_pending = receiver
+        self._collect_how = WonBy.GIVEN
+        self._collect()
 
     def _settle_due(self) -> None:
         """After a penalty: the seat reported as due must still be able to turn a card."""

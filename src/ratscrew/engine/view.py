@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ratscrew.cards import Card
 from ratscrew.engine.actions import Seat
-from ratscrew.engine.game import Game
+from ratscrew.engine.game import Game, Lockout
 from ratscrew.rules.model import Rules
 
 
@@ -24,6 +24,7 @@ class View:
     burned_count: int
     stack_sizes: tuple[int, ...]
     out: tuple[bool, ...]
+    locked: tuple[Lockout, ...]  # per seat: cards before its slaps count again, "pile", or None
     turn: Seat
     owed: int
     challenger: Seat | None
@@ -45,6 +46,7 @@ class View:
             "burned_count": self.burned_count,
             "stack_sizes": list(self.stack_sizes),
             "out": list(self.out),
+            "locked": list(self.locked),
             "turn": self.turn,
             "owed": self.owed,
             "challenger": self.challenger,
@@ -65,6 +67,7 @@ def view_for(game: Game, seat: Seat | None = None) -> View:
         burned_count=len(game.burned),
         stack_sizes=tuple(len(s) for s in game.stacks),
         out=tuple(game.out),
+        locked=tuple(game.lockout(s) for s in range(game.players)),
         turn=game.turn,
         owed=game.owed,
         challenger=game.challenger,

@@ -6,6 +6,11 @@ virtual time, the engine, the table and the bots together, and gives the same pe
 what it was ported for: :func:`covers` names what it does not cover, and such a game is played by the
 Python modules, which stay the reference. ``RATSCREW_PURE_PYTHON=1`` forces Python (see kernels.py).
 
+The two sides agree by name, not by position: the kernel exports the fields it reads (``CONFIG_FIELDS``,
+``SEAT_FIELDS``), the rules values it plays (``RULE_VALUES``) and its enums (``ENUMS``); :func:`config` packs
+by those names and :func:`kernel_mismatch` compares the enums with the engine's, so a field or a value one
+side lacks is named rather than misread.
+
 Identity is checked game by game in tests/test_ers_kernel.py, on the figures and on :func:`event_hash`,
 a hash of everything the table published.
 """
@@ -47,6 +52,7 @@ from ratscrew.engine.events import (
 from ratscrew.engine.outcome import Ending, Result
 from ratscrew.patterns import PATTERN_KEYS
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, Value
 
 if TYPE_CHECKING:
     from ratscrew.lab.simulate import GameStats
@@ -57,11 +63,23 @@ MODULE = "ratscrew._ers_fast"
 # in the lab: its person is another computer, never measured, so its reaction fit is Medium's, fixed.
 COVERED_LEVELS = frozenset({"easy", "medium", "hard", "expert", "perfect", "instant", "match"})
 _RESULTS = tuple(r.value for r in Result)  # the kernel's result codes are places in Result
+# The enums the kernel numbers events and results by: each must list the same values in the same order.
+_ENUMS: dict[str, tuple[str, ...]] = {
+    cls.__name__: tuple(m.value for m in cls)
+    for cls in (EventKind, ChallengeWin, StopReason, DismissReason, WonBy, OutReason, Result, Ending, Suit)
+} | {"patterns": PATTERN_KEYS}
+
+
+class KernelMismatch(RuntimeError):
+    """The compiled kernel was built from other sources than these modules: a field, a value or an order
+    differs, so its numbers cannot be read. Rebuild it (``scripts/setup-env``)."""
 
 
 def covers(rules: Rules, levels: Sequence[str]) -> str | None:
     """None when the kernel plays these rules and seats exactly, else a short reason naming what it lacks.
 
+    Every rules key is checked against the values the kernel declares it plays (``RULE_VALUES``), so a key or
+    a value added to the rules that the kernel was not taught sends the games to Python, saying which.
     Bad level names raise as :func:`ratscrew.bots.registry.resolve` does (``check_levels`` runs first).
     """
     if not MIN_PLAYERS <= len(levels) <= MAX_PLAYERS:
@@ -73,77 +91,112 @@ def covers(rules: Rules, levels: Sequence[str]) -> str | None:
             return f"level {base}"
         if not isinstance(level.reaction, ExGaussian | FixedTime) or not isinstance(level.flip, ExGaussian):
             return f"level {base} (its reaction times)"
+    try:
+        module = importlib.import_module(MODULE)
+    except ImportError:
+        return f"{MODULE} is not built"
+    mismatch = kernel_mismatch(module)
+    if mismatch is not None:
+        return mismatch
+    for opt in OPTIONS:
+        accepted = module.RULE_VALUES.get(opt.key)
+        if accepted is None:
+            return f"rules key {opt.key} (the kernel does not know it)"
+        if _code(rules.get(opt.key), accepted) is None:
+            return f"{opt.key} = {_text(rules.get(opt.key))} (the kernel does not play it)"
+    return None
+
+
+def kernel_mismatch(module: ModuleType) -> str | None:
+    """What differs between the compiled kernel's lists and these modules' (None when nothing does)."""
+    enums: dict[str, tuple[str, ...]] = module.ENUMS
+    for name, values in _ENUMS.items():
+        if enums.get(name) != values:
+            return f"{MODULE} numbers {name} as {enums.get(name)}, these modules as {values}: rebuild it"
+    missing = [key for key in module.RULE_VALUES if key not in OPTIONS_BY_KEY]
+    if missing:
+        return f"{MODULE} plays rules key {missing[0]}, which these modules do not know: rebuild it"
     return None
 
 
 # ---------------------------------------------------------------------- feeding the kernel
 
-_PENALTIES = {"burn": 0, "give-each": 1, "none": 2}
-_OUT_WHEN = {"wrong-slap": 0, "missed-slap": 1, "never": 2}
-_TEN = {"off": 0, "numbers": 1, "ace-one": 2}
-_TEN_GAP = {"off": 0, "court": 1, "any": 2}
+
+def _text(value: Value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _code(value: Value, accepted: tuple[int, int] | tuple[str, ...]) -> float | None:
+    """A rules value as the kernel's number, or None when the kernel does not play it: a number in the range
+    it declares, or a choice's place in its list (the number itself when every choice is a number)."""
+    if len(accepted) == 2 and isinstance(accepted[0], int) and isinstance(accepted[1], int):
+        low, high = accepted[0], accepted[1]
+        number = int(value) if isinstance(value, bool | int) else None
+        return None if number is None or not low <= number <= high else float(number)
+    text = _text(value)
+    if text not in accepted:
+        return None
+    return float(value) if all(str(a).isdigit() for a in accepted) else float(accepted.index(text))
+
+
+def _packed(named: dict[str, float], names: Sequence[str], what: str) -> list[float]:
+    """``named`` in the kernel's order of ``names``; a name either side lacks is a KernelMismatch."""
+    missing = [n for n in names if n not in named]
+    if missing:
+        raise KernelMismatch(f"{MODULE} reads {what} field {missing[0]!r}, which these modules do not send: rebuild it")
+    extra = [n for n in named if n not in names]
+    if extra:
+        raise KernelMismatch(f"these modules send {what} field {extra[0]!r}, which {MODULE} does not read: rebuild it")
+    return [named[n] for n in names]
 
 
 def config(rules: Rules, levels: Sequence[str], bot_pace: float = 1.0) -> bytes:
-    """The rules and seats as the packed doubles ``_ers_fast.play`` reads (the CFG_ and SEAT_ offsets of
-    ``_ers_fast.c``, in the same order). Only meaningful when :func:`covers` says None."""
-    c, s, p, sl = rules.challenge, rules.slapping, rules.players, rules.slaps
-    values: list[float] = [
-        len(levels),
-        c.J,
-        c.Q,
-        c.K,
-        c.A,
-        c.joker,
-        c.empty_payer == "next_pays",
-        c.ten_stops,
-        s.collect_delay_ms,
-        _PENALTIES[s.penalty],
-        s.penalty_cards,
-        s.tie_window_ms,
-        s.tie == "split",
-        p.slap_in,
-        _OUT_WHEN[p.out_when],
-        p.leader == "left",
-        sl.double,
-        sl.sandwich,
-        sl.top_bottom,
-        sl.marriage,
-        sl.divorce,
-        sl.run,
-        sl.run_wrap,
-        _TEN[sl.ten],
-        _TEN_GAP[sl.ten_gap],
-        sl.joker,
-        sl.burned_count,
-        rules.end.time_limit_s,
-        rules.end.max_cards,
-        rules.deck_for(len(levels)).decks,
-        rules.deck.jokers,
-        bot_pace,
-    ]
+    """The rules and seats as the packed doubles ``_ers_fast.play`` reads, field by field in the order the
+    kernel lists them (``CONFIG_FIELDS``, ``SEAT_FIELDS``). Only meaningful when :func:`covers` says None."""
+    module = importlib.import_module(MODULE)
+    mismatch = kernel_mismatch(module)
+    if mismatch is not None:
+        raise KernelMismatch(mismatch)
+    named: dict[str, float] = {}
+    for key, accepted in module.RULE_VALUES.items():
+        code = _code(rules.get(key), accepted)
+        if code is None:
+            raise KernelMismatch(f"{MODULE} does not play {key} = {_text(rules.get(key))}: ask covers() first")
+        named[key] = code
+    named |= {
+        "players": len(levels),
+        "bot_pace": bot_pace,
+        "long_challenge_miss": LONG_CHALLENGE_MISS,
+        "near_miss_wrong": NEAR_MISS_WRONG,
+    }
     for key in PATTERN_KEYS:
-        values.extend(PATTERN_DIFFICULTY.get(key, (2.0, 100.0)))
-    values += [LONG_CHALLENGE_MISS, NEAR_MISS_WRONG]
+        named[f"miss.{key}"], named[f"extra.{key}"] = PATTERN_DIFFICULTY.get(key, (2.0, 100.0))
+    values = _packed(named, module.CONFIG_FIELDS, "configuration")
     for name in levels:
-        values += _seat(resolve(name))
+        values += _packed(_seat(resolve(name)), module.SEAT_FIELDS, "seat")
     return struct.pack(f"<{len(values)}d", *values)
 
 
-def _seat(level: Level) -> list[float]:
+def _seat(level: Level) -> dict[str, float]:
     reaction, flip, strategy = level.reaction, level.flip, level.strategy
     assert isinstance(flip, ExGaussian)
+    seat: dict[str, float] = {"reaction_fixed": 0.0, "mu": 0.0, "sigma": 0.0, "tau": 0.0, "floor": 0.0}
     if isinstance(reaction, FixedTime):
-        shape = [1.0, 0.0, 0.0, 0.0, 0.0, reaction.ms]
+        seat |= {"reaction_fixed": 1.0, "fixed_ms": reaction.ms}
     else:
-        shape = [0.0, reaction.mu, reaction.sigma, reaction.tau, reaction.floor, 0.0]
+        seat |= {"mu": reaction.mu, "sigma": reaction.sigma, "tau": reaction.tau, "floor": reaction.floor}
+        seat["fixed_ms"] = 0.0
+    seat |= {"miss": level.miss, "wrong": level.wrong}
+    seat |= {"flip_mu": flip.mu, "flip_sigma": flip.sigma, "flip_tau": flip.tau, "flip_floor": flip.floor}
     if strategy is None:
-        plan = [0.0, 0.0, 0.0]
+        seat |= {"strategy": 0.0, "courts": 0.0, "min_cards": 0.0}
     elif strategy.min_cards:
-        plan = [2.0, 0.0, strategy.min_cards]
+        seat |= {"strategy": 2.0, "courts": 0.0, "min_cards": strategy.min_cards}
     else:
-        plan = [1.0, sum(1 << int(rank) for rank in strategy.courts), 0.0]
-    return [*shape, level.miss, level.wrong, flip.mu, flip.sigma, flip.tau, flip.floor, *plan, 0.0]
+        seat |= {"strategy": 1.0, "courts": sum(1 << int(rank) for rank in strategy.courts), "min_cards": 0.0}
+    return seat
 
 
 # ---------------------------------------------------------------------- the event hash
@@ -304,11 +357,8 @@ def player(rules: Rules, levels: Sequence[str]) -> Player:
         return Player(python, "python", f"{kernels.PURE_PYTHON_ENV} is set")
     reason = covers(rules, seats)
     module = _module()
-    if reason is None and module is None:
-        reason = f"{MODULE} is not built"
-    if reason is not None:
-        return Player(python, "python", reason)
-    assert module is not None
+    if reason is not None or module is None:
+        return Player(python, "python", reason or f"{MODULE} is not built")
     packed = config(rules, seats)
     play = module.play
     results = _RESULTS

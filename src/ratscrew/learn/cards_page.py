@@ -10,7 +10,7 @@ from ratscrew.cards import Card, Rank
 from ratscrew.i18n import LANGUAGES, catalog, text
 from ratscrew.learn.examples import OTHER_SUIT, SHOW_SUIT, example, show_card
 from ratscrew.learn.words import Doc, Texts, rank_name
-from ratscrew.patterns import find_matches
+from ratscrew.patterns import find_matches, wildcard_rank
 from ratscrew.rules import Rules
 
 REFERENCE_RANKS: tuple[Rank, ...] = (
@@ -98,6 +98,8 @@ def card_facts(tr: Texts, rules: Rules, rank: Rank) -> list[Doc]:
         facts.append({"text": tr.count("learn.cards.demand", demand, rank=name)})
     elif rank is Rank.JOKER:
         facts.append({"text": tr("learn.cards.joker.no_demand")})
+    elif rank.is_court:
+        facts.append({"text": tr("learn.cards.no_demand")})
     else:
         facts.append({"text": tr("learn.cards.number")})
     if rank is Rank.TEN and rules.challenge.ten_stops:
@@ -140,7 +142,48 @@ def card_facts(tr: Texts, rules: Rules, rank: Rank) -> list[Doc]:
             facts.append(_fact(tr, rules, "learn.cards.run", run_pile, "run", n=s.run))
     if s.top_bottom:
         facts.append({"text": tr("learn.cards.top_bottom", rank=name)})
+    facts.extend(_house_facts(tr, rules, rank, card, other))
     return facts
+
+
+def _house_facts(tr: Texts, rules: Rules, rank: Rank, card: Card, other: Card) -> list[Doc]:
+    """The patterns of the house rules a rank can take part in: Big Mac, flush, wildcard, six-nine, top-bottom ten."""
+    s = rules.slaps
+    name = rank_name(tr, rank)
+    facts: list[Doc] = []
+    if s.bigmac:
+        first = _filler([rank])
+        pile = [other, first, _filler([rank, first.rank]), card]
+        facts.append(_fact(tr, rules, "learn.cards.bigmac", pile, "bigmac", rank=name))
+    if s.flush and card.suit is not None:
+        under = [show_card(r, card.suit.value) for r in (Rank.TWO, Rank.FIVE, Rank.NINE, Rank.KING) if r is not rank]
+        pile = [*under[: s.flush - 1], card]
+        facts.append(_fact(tr, rules, "learn.cards.flush", pile, "flush", n=s.flush))
+    if rank is wildcard_rank(s):
+        facts.append(_fact(tr, rules, "learn.cards.wildcard", [_filler([rank]), card], "wildcard", rank=name))
+    if s.six_nine and rank in _SIX_NINE:
+        mate = show_card(Rank.NINE if rank is Rank.SIX else Rank.SIX)
+        facts.append(_fact(tr, rules, "learn.cards.six_nine", [mate, card], "six_nine"))
+    if s.ten != "off" and s.top_bottom_ten:
+        partners = _ten_partners(rules, rank)
+        if partners:
+            pile = [_partner(partners[0], card), _filler([rank, partners[0]]), card]
+            shown = ", ".join(r.symbol if r is not Rank.TEN else "10" for r in partners)
+            facts.append(_fact(tr, rules, "learn.cards.top_bottom_ten", pile, "top_bottom_ten", partners=shown))
+    return facts
+
+
+_SIX_NINE = (Rank.SIX, Rank.NINE)
+
+
+def _pattern_names(facts: Sequence[Doc]) -> set[str]:
+    """The names, in every language, of the patterns a card's facts show (so the filter finds "flush")."""
+    keys: set[str] = set()
+    for fact in facts:
+        example = fact.get("example")
+        if isinstance(example, dict) and isinstance(example.get("shows"), str):
+            keys.add(str(example["shows"]))
+    return {text(lang, f"pattern.{key}").lower() for key in keys for lang in LANGUAGES}
 
 
 def card_reference(tr: Texts, rules: Rules) -> Doc:
@@ -159,6 +202,7 @@ def card_reference(tr: Texts, rules: Rules) -> Doc:
         )
         symbol = "10" if rank is Rank.TEN else rank.symbol
         kind = "joker" if rank is Rank.JOKER else ("court" if rank.is_court else "number")
+        facts = card_facts(tr, rules, rank)
         entries.append(
             {
                 "rank": rank.symbol,
@@ -174,9 +218,10 @@ def card_reference(tr: Texts, rules: Rules) -> Doc:
                         rank.symbol.lower(),
                         *(n.lower() for n in names.values()),
                         *(a.lower() for a in aliases),
+                        *_pattern_names(facts),
                     }
                 ),
-                "facts": card_facts(tr, rules, rank),
+                "facts": facts,
             }
         )
     return {"title": tr("learn.cards.title"), "intro": tr("learn.cards.intro"), "cards": entries}

@@ -7,7 +7,8 @@ A drill is a pure function of its kind, seed, rules and language, so a seed name
   question is how many cards the payer still owes, or who takes the pile.
 - ``slap``: a pile of 2 to 5 cards, half the time built on or next to a pattern; the answer is
   :func:`~ratscrew.patterns.find_matches` on it.
-- ``stream``: cards turned one at a time, each marked with the patterns it completes, for a reaction drill.
+- ``stream``: cards turned one at a time, each marked with the patterns it completes, for a reaction drill
+  (``shown`` says how many top cards the page must show for every pattern in play to be seen).
 
 >>> from ratscrew.rules import Rules
 >>> q = make_drill("slap", 7, Rules.build(), "en")
@@ -20,14 +21,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ratscrew.cards import Card, Rank
+from ratscrew.cards import Card, Rank, Suit
 from ratscrew.engine import Game
 from ratscrew.engine.events import CardTurned, ChallengeOpened, ChallengeStopped, ChallengeWin, ChallengeWon, StopReason
 from ratscrew.errors import MalformedInput, NotFound, RulesError
 from ratscrew.learn.examples import match_doc
 from ratscrew.learn.narrator import Step, challenge_steps, narrate
-from ratscrew.learn.words import Doc, Texts, card_text, cards_text, rank_name
-from ratscrew.patterns import enabled_patterns, find_matches
+from ratscrew.learn.words import Doc, Texts, card_text, cards_text, no_challenges, rank_name
+from ratscrew.patterns import enabled_patterns, find_matches, wildcard_rank
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
 
@@ -51,6 +52,8 @@ def make_drill(kind: str, seed: int, rules: Rules, lang: str) -> Doc:
     tr = Texts(lang)
     base: Doc = {"kind": kind, "seed": seed, "preset": rules.preset, "lang": tr.lang}
     if kind == "debt":
+        if no_challenges(rules):
+            raise RulesError(tr("drill.error.no_challenges", preset=tr(f"preset.{rules.preset}.name")))
         return base | debt_drill(tr, rules, SeededRandom(seed))
     patterns = slap_patterns(rules)
     if not patterns:
@@ -283,6 +286,12 @@ class _Shoe:
                 return self.cards.pop(i)
         raise _ShoeEmpty(f"no {rank.symbol} left in the shoe")
 
+    def of_suit(self, suit: Suit, avoid: Collection[Rank] = ()) -> Card:
+        for i, card in enumerate(self.cards):
+            if card.suit is suit and card.rank not in avoid:
+                return self.cards.pop(i)
+        raise _ShoeEmpty(f"no {suit.value} left in the shoe")
+
     def any(self, avoid: Sequence[Rank] = ()) -> Card:
         for i, card in enumerate(self.cards):
             if card.rank not in avoid and not card.is_joker:
@@ -305,6 +314,25 @@ def _pattern_top(rng: SeededRandom, rules: Rules, shoe: _Shoe, pattern: str) -> 
     if pattern in ("double", "top_bottom"):
         rank = _ORDER[rng.below(13)]
         return [shoe.take(rank), shoe.take(rank)]
+    if pattern == "top_bottom_ten":
+        a, b = _ten_pair(rng, rules)
+        return [shoe.take(a), shoe.take(b)]
+    if pattern == "bigmac":
+        rank = _ORDER[rng.below(13)]
+        return [shoe.take(rank), shoe.any(avoid=[rank]), shoe.any(avoid=[rank]), shoe.take(rank)]
+    if pattern == "flush":
+        suit = list(Suit)[rng.below(4)]
+        cards: list[Card] = []
+        for _ in range(rules.slaps.flush):
+            cards.append(shoe.of_suit(suit, avoid=[c.rank for c in cards]))
+        return cards
+    if pattern == "wildcard":
+        wild = wildcard_rank(rules.slaps)
+        assert wild is not None
+        return [shoe.take(wild)]
+    if pattern == "six_nine":
+        pair = [Rank.SIX, Rank.NINE] if rng.below(2) else [Rank.NINE, Rank.SIX]
+        return [shoe.take(pair[0]), shoe.take(pair[1])]
     if pattern == "sandwich":
         rank = _ORDER[rng.below(13)]
         return [shoe.take(rank), shoe.any(avoid=[rank]), shoe.take(rank)]
@@ -330,6 +358,10 @@ def _pattern_top(rng: SeededRandom, rules: Rules, shoe: _Shoe, pattern: str) -> 
     return [shoe.take(Rank.JOKER)]
 
 
+# Patterns made by the two ends of the pile, with the fewest cards between them.
+_ENDS = {"top_bottom": 0, "top_bottom_ten": 1}
+
+
 def _nudge(shoe: _Shoe, rng: SeededRandom, card: Card) -> Card:
     """A card of a neighbouring rank: what makes a near miss (a 9 where the 8 would have paired)."""
     if card.is_joker:
@@ -352,9 +384,9 @@ def build_pile(rng: SeededRandom, rules: Rules, patterns: Sequence[str]) -> tupl
     nudged = rng.below(2) == 0
     if nudged:
         top[-1] = _nudge(shoe, rng, top[-1])
-    if target == "top_bottom":
+    if target in _ENDS:
         bottom, last = top
-        middle = [shoe.any(avoid=[bottom.rank]) for _ in range(max(0, size - 2))]
+        middle = [shoe.any(avoid=[bottom.rank]) for _ in range(max(_ENDS[target], size - 2))]
         return [bottom, *middle, last], target, nudged
     filler = [shoe.any() for _ in range(max(0, size - len(top)))]
     return [*filler, *top], target, nudged
@@ -397,7 +429,7 @@ def _segment(rng: SeededRandom, rules: Rules, target: str, used: set[Card]) -> l
         shoe = _Shoe(rules, rng, avoid=used if attempt < 30 else ())
         try:
             top = _pattern_top(rng, rules, shoe, target)
-            if target == "top_bottom":
+            if target in _ENDS:
                 bottom, last = top
                 pile = [bottom, *(shoe.any(avoid=[bottom.rank]) for _ in range(1 + rng.below(3))), last]
             else:
@@ -409,6 +441,12 @@ def _segment(rng: SeededRandom, rules: Rules, target: str, used: set[Card]) -> l
             used.update(pile)
             return pile
     return [_Shoe(rules, rng).any()]
+
+
+def _span(rules: Rules, pattern: str) -> int:
+    """How many top cards of the pile a pattern looks at (the page shows that many)."""
+    spans = {"run": rules.slaps.run, "flush": rules.slaps.flush, "bigmac": 4}
+    return spans.get(pattern, 3)
 
 
 def stream_drill(
@@ -436,6 +474,7 @@ def stream_drill(
                 pile = []
     return {
         "cards": items,
+        "shown": max(3, *(_span(rules, k) for k in patterns)),
         "interval_ms": 1200,
         "patterns": [{"key": k, "name": tr(f"pattern.{k}")} for k in patterns],
         "question": tr("drill.stream.q"),

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 
 from ratscrew.cards import Card, Rank, parse_cards
 from ratscrew.learn.words import Doc, Texts, cards_text
-from ratscrew.patterns import Match, find_matches
+from ratscrew.patterns import Match, find_matches, wildcard_rank
 from ratscrew.rules import Rules
 
 # Suits used to draw a rank on its own, so a page of cards does not look like one long suit.
@@ -84,7 +84,13 @@ _SHOWS: dict[str, tuple[str, ...]] = {
     "ten": ("KS 3H 7D", "JC 6S 4H", "QD 2C 8H"),
     "ten_gap": ("5D 3H KC 7S", "9S 2C QH 8D", "6D 3H 5C 7S"),
     "joker": ("5D X", "QC X"),
+    "bigmac": ("3D 7S 2H KD 7C", "9C 4S JH 2D 4D", "5S QH 8C 3D QD"),
+    "flush": ("9C 4H 2H 7H KH", "3S 8D 5D JD 2D", "KC 9S 3S 6S 4S"),
+    "six_nine": ("4C 6D 9S", "JH 9D 6C", "2S 6H 9C"),
+    "top_bottom_ten": ("3D 8C KS 7H", "4S JC 2D 6H", "2C 9D QS 8H"),
 }
+# Cards to lay under a wildcard, the first two whose rank is not the wildcard's.
+_UNDER_WILDCARD = ("4C", "9D", "3S", "JH", "6C", "QD")
 _RUNS: dict[int, tuple[str, ...]] = {
     3: ("JS 4C 5D 6H", "2D 9H 8C 7S", "KD 5S 6C 7H"),
     4: ("JS 4C 5D 6H 7S", "2D 9H 8C 7S 6D", "KD 5S 6C 7H 8D"),
@@ -97,12 +103,22 @@ _NEAR: dict[str, tuple[str, str]] = {
     "marriage": ("5S KH JC", "learn.near.marriage"),
     "divorce": ("KC 7D 4H QS", "learn.near.divorce"),
     "ten": ("JD 6S 5H", "learn.near.ten"),
+    "bigmac": ("7S 2H KD QC 7C", "learn.near.bigmac"),
+    "flush": ("9C 2H 7H KD", "learn.near.flush"),
+    "six_nine": ("6D 4S 9C", "learn.near.six_nine"),
 }
 
 
 def _candidates(pattern: str, rules: Rules) -> tuple[str, ...]:
     if pattern == "run":
         return _RUNS.get(rules.slaps.run, ())
+    if pattern == "wildcard":
+        rank = wildcard_rank(rules.slaps)
+        if rank is None:
+            return ()
+        under = [c for c in _UNDER_WILDCARD if Card.parse(c).rank is not rank]
+        top = str(show_card(rank))
+        return (f"{under[0]} {under[1]} {top}", f"{under[2]} {under[3]} {top}")
     return _SHOWS.get(pattern, ())
 
 

@@ -17,7 +17,8 @@ FAQ: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("turn", ("players.slap_in",)),
     ("together", ("slapping.tie", "slapping.tie_window_ms")),
     ("empty", ("players.slap_in", "players.out_when", "challenge.empty_payer")),
-    ("wrong", ("slapping.penalty", "slapping.penalty_cards", "slaps.burned_count")),
+    ("wrong", ("slapping.penalty", "slapping.penalty_cards", "slapping.penalty_from", "slaps.burned_count")),
+    ("locked", ("slapping.penalty", "slapping.lockout_cards", "slapping.once_per_card")),
     ("late", ("slapping.collect_delay_ms",)),
     ("beggar", ("slaps.double", "slaps.sandwich", "players.slap_in")),
     ("length", ("end.time_limit_s", "end.max_cards")),
@@ -34,9 +35,16 @@ VARIANTS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
         "bicycle",
         ("slaps.top_bottom", "slaps.marriage", "slaps.divorce", "slaps.run", "slaps.ten", "slaps.ten_gap"),
     ),
-    ("burn_two", None, ("slapping.penalty_cards",)),
+    ("bigmac", None, ("slaps.bigmac", "slaps.flush", "slaps.six_nine", "slaps.top_bottom_ten")),
+    ("wildcard", None, ("slaps.wildcard",)),
+    ("slapjack", "slapjack", ("challenge.J", "challenge.Q", "challenge.K", "challenge.A", "slaps.wildcard")),
+    ("burn_two", None, ("slapping.penalty_cards", "slapping.penalty_from")),
+    ("lockout", None, ("slapping.penalty", "slapping.lockout_cards")),
+    ("give_pile", None, ("slapping.penalty",)),
+    ("once_per_card", None, ("slapping.once_per_card",)),
     ("give", "bataille-corse", ("slapping.penalty", "players.out_when")),
     ("jokers", None, ("deck.jokers", "slaps.joker", "challenge.joker")),
+    ("counts", None, ("challenge.J", "challenge.A", "challenge.joker")),
     ("out", "out-is-out", ("players.slap_in",)),
     ("ten_stops", None, ("challenge.ten_stops",)),
     ("next_pays", None, ("challenge.empty_payer",)),
@@ -52,6 +60,8 @@ def _faq_now(tr: Texts, rules: Rules, topic: str) -> str:
         return " ".join([*empty_sentences(tr, rules), tr(f"learn.challenge.empty.{rules.challenge.empty_payer}")])
     if topic == "wrong":
         return wrong_sentence(tr, rules)
+    if topic == "locked":
+        return wrong_sentence(tr, rules) if rules.slapping.locks_out else tr("learn.faq.locked.off")
     if topic == "late":
         return collect_sentence(tr, rules)
     if topic == "length":

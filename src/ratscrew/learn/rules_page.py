@@ -7,10 +7,27 @@ from __future__ import annotations
 from ratscrew.cards import Card, Rank, deal, parse_cards
 from ratscrew.engine.events import (
     CardTurned,
+    ChallengeOpened,
+    ChallengeStopped,
+    ChallengeWin,
+    ChallengeWon,
+    Event,
+    StopReason,
 )
 from ratscrew.learn.examples import SHOW_SUIT, example, pattern_examples
 from ratscrew.learn.narrator import narrate, play_challenge
-from ratscrew.learn.words import Doc, Texts, key_doc, keys_doc, note, paragraph, rank_name, value_label
+from ratscrew.learn.words import (
+    Doc,
+    Texts,
+    key_doc,
+    keys_doc,
+    no_challenges,
+    note,
+    paragraph,
+    rank_name,
+    value_label,
+    wildcard_text,
+)
 from ratscrew.patterns import PATTERN_KEYS, enabled_patterns
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, SECTIONS, Rules
 
@@ -25,10 +42,23 @@ _WALKTHROUGHS: dict[str, tuple[str, ...]] = {
 }
 
 
-def walkthrough(tr: Texts, rules: Rules, name: str) -> Doc:
-    """A short deal played by the engine until its challenge is decided, told card by card."""
+def _tells(name: str, event: Event) -> bool:
+    """Whether ``event`` is what the walkthrough ``name`` is there to show."""
+    if name == "passed":
+        return isinstance(event, ChallengeOpened) and event.passed_on
+    if name == "ten":
+        return isinstance(event, ChallengeStopped) and event.reason is StopReason.TEN
+    wanted = ChallengeWin.PAID if name == "paid" else ChallengeWin.RAN_OUT
+    return isinstance(event, ChallengeWon) and event.how is wanted
+
+
+def walkthrough(tr: Texts, rules: Rules, name: str) -> Doc | None:
+    """A short deal played by the engine until its challenge is decided, told card by card; None when under
+    these rules the deal does not show what it is named for (a court card demanding nothing passes no debt)."""
     hands = [parse_cards(h) for h in _WALKTHROUGHS[name]]
     game, steps = play_challenge(rules, hands)
+    if not any(_tells(name, e) for step in steps for e in step.events):
+        return None
     names = tr.names()[: len(hands)]
     shown: list[Doc] = []
     for step in steps:
@@ -109,7 +139,7 @@ def demand_rows(tr: Texts, rules: Rules) -> list[Doc]:
                 "rank": rank.symbol,
                 "name": rank_name(tr, rank),
                 "demand": n,
-                "text": tr.count("learn.value.cards", n),
+                "text": tr.count("learn.value.cards", n) if n else tr("learn.value.zero.demand"),
             }
         )
     if rules.challenge.joker:
@@ -133,7 +163,11 @@ def section_challenge(tr: Texts, rules: Rules) -> Doc:
         paragraph(tr("learn.challenge.p1")),
         {"type": "demands", "rows": demand_rows(tr, rules), "caption": tr("learn.challenge.caption")},
     ]
-    if len({c.J, c.Q, c.K, c.A}) == 1:
+    if no_challenges(rules):
+        blocks.append(note(tr("learn.challenge.none")))
+    elif 0 in (c.J, c.Q, c.K, c.A):
+        blocks.append(note(tr("learn.challenge.zero")))
+    elif len({c.J, c.Q, c.K, c.A}) == 1:
         blocks.append(note(tr.count("learn.challenge.same", c.J)))
     elif (c.J, c.K) == (3, 1):
         blocks.append(note(tr("learn.challenge.swapped")))
@@ -147,11 +181,10 @@ def section_challenge(tr: Texts, rules: Rules) -> Doc:
     ]
     if c.ten_stops:
         blocks.append(note(tr("learn.challenge.ten_stops")))
-    blocks.append(walkthrough(tr, rules, "paid"))
-    blocks.append(walkthrough(tr, rules, "passed"))
-    blocks.append(walkthrough(tr, rules, "ran_out"))
-    if c.ten_stops:
-        blocks.append(walkthrough(tr, rules, "ten"))
+    for name in ("paid", "passed", "ran_out", *(("ten",) if c.ten_stops else ())):
+        walk = walkthrough(tr, rules, name)
+        if walk is not None:
+            blocks.append(walk)
     keys = (
         "challenge.J",
         "challenge.Q",
@@ -204,8 +237,14 @@ def pattern_rule(tr: Texts, rules: Rules, pattern: str) -> str:
         return tr(f"learn.pattern.ten.{s.ten}")
     if pattern == "ten_gap":
         return tr(f"learn.pattern.ten_gap.{s.ten_gap}")
+    if pattern == "flush":
+        return tr("learn.pattern.flush.rule", n=s.flush)
+    if pattern == "wildcard":
+        return tr("learn.pattern.wildcard.rule", rank=wildcard_text(tr, rules))
+    if pattern == "top_bottom_ten":
+        return tr(f"learn.pattern.top_bottom_ten.{s.ten}")
     sentence = tr(f"learn.pattern.{pattern}.rule")
-    if pattern == "top_bottom" and s.burned_count:
+    if pattern in ("top_bottom", "top_bottom_ten") and s.burned_count:
         sentence += " " + tr("learn.pattern.top_bottom.burned")
     if pattern == "joker" and not rules.deck.jokers:
         sentence += " " + tr("learn.pattern.joker.absent")
@@ -225,9 +264,11 @@ def pattern_block(tr: Texts, rules: Rules, pattern: str) -> Doc:
 
 def pattern_keys(pattern: str) -> tuple[str, ...]:
     """The rules keys a pattern depends on (shown beside it)."""
-    return {"run": ("slaps.run", "slaps.run_wrap"), "ten_gap": ("slaps.ten", "slaps.ten_gap")}.get(
-        pattern, (f"slaps.{pattern}",)
-    )
+    return {
+        "run": ("slaps.run", "slaps.run_wrap"),
+        "ten_gap": ("slaps.ten", "slaps.ten_gap"),
+        "top_bottom_ten": ("slaps.ten", "slaps.top_bottom_ten"),
+    }.get(pattern, (f"slaps.{pattern}",))
 
 
 def section_slaps(tr: Texts, rules: Rules) -> Doc:
@@ -261,24 +302,37 @@ def section_slaps(tr: Texts, rules: Rules) -> Doc:
 
 def wrong_sentence(tr: Texts, rules: Rules) -> str:
     s = rules.slapping
-    if s.penalty == "none":
-        return tr("learn.wrong.none")
-    return tr.count(f"learn.wrong.{s.penalty}", s.penalty_cards)
+    if s.penalty in ("none", "lockout-pile", "give-pile"):
+        return tr(f"learn.wrong.{s.penalty}")
+    if s.penalty == "lockout":
+        return tr.count("learn.wrong.lockout", s.lockout_cards)
+    sentence = tr.count(f"learn.wrong.{s.penalty}", s.penalty_cards)
+    if s.penalty_from == "bottom":
+        sentence += " " + tr("learn.wrong.from_bottom")
+    return sentence
 
 
 def section_wrong(tr: Texts, rules: Rules) -> Doc:
+    s = rules.slapping
     blocks = [paragraph(wrong_sentence(tr, rules))]
-    if rules.slapping.penalty != "none":
+    if s.pays_in_cards:
         blocks.append(paragraph(tr("learn.wrong.short")))
-    if rules.slapping.penalty == "burn":
+    if s.penalty == "burn":
         blocks.append(paragraph(tr("learn.wrong.burned_count" if rules.slaps.burned_count else "learn.wrong.burned")))
-    blocks += [paragraph(tr("learn.wrong.several")), paragraph(tr("learn.wrong.late"))]
-    return {
-        "id": "wrong",
-        "title": tr("learn.wrong.title"),
-        "blocks": blocks,
-        "keys": keys_doc(tr, rules, ("slapping.penalty", "slapping.penalty_cards")),
-    }
+    if s.locks_out:
+        blocks.append(paragraph(tr("learn.wrong.locked")))
+    if s.penalty == "give-pile":
+        blocks.append(paragraph(tr("learn.wrong.give_pile_leader")))
+    blocks.append(paragraph(tr("learn.wrong.once_per_card" if s.once_per_card else "learn.wrong.several")))
+    blocks.append(paragraph(tr("learn.wrong.late")))
+    keys = (
+        "slapping.penalty",
+        "slapping.penalty_cards",
+        "slapping.lockout_cards",
+        "slapping.penalty_from",
+        "slapping.once_per_card",
+    )
+    return {"id": "wrong", "title": tr("learn.wrong.title"), "blocks": blocks, "keys": keys_doc(tr, rules, keys)}
 
 
 def tie_sentence(tr: Texts, rules: Rules) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ratscrew.cards import Rank
 from ratscrew.learn.examples import pattern_pile
 from ratscrew.learn.rules_page import pattern_rule
-from ratscrew.learn.words import Doc, Texts, card_text, value_label
+from ratscrew.learn.words import Doc, Texts, card_text, no_challenges, value_label, wildcard_text
 from ratscrew.patterns import enabled_patterns
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
 
@@ -42,6 +42,10 @@ def _pattern_note(tr: Texts, rules: Rules, key: str) -> str:
         return tr("scores.rules.ten_ace" if s.ten == "ace-one" else "scores.rules.ten_numbers")
     if key == "ten_gap":
         return tr("scores.rules.gap_court" if s.ten_gap == "court" else "scores.rules.gap_any")
+    if key == "flush":
+        return tr("scores.rules.flush", n=s.flush)
+    if key == "wildcard":
+        return tr("scores.rules.wildcard", rank=wildcard_text(tr, rules))
     return tr(f"scores.rules.pattern.{key}")
 
 
@@ -61,6 +65,8 @@ def slap_doc(tr: Texts, rules: Rules, key: str) -> Doc:
 def demands_text(tr: Texts, rules: Rules, *, with_joker: bool = True) -> str:
     """What court cards demand, in this language's letters: ``J1 Q2 K3 A4``, ``V1 D2 R3 A4``."""
     c = rules.challenge
+    if no_challenges(rules):
+        return tr("rules.chip.no_challenges")
     counts = {Rank.JACK: c.J, Rank.QUEEN: c.Q, Rank.KING: c.K, Rank.ACE: c.A}
     text = " ".join(f"{letter(tr, r)}{counts[r]}" for r in COURT_LETTERS)
     if with_joker and c.joker and rules.deck.jokers:
@@ -83,13 +89,17 @@ def chips(tr: Texts, rules: Rules) -> list[str]:
             on.append(tr("rules.chip.run", n=s.run) + (" ↻" if s.run_wrap else ""))
         elif key == "ten":
             on.append(tr(f"rules.chip.ten.{s.ten}"))
+        elif key == "flush":
+            on.append(tr("rules.chip.flush", n=s.flush))
+        elif key == "wildcard":
+            on.append(tr("rules.chip.wildcard", rank=wildcard_text(tr, rules)))
         else:
             on.append(tr(f"pattern.{key}"))
     p = rules.players
     out = [
         tr("rules.chip.slaps", list=", ".join(on)) if on else tr("rules.chip.no_slaps"),
         demands_text(tr, rules),
-        tr(f"rules.chip.penalty.{rules.slapping.penalty}", n=rules.slapping.penalty_cards),
+        penalty_chip(tr, rules),
         tr(f"rules.chip.out_when.{p.out_when}") if p.slap_in else tr("rules.chip.out_is_out"),
     ]
     limit = rules.end.time_limit_s
@@ -100,6 +110,15 @@ def chips(tr: Texts, rules: Rules) -> list[str]:
             else tr("rules.chip.time_limit", m=_minutes(tr, limit))
         )
     return out
+
+
+def penalty_chip(tr: Texts, rules: Rules) -> str:
+    s = rules.slapping
+    n = s.lockout_cards if s.penalty == "lockout" else s.penalty_cards
+    chip = tr(f"rules.chip.penalty.{s.penalty}", n=n)
+    if s.pays_in_cards and s.penalty_from == "bottom":
+        chip += " " + tr("rules.chip.from_bottom")
+    return chip
 
 
 def changes(tr: Texts, rules: Rules) -> list[Doc]:
@@ -125,6 +144,8 @@ def changes(tr: Texts, rules: Rules) -> list[Doc]:
 
 
 def challenge_sentence(tr: Texts, rules: Rules) -> str:
+    if no_challenges(rules):
+        return tr("scores.rules.no_challenge")
     sentence = tr("scores.rules.challenge", demands=demands_text(tr, rules, with_joker=False))
     if rules.challenge.joker and rules.deck.jokers:
         sentence += " " + tr("scores.rules.joker_demand", n=rules.challenge.joker)
@@ -134,9 +155,19 @@ def challenge_sentence(tr: Texts, rules: Rules) -> str:
 def penalty_sentence(tr: Texts, rules: Rules) -> str:
     s = rules.slapping
     if s.penalty == "none":
-        return tr("scores.rules.penalty_none")
-    key = "scores.rules.penalty_burn" if s.penalty == "burn" else "scores.rules.penalty_give"
-    return tr.count(key, s.penalty_cards)
+        sentence = tr("scores.rules.penalty_none")
+    elif s.penalty == "lockout":
+        sentence = tr.count("scores.rules.penalty_lockout", s.lockout_cards)
+    elif s.penalty in ("lockout-pile", "give-pile"):
+        sentence = tr(f"scores.rules.penalty_{s.penalty.replace('-', '_')}")
+    else:
+        key = "scores.rules.penalty_burn" if s.penalty == "burn" else "scores.rules.penalty_give"
+        sentence = tr.count(key, s.penalty_cards)
+        if s.penalty_from == "bottom":
+            sentence += " " + tr("scores.rules.penalty_bottom")
+    if s.once_per_card:
+        sentence += " " + tr("scores.rules.once_per_card")
+    return sentence
 
 
 def deck_doc(tr: Texts, rules: Rules, players: int) -> Doc:

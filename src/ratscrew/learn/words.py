@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ratscrew.cards import Card, Rank
 from ratscrew.i18n import catalog, text, text_count
+from ratscrew.patterns import wildcard_rank
 from ratscrew.rules import OPTIONS_BY_KEY, Option, Rules
 from ratscrew.rules.options import Value
 
@@ -70,6 +71,18 @@ def rank_name(tr: Texts, rank: Rank) -> str:
     return tr(f"learn.rank.{rank.symbol}")
 
 
+def no_challenges(rules: Rules) -> bool:
+    """No card opens a challenge (Slapjack): every court card demands 0, and so does the joker if there is one."""
+    c = rules.challenge
+    return not (c.J or c.Q or c.K or c.A or (c.joker and rules.deck.jokers))
+
+
+def wildcard_text(tr: Texts, rules: Rules) -> str:
+    """The rank ``slaps.wildcard`` names, as a word in the reader's language (``Jack``, ``10``)."""
+    rank = wildcard_rank(rules.slaps)
+    return rank_name(tr, rank) if rank is not None else ""
+
+
 def value_label(tr: Texts, opt: Option, value: Value) -> str:
     """A rule value in words: on/off, a choice's label, or a number with its unit."""
     if opt.kind == "bool":
@@ -79,6 +92,8 @@ def value_label(tr: Texts, opt: Option, value: Value) -> str:
     assert isinstance(value, int)
     if value == 0 and opt.key in ZERO_WORDS:
         return tr(f"learn.value.zero.{opt.key}")
+    if value == 0 and opt.key.startswith("challenge."):
+        return tr("learn.value.zero.demand")
     if opt.key.endswith("_ms"):
         return tr("learn.value.ms", n=value)
     if opt.key.endswith("_s"):

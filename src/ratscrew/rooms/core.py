@@ -36,7 +36,17 @@ from ratscrew.engine.view import view_for
 from ratscrew.errors import RatscrewError
 from ratscrew.record import Record, action_to_json
 from ratscrew.rooms import wire
-from ratscrew.rooms.fairness import Credit, LagEstimate, Quota, credit, decision_window
+from ratscrew.rooms.fairness import (
+    MIN_WINDOW_MS,
+    Adjudication,
+    LagEstimate,
+    Quota,
+    SeenLag,
+    computer_sight,
+    credit,
+    decision_window,
+    races,
+)
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.table.clock import Clock, OffsetClock, PausableClock
@@ -48,8 +58,8 @@ HISTORY = 500  # events kept for pages that reconnect
 GRACE_MS = 15_000  # a dropped player keeps their seat this long before a computer holds it (if allowed)
 HOST_GRACE_MS = 30_000  # a host gone this long from the lobby hands the room to the next seated player
 STANDIN_LEVEL = "medium"
-PROBE_EVERY_MS = 2_000  # how often each page's delay is measured
-SENT_CARDS_KEPT = 64
+PROBE_EVERY_MS = 2_000  # how often each page is probed (its answers keep the socket alive, and are recorded)
+SENT_CARDS_KEPT = 64  # the last cards each page was sent, with when: a slap names one of them
 LATENCY_EVERY_MS = 5_000  # a latency message for a change of measured latency alone goes out at most this often
 
 
@@ -134,27 +144,25 @@ class SeatInfo:
 
 @dataclass
 class Page:
-    """One websocket: the seats its token holds, its measured delay, when it was sent each card."""
+    """One websocket: the seats its token holds, its delays, when it was sent each card of this game."""
 
     id: int
     seats: frozenset[int] = frozenset()
     token: str | None = None
     greeted: bool = False
-    lag: LagEstimate = field(default_factory=LagEstimate)
-    sent_cards: dict[int, Millis] = field(default_factory=dict)
+    link: LagEstimate = field(default_factory=LagEstimate)  # measured by the server's transport: the bound
+    echo: LagEstimate = field(default_factory=LagEstimate)  # the page's answers to probes: recorded only
+    tcp_ms: float | None = None  # the kernel's last round trip of the connection
+    seen: SeenLag = field(default_factory=SeenLag)
+    sent_cards: dict[int, Millis] = field(default_factory=dict)  # in the order sent: the oldest goes first
     probes: dict[int, Millis] = field(default_factory=dict)
     next_probe: Millis = 0
 
-
-@dataclass
-class Adjudication:
-    seat: int
-    card: int | None
-    credit: Credit
-    verdict: str | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        return {"seat": self.seat, "card": self.card, "verdict": self.verdict, **self.credit.to_dict()}
+    def card_sent(self, number: int, at: Millis) -> None:
+        # The oldest goes, never the smallest number (a rematch numbers its cards from 1 again).
+        self.sent_cards[number] = at
+        if len(self.sent_cards) > SENT_CARDS_KEPT:
+            del self.sent_cards[next(iter(self.sent_cards))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +261,7 @@ class RoomCore:
         if self._host_away_since is None and not any(self.is_host(p) for p in self.pages.values()):
             self._host_away_since = now
         self._lobby_dirty = True
+        self._retime()
 
     def _connected(self, seat: int) -> bool:
         return any(seat in p.seats for p in self.pages.values())
@@ -364,7 +373,7 @@ class RoomCore:
         elif isinstance(msg, wire.Echo):
             sent = page.probes.pop(msg.id, None)
             if sent is not None:
-                self._observe(page, self.now() - sent)
+                page.echo.observe(self.now() - sent)  # kept for the record: a page may answer as late as it likes
         elif isinstance(msg, wire.Resync):
             self._resync(page, msg.since)
         elif isinstance(msg, wire.FlipMsg | wire.SlapMsg):
@@ -375,20 +384,54 @@ class RoomCore:
             self._lobby_message(page, msg)
         self._flush()
 
-    def _observe(self, page: Page, rtt_ms: float) -> None:
-        before = page.lag.shown_ms
-        page.lag.observe(rtt_ms)
-        if self.table is not None and self.phase is Phase.PLAYING:
-            self.table.hold_ms = self.window()
-        after = page.lag.shown_ms
+    def link_measured(self, page_id: int, ping_ms: float | None, tcp_ms: float | None = None) -> None:
+        """The server timed a page's connection itself: a websocket ping's round trip, and the kernel's."""
+        page = self.pages.get(page_id)
+        if page is None:
+            return
+        if tcp_ms is not None:
+            page.tcp_ms = tcp_ms
+        sample = ping_ms if ping_ms is not None else tcp_ms  # no pong came: the kernel's figure alone
+        if sample is None:
+            return
+        before = page.link.shown_ms
+        page.link.observe(sample)
+        self._retime()
+        after = page.link.shown_ms
         if page.seats and (before is None or after is None or abs(after - before) >= 5):
             # Not at once: every page's latency moves every few seconds, more so under load, and a message
             # to every page each time outnumbered the game's own events many times over.
             self._latency_moved = True
+        self._flush()
+
+    def _players(self) -> list[Page]:
+        return [p for p in self.pages.values() if p.seats]
 
     def window(self) -> int:
-        """The decision window: enough for the slowest connected player's measured lag, within the cap."""
-        return decision_window(p.lag.allowance() for p in self.pages.values() if p.seats and p.lag.samples)
+        """The decision window: enough for the slowest connected player's measured lag, within the cap. Where
+        one player's links alone count (a game against the computer, two on one screen, one person's tabs),
+        nobody's slap races another link: the window stays at its least and the computers wait instead."""
+        players = self._players()
+        if len({p.token for p in players}) < 2:
+            return MIN_WINDOW_MS
+        return decision_window(p.link.allowance() for p in players if p.link.samples)
+
+    def sight(self, window: int) -> int:
+        """How long after a card lands the computers see it (``fairness.computer_sight``)."""
+        return computer_sight(window, (p.seen.ms(p.link) for p in self._players() if p.link.samples))
+
+    def waits_for(self) -> int | None:
+        """The seat whose slow link holds the table back beyond the least window, for pages to say so."""
+        if self.table is None or self.phase is not Phase.PLAYING or self.table.hold_ms <= MIN_WINDOW_MS:
+            return None
+        slowest = max(self._players(), key=lambda p: p.link.allowance() if p.link.samples else -1, default=None)
+        return None if slowest is None else min(slowest.seats)
+
+    def _retime(self) -> None:
+        """The table's hold and its computers' sight follow what was measured."""
+        if self.table is not None and self.phase is Phase.PLAYING:
+            self.table.hold_ms = self.window()
+            self.table.sight_ms = self.sight(self.table.hold_ms)
 
     def _hello(self, page: Page, msg: wire.Hello) -> None:
         seats = self.seats_of(msg.token)
@@ -401,10 +444,14 @@ class RoomCore:
             for seat in seats:
                 self.seats[seat].away_since = None
             self._lobby_dirty = True
+            self._retime()
         missed = self._missed(msg.since) if msg.since >= 0 else []
         self._send(page.id, self._welcome(page, None if missed is None or msg.since < 0 else len(missed)))
         if missed:
             self._send(page.id, {"type": Out.EVENTS, "items": missed, "state": self.state()})
+        if self.table is not None and self.game is not None and self.game.cards:
+            # The welcome shows the top card: a slap on it is timed from now, like any card this page is sent.
+            page.card_sent(self.game.cards, self.table.clock.now())
 
     def _resync(self, page: Page, since: int) -> None:
         missed = self._missed(since)
@@ -445,13 +492,17 @@ class RoomCore:
                 received=received,
                 sent=page.sent_cards.get(msg.card) if msg.card is not None else None,
                 reaction=msg.rt,
-                lag=page.lag,
+                lag=page.link,
                 quota=seat.quota,
                 window=table.hold_ms,
             )
             result = table.slap(msg.seat, card=msg.card, landed=judged.landed)
             if result is None:
-                self.adjudications.append(Adjudication(msg.seat, msg.card, judged))
+                self.adjudications.append(
+                    Adjudication(msg.seat, msg.card, judged, echo_rtt=page.echo.rounded, tcp_rtt=_rounded(page.tcp_ms))
+                )
+                page.seen.add(judged, page.link.allowance())
+                table.sight_ms = self.sight(table.hold_ms)
         if result is not None:
             self._refuse(page, result.code, result.reason, result.seat)
 
@@ -639,14 +690,17 @@ class RoomCore:
         clock = self.game_clock = PausableClock(OffsetClock(self.clock, game.now))
         if self.paused:
             clock.pause()  # a paused game resumed from the journal stays paused
+        hold = self.window()
         self.table = Table(
             game,
             self.seat_specs(),
             clock,
             seed=self.seed ^ len(game.actions),
-            config=TableConfig(hold_ms=self.window(), bot_pace=self.options.bot_pace),
+            config=TableConfig(hold_ms=hold, bot_pace=self.options.bot_pace, sight_ms=self.sight(hold)),
             reactions=self.reactions,
         )
+        for page in self.pages.values():
+            page.sent_cards.clear()  # this game numbers its cards from 1 again
         self.table.listeners.append(self._pending.append)
         self.adjudications = []
         self._journaled = len(game.actions)
@@ -696,11 +750,8 @@ class RoomCore:
                 self.history.append(item)
                 if isinstance(event, CardTurned):
                     for page in self.pages.values():
-                        page.sent_cards[event.number] = now
-                        if len(page.sent_cards) > SENT_CARDS_KEPT:
-                            del page.sent_cards[min(page.sent_cards)]
-                    for seat in self.seats:
-                        seat.quota.refill()
+                        page.card_sent(event.number, now)
+                    self._refill_quotas()
             self._pending.clear()
             message: Message = {"type": Out.EVENTS, "items": items, "state": self.state()}
             for page in self.pages.values():
@@ -719,13 +770,29 @@ class RoomCore:
             update = {"type": Out.LOBBY, "room": self.lobby()}
         elif self._latency_moved and self.now() >= self._lobby_sent + LATENCY_EVERY_MS:
             # Only the delays moved: a few bytes, not the whole room with its rules.
-            update = {"type": Out.LATENCY, "seats": self.latencies(), "window_ms": self._window_shown()}
+            update = {
+                "type": Out.LATENCY,
+                "seats": self.latencies(),
+                "window_ms": self._window_shown(),
+                "waits_for": self.waits_for(),
+            }
         if update is not None:
             self._lobby_dirty = self._latency_moved = False
             self._lobby_sent = self.now()
             for page in self.pages.values():
                 if page.greeted:
                     self.outgoing.append((page.id, update))
+
+    def _refill_quotas(self) -> None:
+        # By what the server allows each seat's link: a slow player who slaps every card never runs dry.
+        allowed = [0] * len(self.seats)
+        for page in self.pages.values():
+            if page.link.samples:
+                for seat in page.seats:
+                    if seat < len(allowed):
+                        allowed[seat] = max(allowed[seat], page.link.allowance())
+        for info, ms in zip(self.seats, allowed, strict=True):
+            info.quota.refill(ms)
 
     def _judge(self, published: TableEvent) -> None:
         """Attach each slap's verdict to the figures that timed it."""
@@ -834,7 +901,7 @@ class RoomCore:
         """Each seat's measured one-way delay (its best connected page's), None where nothing is measured."""
         shown: list[int | None] = [None] * len(self.seats)
         for page in self.pages.values():
-            ms = page.lag.shown_ms
+            ms = page.link.shown_ms
             if ms is None:
                 continue
             for seat in page.seats:
@@ -872,6 +939,7 @@ class RoomCore:
             "preset": self.rules.preset,
             "game": self.game_id or None,
             "window_ms": self._window_shown(),
+            "waits_for": self.waits_for(),  # a seat whose slow link makes the table wait longer, or None
         }
 
     def rules_doc(self) -> dict[str, object]:
@@ -972,6 +1040,10 @@ class RoomCore:
         return room
 
 
+def _rounded(ms: float | None) -> int | None:
+    return None if ms is None else round(ms)
+
+
 def _rejection(code: StrEnum, reason: str, seat: int | None) -> Message:
     return {"type": Out.REJECTED, "code": code.value, "reason": reason, "seat": seat}
 
@@ -991,16 +1063,3 @@ def public(event: Event, game: Game) -> dict[str, object]:
     elif isinstance(event, PileWon):
         doc["cards"] = [None] * len(event.cards)
     return doc
-
-
-def races(adjudications: list[Adjudication]) -> list[dict[str, object]]:
-    """Cards more than one person slapped, with the figures each slap was timed by: why a race went one way."""
-    by_card: dict[int, list[Adjudication]] = {}
-    for adjudication in adjudications:
-        if adjudication.card is not None:
-            by_card.setdefault(adjudication.card, []).append(adjudication)
-    return [
-        {"card": card, "slaps": [a.to_dict() for a in sorted(group, key=lambda a: a.credit.landed)]}
-        for card, group in sorted(by_card.items())
-        if len({a.seat for a in group}) > 1
-    ]

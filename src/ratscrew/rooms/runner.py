@@ -51,6 +51,16 @@ class PageLink:
     overflows: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class LinkSample:
+    """What the server timed of a page's connection: a websocket ping's round trip (None: no pong came in
+    time) and the kernel's smoothed round trip of the TCP connection (None where it cannot be read)."""
+
+    ping_ms: float | None
+    tcp_ms: float | None
+
+
+Item = tuple[str, PageLink, wire.ClientMessage | LinkSample | None]
 _NO_LINK = PageLink(-1)  # what a timer's wake-up carries in the inbox
 
 
@@ -60,7 +70,7 @@ class RoomRunner:
         self.journal = journal
         self.idle_unload_s = idle_unload_s
         self.links: dict[int, PageLink] = {}
-        self.inbox: asyncio.Queue[tuple[str, PageLink, wire.ClientMessage | None] | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Item | None] = asyncio.Queue()
         loop = asyncio.get_running_loop()
         self._loop = loop
         self.idle_since: float | None = loop.time()
@@ -84,6 +94,9 @@ class RoomRunner:
 
     def submit(self, link: PageLink, msg: wire.ClientMessage) -> None:
         self.inbox.put_nowait(("msg", link, msg))
+
+    def measured(self, link: PageLink, sample: LinkSample) -> None:
+        self.inbox.put_nowait(("link", link, sample))
 
     def close_link(self, link: PageLink) -> None:
         self.inbox.put_nowait(("close", link, None))
@@ -124,7 +137,7 @@ class RoomRunner:
         except Exception:
             log.exception("room %s: an error while handling %s", self.code, args[0] if args else step.__name__)
 
-    def _handle(self, item: tuple[str, PageLink, wire.ClientMessage | None]) -> None:
+    def _handle(self, item: Item) -> None:
         what, link, msg = item
         core = self.core
         if what == "tick":
@@ -133,6 +146,8 @@ class RoomRunner:
             self.links[link.id] = link
             core.open_page(link.id)
             self.idle_since = None
+        elif isinstance(msg, LinkSample):
+            core.link_measured(link.id, msg.ping_ms, msg.tcp_ms)
         elif what == "msg" and msg is not None:
             core.receive(link.id, msg)
         elif what == "close":

@@ -8,8 +8,9 @@ Page to server (JSON objects, at most ``MAX_MESSAGE_BYTES``); the first must be 
 - ``hello {v, token?, since?}``: protocol version, the seat token this page holds (if any), and the last
   event number it saw (when it reconnects), so it is sent exactly what it missed.
 - ``ping {id}``: answered at once with ``pong {id}`` (the page's own view of its delay).
-- ``echo {id}``: the answer to the server's ``probe {id}``, sent every two seconds: the round trip the server
-  measures itself, which bounds how much lag a slap can be credited.
+- ``echo {id}``: the answer to the server's ``probe {id}``, sent every two seconds: it keeps the socket alive
+  and its round trip goes into the record, but bounds nothing (the server times the link itself with
+  websocket pings, which the browser answers, not the page).
 - ``flip {seat}``, ``slap {seat, card, rt}``: ``card`` is the number of the card the slap reacts to (the
   pile the player saw) and ``rt`` the reaction time in ms the page measured from that card's first paint.
 - ``resync {since}``: send again every event after number ``since``.
@@ -20,8 +21,9 @@ Page to server (JSON objects, at most ``MAX_MESSAGE_BYTES``); the first must be 
   clock, or starts it again; other rooms refuse it.
 
 Server to page: ``welcome`` (the whole room as this page may see it), ``seated`` (a seat and its token),
-``lobby`` (the lobby changed), ``latency {seats, window_ms}`` (only the measured delays moved: each seat's, at
-most every five seconds), ``events`` (numbered game events and the state after them), ``state`` (the
+``lobby`` (the lobby changed; ``window_ms`` is the decision window and ``waits_for`` the seat whose slow link
+widens it, or null), ``latency {seats, window_ms, waits_for}`` (only the measured delays moved: each seat's,
+at most every five seconds), ``events`` (numbered game events and the state after them), ``state`` (the
 whole state, when a page is too far behind for the events it missed), ``rejected`` (an input that was not
 taken, and why), ``error`` (a message that could not be read), ``over`` (the end-of-game summary), ``pong``.
 """
@@ -34,7 +36,7 @@ from typing import Any
 
 from ratscrew.errors import BadMessage
 
-VERSION = 3
+VERSION = 4  # 4: lobby and latency say which seat's link the table waits for; races show echo_rtt, tcp_rtt
 MAX_MESSAGE_BYTES = 2048
 MAX_NAME = 24
 MAX_TOKEN = 64
@@ -55,7 +57,7 @@ class Ping:
 
 @dataclass(frozen=True, slots=True)
 class Echo:
-    """The page's answer to the server's ``probe``: the round trip is the server's own measurement."""
+    """The page's answer to the server's ``probe``: proof the page is there, and a round trip for the record."""
 
     id: int
 

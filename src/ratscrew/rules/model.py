@@ -15,18 +15,19 @@ from functools import cache
 from typing import Any, Literal, cast
 
 from ratscrew.cards import Card, DeckSpec, Rank
-from ratscrew.errors import RulesError
-from ratscrew.rules.options import OPTIONS, Value, option
+from ratscrew.rules.options import LOCKING, OPTIONS, PAYING, Value, check_needs, option
 from ratscrew.rules.presets import preset as find_preset
 
 EmptyPayer = Literal["loses", "next_pays"]
-Penalty = Literal["burn", "give-each", "none"]
+Penalty = Literal["burn", "give-each", "none", "lockout", "lockout-pile", "give-pile"]
+PenaltyFrom = Literal["top", "bottom"]
 Tie = Literal["first", "split"]
 OutWhen = Literal["wrong-slap", "missed-slap", "never"]
 Leader = Literal["winner", "left"]
 TenRule = Literal["off", "numbers", "ace-one"]
 TenGap = Literal["off", "court", "any"]
 Decks = Literal["auto", 1, 2]
+Wildcard = Literal["off", 2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
@@ -48,8 +49,21 @@ class SlappingRules:
     collect_delay_ms: int = 1000
     penalty: Penalty = "burn"
     penalty_cards: int = 1
+    lockout_cards: int = 5
+    penalty_from: PenaltyFrom = "top"
+    once_per_card: bool = False
     tie_window_ms: int = 0
     tie: Tie = "first"
+
+    @property
+    def locks_out(self) -> bool:
+        """A wrong slap stops the slapper slapping for a while (``lockout``, ``lockout-pile``)."""
+        return self.penalty in LOCKING
+
+    @property
+    def pays_in_cards(self) -> bool:
+        """A wrong slap costs cards from the slapper's stack (``burn``, ``give-each``)."""
+        return self.penalty in PAYING
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +86,11 @@ class SlapRules:
     ten_gap: TenGap = "off"
     joker: bool = True
     burned_count: bool = False
+    bigmac: bool = False
+    flush: int = 0
+    wildcard: Wildcard = "off"
+    six_nine: bool = False
+    top_bottom_ten: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +135,7 @@ class Rules:
         return cast(Value, getattr(getattr(self, opt.section), opt.name))
 
     def values(self) -> dict[str, Value]:
-        """Every key with its value, in the order of RULES.md."""
+        """Every key with its value, in the order of docs/rules.md (that of OPTIONS)."""
         return {o.key: self.get(o.key) for o in OPTIONS}
 
     def changes_from_preset(self) -> dict[str, Value]:
@@ -142,17 +161,10 @@ class Rules:
 
     def any_slap_enabled(self, *, jokers_in_play: bool) -> bool:
         """Whether any pattern could ever be slapped (without one, a game can loop forever)."""
+        from ratscrew.patterns import PATTERNS  # the patterns are defined on the rules, so they import them
+
         s = self.slaps
-        return bool(
-            s.double
-            or s.sandwich
-            or s.top_bottom
-            or s.marriage
-            or s.divorce
-            or s.run
-            or s.ten != "off"
-            or (s.joker and jokers_in_play)
-        )
+        return any(p.enabled(s) and (p.key != "joker" or jokers_in_play) for p in PATTERNS)
 
 
 @cache
@@ -172,10 +184,7 @@ _SECTION_TYPES: dict[str, type[Section]] = {
 
 
 def _from_values(preset: str, values: Mapping[str, Value]) -> Rules:
-    if values["slaps.ten_gap"] != "off" and values["slaps.ten"] == "off":
-        raise RulesError(
-            "slaps.ten_gap needs slaps.ten on: set slaps.ten to numbers or ace-one, or slaps.ten_gap to off"
-        )
+    check_needs(values)
     sections: dict[str, Any] = {}
     for name, cls in _SECTION_TYPES.items():
         updates: dict[str, Any] = {k.split(".", 1)[1]: v for k, v in values.items() if k.split(".", 1)[0] == name}

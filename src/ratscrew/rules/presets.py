@@ -1,4 +1,4 @@
-"""The named rule sets of RULES.md, each a short list of changes from the defaults."""
+"""The named rule sets (docs/rules.md lists them), each a short list of changes from the defaults."""
 
 from __future__ import annotations
 
@@ -57,6 +57,22 @@ PRESETS: dict[str, Preset] = {
             "beggar",
             "Beggar-my-neighbour: no slapping at all, and a player with no cards is out",
             (("slaps.double", False), ("slaps.sandwich", False), ("slaps.joker", False), ("players.slap_in", False)),
+        ),
+        Preset(
+            "slapjack",
+            "Slapjack: no challenges at all, slap every Jack and nothing else; a wrong slap burns a card, and "
+            "a player with no cards is out once they miss a slap",
+            (
+                ("challenge.J", 0),
+                ("challenge.Q", 0),
+                ("challenge.K", 0),
+                ("challenge.A", 0),
+                ("slaps.double", False),
+                ("slaps.sandwich", False),
+                ("slaps.joker", False),
+                ("slaps.wildcard", "J"),
+                ("players.out_when", "missed-slap"),
+            ),
         ),
     )
 }

@@ -15,6 +15,10 @@ Fairness:
   landed, so a slap from a slower connection that landed first (its landing time is credited by the room)
   is still judged first, and judged against the pile its player saw, not against a card that covered it a
   moment later on the server.
+- A computer sees a card ``sight_ms`` after it landed (online: when the pages are sent it, the hold later,
+  or as late as the one person at the table sees it), and its flips and slaps count from then: a person's
+  slap is credited back to no earlier than the moment their page was sent the card, so both race from the
+  same moment. The lab's tables see at once.
 - A bot's planned slap is cancelled the moment the pile changes under it.
 """
 
@@ -63,6 +67,7 @@ class SeatSpec:
 class TableConfig:
     hold_ms: int = 0  # how far behind the clock the table runs, so inputs apply in landing order (online play)
     bot_pace: float = 1.0  # multiplies the computer players' flip delays (0.5: twice as brisk)
+    sight_ms: int = 0  # how long after a card lands the computers see it (online: at least the hold)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +145,7 @@ class Table:
         self.clock = clock
         self.config = config or TableConfig()
         self.hold_ms = self.config.hold_ms  # the room may change it as it measures its players' delays
+        self.sight_ms = self.config.sight_ms  # and this with it
         self.log: list[TableEvent] = []
         # Inputs taken when they arrived but no longer possible when their landing time came (online play,
         # where inputs are held): whoever sent them is told, by the seat they were sent for.
@@ -150,7 +156,7 @@ class Table:
         self._wrong_slaps = 0
         self._wrong_slap_knockouts = 0
         self.listeners: list[Callable[[TableEvent], None]] = []
-        self.card_times: dict[int, Millis] = {}
+        self.card_times: dict[int, Millis] = {}  # when each card was seen: ``sight_ms`` after it landed
         # Reaction times of correct slaps, per seat; a person's carry over from earlier games at the same
         # table (``reactions``), so a "match" computer knows their speed from the first card.
         self.reactions: dict[Seat, list[Millis]] = {s: list((reactions or {}).get(s, [])) for s in range(game.players)}
@@ -321,12 +327,12 @@ class Table:
         for event in game.apply(action):
             self._publish(t, event)
             if isinstance(event, CardTurned):
-                self.card_times[event.number] = t
+                self.card_times[event.number] = t + self.sight_ms
             elif isinstance(event, SlapCorrect):
                 if isinstance(action, Slap) and action.card is not None:
                     seen = self.card_times.get(action.card)
                     if seen is not None:
-                        self.reactions[event.seat].append(t - seen)
+                        self.reactions[event.seat].append(max(0, t - seen))
                 if game.rules.slapping.tie == "split" and game.collect_pending == event.seat:
                     self._schedule(t + game.rules.slapping.tie_window_ms, TimerKind.SPLIT_CLOSE)
             elif isinstance(event, ChallengeWon):
@@ -371,12 +377,13 @@ class Table:
         game = self.game
         sight = Sight.at(game, self._demands)  # the public facts only, without copying a View for every card
         match_seats = self._match_seats
+        seen = t + self.sight_ms
         for seat, bot in self.bots.items():
             if match_seats and seat in match_seats:
                 bot.level = self._level_for(self.seats[seat])
             plan = bot.react(sight, seat)
             if plan is not None:
-                self._bot_slaps.append(self._schedule(t + plan.delay, TimerKind.BOT_SLAP, seat, game.cards))
+                self._bot_slaps.append(self._schedule(seen + plan.delay, TimerKind.BOT_SLAP, seat, game.cards))
 
     def _plan_flip(self, t: Millis) -> None:
         """Schedule the due seat's flip if a computer turns it."""
@@ -394,7 +401,7 @@ class Table:
         if bot is None:
             return
         delay = int(bot.flip_delay() * self.config.bot_pace)
-        self._flip_timer = self._schedule(t + delay, TimerKind.FLIP, due)
+        self._flip_timer = self._schedule(t + self.sight_ms + delay, TimerKind.FLIP, due)
 
     def _level_for(self, spec: SeatSpec) -> Level:
         """The seat's computer player from the one registry (``LEVEL`` or ``LEVEL:STRATEGY``); ``match``

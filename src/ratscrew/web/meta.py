@@ -29,6 +29,10 @@ def option_doc(opt: Option, lang: str) -> dict[str, object]:
         doc["choices"] = [{"value": c, "label": text(lang, f"choice.{opt.key}.{c}")} for c in opt.choices]
     if opt.kind == "int":
         doc["minimum"], doc["maximum"] = opt.minimum, opt.maximum
+    if opt.needs is not None:
+        # The form greys this option out unless ``key`` holds one of ``values`` (and sets it to ``off``, when
+        # the rules refuse it on its own: a ten with a gap needs a ten).
+        doc["needs"] = {"key": opt.needs.key, "values": list(opt.needs.values), "off": opt.needs.off}
     return doc
 
 

@@ -20,16 +20,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ratscrew.errors import BadMessage, BadRequest, NotFound, RatscrewError, TooMany
 from ratscrew.rooms import wire
-from ratscrew.rooms.runner import PageLink, RoomRunner, Rooms
+from ratscrew.rooms.runner import LinkSample, PageLink, RoomRunner, Rooms
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.web.bodies import read_body
 from ratscrew.web.games import client_of, parse_name, parse_rules, rooms_of
+from ratscrew.web.wslink import timer_of
 
 log = logging.getLogger(__name__)
 
 MESSAGES_PER_SECOND = 40
 IDLE_SOCKET_S = 60.0  # a page answers a probe every two seconds; one silent this long is gone
 HELLO_WITHIN_S = 10.0
+LINK_EVERY_S = 2.0  # how often the server times each socket's link itself (the bound of every slap's credit)
 
 
 async def create_room(request: Request) -> Response:
@@ -73,6 +75,9 @@ async def room_socket(ws: WebSocket) -> None:
         await _refuse(ws, str(exc), 4404 if isinstance(exc, NotFound) else 4429)
         return
     runner.open(link)
+    timer = timer_of(ws.scope)
+    if timer is not None:
+        timer.start(LINK_EVERY_S, lambda ping, tcp: runner.measured(link, LinkSample(ping, tcp)))
     loop = asyncio.get_running_loop()
     sender = loop.create_task(_pump(ws, link))
     heard = Heard(time.monotonic())
@@ -84,6 +89,8 @@ async def room_socket(ws: WebSocket) -> None:
             raise failure
     finally:
         watchdog.stop()
+        if timer is not None:
+            timer.stop()
         runner.close_link(link)
         rooms.disconnect(client)
         for task in (reader, sender):

@@ -8,7 +8,8 @@ from starlette.routing import BaseRoute, Route
 
 from ratscrew.cards import parse_cards
 from ratscrew.errors import BadRequest
-from ratscrew.i18n import text
+from ratscrew.learn.examples import match_doc
+from ratscrew.learn.words import Texts
 from ratscrew.patterns import find_matches
 from ratscrew.rules import Rules, rules_from_mapping
 from ratscrew.web.bodies import read_body
@@ -30,15 +31,17 @@ async def referee(request: Request) -> Response:
     if len(cards_text) > MAX_CARDS_TEXT:
         raise BadRequest(f"too many cards: at most {MAX_CARDS_TEXT} characters of cards")
     pile = parse_cards(cards_text, bare_rank=True)
+    tr = Texts(request_lang(request))
     if not pile:
-        raise BadRequest(text(request_lang(request), "referee.no_cards"))
+        raise BadRequest(tr("referee.no_cards"))
     rules.deck_for(2).check_counts(pile, "the cards")
     matches = find_matches(pile, rules)
     return JSONResponse(
         {
             "slappable": bool(matches),
             "patterns": [m.pattern for m in matches],
-            "matches": [{"pattern": m.pattern, "cards": [str(c) for c in m.cards]} for m in matches],
+            # Each match as the engine names it, with its name and reason in the reader's language.
+            "matches": [match_doc(tr, m) for m in matches],
         }
     )
 

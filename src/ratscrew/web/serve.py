@@ -16,6 +16,7 @@ import uvicorn
 
 from ratscrew.errors import RatscrewError
 from ratscrew.web.app import create_app
+from ratscrew.web.wslink import TimedWebSocket
 
 WS_MAX_BYTES = 64 * 1024  # the protocol itself refuses anything over 1 KiB with a readable error
 
@@ -62,6 +63,8 @@ def serve(host: str, port: int, data_dir: Path, open_browser: bool) -> None:
         app,
         log_level="warning",
         ws_max_size=WS_MAX_BYTES,
+        # uvicorn's own websocket protocol, which also times each link for the fairness of slaps (wslink.py).
+        ws=TimedWebSocket,
         # Messages are small and many: compressing each costs more CPU than it saves on a table's link.
         ws_per_message_deflate=False,
         # Limits are per client address: never take it from a header any local process could set.

@@ -1,20 +1,55 @@
+// @ts-check
 // JSON over HTTP; errors come back as {error} with a readable message. Bodies always go as application/json:
 // the server refuses any other type, so a page on another site cannot post to it with a plain form.
+// The checker takes an answer to be the type of the place it goes (`/** @type {Meta} */ const meta = await
+// getJSON(...)`, the shapes of types.d.ts): JSON is not checked at run time, the server's tests hold its shapes.
 
+/**
+ * @template [T=unknown]
+ * @param {string} url
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<T>}
+ */
 export async function getJSON(url, headers = {}) {
   const response = await fetch(url, { headers: { Accept: "application/json", ...headers } });
-  const body = await response.json().catch(() => ({ error: response.statusText }));
-  if (!response.ok) throw new Error(body.error || response.statusText);
-  return body;
+  return answer(response);
 }
 
+/**
+ * @template [T=unknown]
+ * @param {string} url
+ * @param {unknown} data the body, as JSON (nothing: `{}`)
+ * @param {string} [method]
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<T>}
+ */
 export async function sendJSON(url, data, method = "POST", headers = {}) {
   const response = await fetch(url, {
     method,
     headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
     body: JSON.stringify(data ?? {}),
   });
+  return answer(response);
+}
+
+/**
+ * The body of an answer, or an Error with the server's message for a refusal.
+ * @template T
+ * @param {Response} response
+ * @returns {Promise<T>}
+ */
+async function answer(response) {
   const body = await response.json().catch(() => ({ error: response.statusText }));
   if (!response.ok) throw new Error(body.error || response.statusText);
   return body;
+}
+
+/**
+ * What went wrong, in the error's own words (a failed request's are the server's); a thrown non-Error as
+ * itself.
+ * @param {unknown} error
+ * @returns {string}
+ */
+export function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,9 +1,17 @@
+// @ts-check
 // The page shell: loads the language and the rules metadata, then shows one page per address (#/...).
 import { loadLanguage, preferredLanguage, t, translate, lang } from "./i18n.js";
-import { getJSON } from "./api.js";
-import { clear, h } from "./dom.js";
+import { errorText, getJSON } from "./api.js";
+import { clear, h, shellElement } from "./dom.js";
+/** @import { Cleanup, Meta, PageModule } from "./types.js" */
+
+/**
+ * A route: the addresses it answers, the navigation link it marks, and its page's module.
+ * @typedef {{ pattern: RegExp, nav: string | null, load: () => Promise<PageModule> }} Route
+ */
 
 // Each page module exports render(view, context) and may return a cleanup function.
+/** @type {Route[]} */
 const PAGES = [
   { pattern: /^#?\/?$/, nav: "play", load: () => import("./pages/setup.js") },
   { pattern: /^#\/game\/([\w-]+)$/, nav: "play", load: () => import("./pages/game.js") },
@@ -15,23 +23,31 @@ const PAGES = [
   { pattern: /^#\/replay\/([\w-]+)$/, nav: "history", load: () => import("./pages/replay.js") },
 ];
 
+/** @type {{ meta: Meta | null, lang: string, navigate: (hash: string) => void, refresh: () => void }} */
 const context = { meta: null, lang: "en", navigate, refresh: () => show() };
+/** @type {Cleanup} */
 let cleanup = null;
 
+/** @param {string} hash */
 export function navigate(hash) {
   if (location.hash === hash) show();
   else location.hash = hash;
 }
 
+/** @returns {Promise<Meta>} */
 async function loadMeta() {
-  context.meta = await getJSON(`/api/meta?lang=${lang()}`);
+  /** @type {Meta} */
+  const meta = await getJSON(`/api/meta?lang=${lang()}`);
+  context.meta = meta;
   context.lang = lang();
+  return meta;
 }
 
-function fillLanguages() {
-  const select = document.getElementById("lang-select");
+/** @param {Meta} meta */
+function fillLanguages(meta) {
+  const select = shellElement("lang-select");
   clear(select);
-  for (const { code, name } of context.meta.languages) {
+  for (const { code, name } of meta.languages) {
     const option = document.createElement("option");
     option.value = code;
     option.textContent = name;
@@ -42,10 +58,12 @@ function fillLanguages() {
 }
 
 // An address no page answers: say so, and offer the way back to Play.
+/** @type {Route} */
 const NOT_FOUND = {
   nav: null,
   pattern: /^/,
   load: async () => ({
+    /** @param {HTMLElement} view */
     render(view) {
       view.append(h("section", { class: "panel not-found", id: "not-found" },
         h("h1", {}, t("app.not_found.title")),
@@ -56,13 +74,17 @@ const NOT_FOUND = {
 };
 
 // Addresses that are not routes (#view, #something) are places on the current page: the router leaves them alone.
+/** @type {string | null} */
 let shownHash = null;
+/** @param {string} hash */
 function isRoute(hash) {
   return hash === "" || hash === "#" || hash.startsWith("#/");
 }
 
 async function show() {
-  const view = document.getElementById("view");
+  const view = shellElement("view");
+  const meta = context.meta;
+  if (!meta) return; // not before the metadata came: start() shows the first page once it has
   let hash = location.hash || "#/";
   if (!isRoute(location.hash)) {
     const anchor = document.getElementById(decodeURIComponent(location.hash.slice(1)));
@@ -77,7 +99,7 @@ async function show() {
   shownHash = hash;
   const page = PAGES.find((p) => p.pattern.test(hash)) || NOT_FOUND;
   const params = hash.match(page.pattern)?.slice(1) ?? [];
-  for (const link of document.querySelectorAll("[data-nav]")) {
+  for (const link of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-nav]"))) {
     if (link.dataset.nav === page.nav) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
@@ -88,33 +110,34 @@ async function show() {
   else view.dataset.page = "not-found";
   try {
     const module = await page.load();
-    cleanup = await module.render(view, { ...context, params });
+    cleanup = await module.render(view, { ...context, meta, params });
   } catch (error) {
     console.error(error);
-    view.append(Object.assign(document.createElement("p"), { className: "error-box", textContent: `${t("app.error")} ${error.message}` }));
+    view.append(Object.assign(document.createElement("p"), { className: "error-box", textContent: `${t("app.error")} ${errorText(error)}` }));
   }
   translate(view);
 }
 
 async function start() {
   await loadLanguage(preferredLanguage());
-  await loadMeta();
+  const meta = await loadMeta();
   translate(document);
   document.title = t("app.title");
-  fillLanguages();
-  document.getElementById("lang-select").addEventListener("change", async (event) => {
-    await loadLanguage(event.target.value);
-    await loadMeta();
+  fillLanguages(meta);
+  const languages = /** @type {HTMLSelectElement} */ (shellElement("lang-select"));
+  languages.addEventListener("change", async () => {
+    await loadLanguage(languages.value);
+    const chosen = await loadMeta();
     translate(document);
     document.title = t("app.title");
-    fillLanguages();
+    fillLanguages(chosen);
     await show();
     document.body.dataset.lang = context.lang;
   });
   // "Skip to content" moves the focus to the page, and leaves the address (and so the page shown) as it is.
   document.querySelector(".skip-link")?.addEventListener("click", (event) => {
     event.preventDefault();
-    document.getElementById("view").focus();
+    shellElement("view").focus();
   });
   window.addEventListener("hashchange", show);
   await show();

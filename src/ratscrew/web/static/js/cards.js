@@ -1,23 +1,37 @@
+// @ts-check
 // Playing cards drawn as SVG by this project's own code: pips, corner indices, court panels, a back.
 // Suits differ by shape as well as colour, so the cards read without colour vision.
 import { has, t } from "./i18n.js";
+/** @import { CardText } from "./types.js" */
+
+/**
+ * A card taken apart: the rank letter ("7", "T", "Q"), the suit letter, or a joker.
+ * @typedef {{ rank: string, suit: string | null, joker: boolean }} ParsedCard
+ */
+/**
+ * How a message is looked up (i18n.js `t`, passed in where the words are for a reader).
+ * @typedef {(key: string, vars?: Record<string, string | number>) => string} Translate
+ */
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 250;
 const H = 350;
 
+/** @type {Record<string, string>} */
 export const SUIT_PATHS = {
   H: "M50 90 C22 68 4 50 10 30 C15 12 38 8 50 28 C62 8 85 12 90 30 C96 50 78 68 50 90 Z",
   D: "M50 4 L88 50 L50 96 L12 50 Z",
   S: "M50 6 C30 30 8 44 12 64 C16 82 38 84 46 70 C44 80 40 88 34 94 L66 94 C60 88 56 80 54 70 C62 84 84 82 88 64 C92 44 70 30 50 6 Z",
   C: "M50 8 A18 18 0 0 1 63 39 A18 18 0 1 1 56 66 C57 78 61 88 67 94 L33 94 C39 88 43 78 44 66 A18 18 0 1 1 37 39 A18 18 0 0 1 50 8 Z",
 };
+/** @type {Record<string, string>} */
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const RED = "#b8262b";
 const BLACK = "#1b1b22";
 
 // Pip centres for number cards, as fractions of the pip area (x: 0 left .. 1 right, y: 0 top .. 1 bottom).
 const L = 0, C = 0.5, R = 1;
+/** @type {Record<number, [number, number][]>} */
 const PIPS = {
   2: [[C, 0], [C, 1]],
   3: [[C, 0], [C, 0.5], [C, 1]],
@@ -30,6 +44,10 @@ const PIPS = {
   10: [[L, 0], [R, 0], [C, 1 / 6], [L, 1 / 3], [R, 1 / 3], [L, 2 / 3], [R, 2 / 3], [C, 5 / 6], [L, 1], [R, 1]],
 };
 
+/**
+ * @param {CardText} text
+ * @returns {ParsedCard}
+ */
 export function parseCard(text) {
   if (text === "X") return { rank: "X", suit: null, joker: true };
   return { rank: text.slice(0, -1), suit: text.slice(-1), joker: false };
@@ -37,40 +55,78 @@ export function parseCard(text) {
 
 // The letter a rank carries in the reader's language (K, R in French...), from the catalog's card.letter.*:
 // the same letters the server writes (learn/words.py card_text) and the rule chips use.
+/**
+ * @param {string} rank
+ * @returns {string}
+ */
 export function rankLabel(rank) {
   const key = `card.letter.${rank}`;
   if (has(key)) return t(key);
   return rank === "T" ? "10" : rank;
 }
 
+/**
+ * @param {string | null} suit
+ * @returns {string}
+ */
 export function suitGlyph(suit) {
-  return { S: "♠", H: "♥", D: "♦", C: "♣" }[suit] || "";
+  /** @type {Record<string, string>} */
+  const glyphs = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  return glyphs[suit ?? ""] || "";
 }
 
 // Words for screen readers and titles, from the catalog (card.rank.Q, card.suit.H...).
+/**
+ * @param {CardText} text
+ * @param {Translate} t
+ * @returns {string}
+ */
 export function cardName(text, t) {
   const card = parseCard(text);
   if (card.joker) return t("card.joker");
   return t("card.name", { rank: t(`card.rank.${card.rank}`), suit: t(`card.suit.${card.suit}`) });
 }
 
+/**
+ * A card's corner index in the reader's letters ("K♠", "10♦"), or the word for a joker.
+ * @param {CardText} text
+ * @returns {string}
+ */
 export function prettyCard(text) {
   const card = parseCard(text);
   return card.joker ? t("card.joker") : rankLabel(card.rank) + suitGlyph(card.suit);
 }
 
+/**
+ * An SVG element with its attributes.
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @returns {SVGElement}
+ */
 function el(tag, attrs = {}) {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
 }
 
+/**
+ * @param {string | null} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} colour
+ * @param {boolean} [flip]
+ */
 function suitShape(suit, x, y, size, colour, flip = false) {
   const g = el("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 100})${flip ? " rotate(180 50 50)" : ""}` });
-  g.append(el("path", { d: SUIT_PATHS[suit], fill: colour }));
+  g.append(el("path", { d: SUIT_PATHS[suit ?? ""], fill: colour }));
   return g;
 }
 
+/**
+ * @param {ParsedCard} card
+ * @param {string} colour
+ */
 function cornerIndex(card, colour) {
   const g = el("g", { class: "corner" });
   const label = el("text", { x: 30, y: 52, "text-anchor": "middle", "font-size": 46, "font-weight": 700,
@@ -80,11 +136,16 @@ function cornerIndex(card, colour) {
   return g;
 }
 
+/**
+ * @param {ParsedCard} card
+ * @param {string} colour
+ */
 function courtPanel(card, colour) {
   const g = el("g");
   g.append(el("rect", { x: 58, y: 62, width: W - 116, height: H - 124, rx: 10, fill: colour === RED ? "#fbeceb" : "#eceef5",
     stroke: colour, "stroke-width": 3 }));
   // A simple crown (K), coronet (Q) or plumed cap (J) above a large letter, mirrored below: our own design.
+  /** @type {Record<string, string>} */
   const crowns = {
     K: "M0 40 L0 10 L15 25 L30 0 L45 25 L60 10 L60 40 Z",
     Q: "M0 40 L5 15 L18 28 L30 5 L42 28 L55 15 L60 40 Z",
@@ -118,7 +179,12 @@ function jokerFace() {
   return g;
 }
 
-// The face of a card ("7S", "TD", "X") as an <svg> element.
+/**
+ * The face of a card ("7S", "TD", "X") as an <svg> element.
+ * @param {CardText} text
+ * @param {{ label?: string }} [options] its name for readers (empty: none)
+ * @returns {SVGElement}
+ */
 export function cardFace(text, { label = text } = {}) {
   const card = parseCard(text);
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "card-svg", role: "img", "aria-label": label });
@@ -143,11 +209,15 @@ export function cardFace(text, { label = text } = {}) {
   } else {
     svg.append(courtPanel(card, colour));
   }
-  svg.dataset.suit = SUIT_NAMES[card.suit];
+  svg.dataset.suit = SUIT_NAMES[card.suit ?? ""];
   return svg;
 }
 
-// The back of a card: a lattice in the table's colours.
+/**
+ * The back of a card: a lattice in the table's colours.
+ * @param {{ label?: string }} [options] its name for readers (empty: hidden from them)
+ * @returns {SVGElement}
+ */
 export function cardBack({ label = "" } = {}) {
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "card-svg card-back", role: label ? "img" : "presentation" });
   if (label) svg.setAttribute("aria-label", label);
@@ -163,7 +233,12 @@ export function cardBack({ label = "" } = {}) {
   return svg;
 }
 
-// A row of small cards (for explanations like "sandwich: 7 K 7").
+/**
+ * A row of small cards (for explanations like "sandwich: 7 K 7").
+ * @param {readonly CardText[]} texts
+ * @param {Translate} [t] with it the cards are named in words, without it by their letters
+ * @returns {HTMLSpanElement}
+ */
 export function miniCards(texts, t) {
   const wrap = document.createElement("span");
   wrap.className = "mini-cards";

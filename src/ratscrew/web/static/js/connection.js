@@ -1,8 +1,8 @@
-// One room's websocket (protocol version 3): says hello with this browser's seat token and the last event it
-// saw, answers the server's delay probes at once, applies numbered events exactly once and in order, and
+// One room's websocket (protocol version 4): says hello with this browser's seat token and the last event it
+// saw, answers the server's probes at once, applies numbered events exactly once and in order, and
 // reconnects on its own. Games against the computer are rooms too (their page uses the same connection).
 
-export const PROTOCOL = 3;
+export const PROTOCOL = 4;
 const NAME_KEY = "ratscrew.name";
 const RETRY_MS = [500, 1000, 2000, 4000];
 
@@ -43,7 +43,8 @@ export function keepName(name) {
 }
 
 // handlers: welcome(msg), events(items, state) for new items only, state(msg), lobby(room), seated(msg),
-// rejected(msg), error(msg), over(summary), status(connected: bool), gone() when there is no such room.
+// latency(seats, msg), rejected(msg), error(msg), over(summary), status(connected: bool), gone() when there is no
+// such room.
 export function openRoom(code, handlers) {
   let token = loadToken(code);
   let lastSeq = -1;
@@ -105,7 +106,7 @@ export function openRoom(code, handlers) {
   function receive(message) {
     switch (message.type) {
       case "probe":
-        send({ type: "echo", id: message.id }); // at once: the server times this round trip
+        send({ type: "echo", id: message.id }); // at once: it keeps the socket open (the link is timed by pings)
         break;
       case "welcome":
         welcomed = true;
@@ -134,7 +135,7 @@ export function openRoom(code, handlers) {
         handlers.lobby?.(message.room);
         break;
       case "latency":
-        handlers.latency?.(message.seats || []);
+        handlers.latency?.(message.seats || [], message); // the message also says the window and whom it waits for
         break;
       case "seated":
         token = message.token || null;

@@ -1,11 +1,28 @@
+// @ts-check
 // Engine events and rules in words, in the chosen language (the browser never decides a rule, it tells).
 import { t, tn } from "./i18n.js";
 import { cardName, prettyCard } from "./cards.js";
+/** @import { GameEvent, Outcome, PatternMatch, Seat } from "./types.js" */
 
+/**
+ * The names the seats go by: a room's seats, a summary's players, the replay's names.
+ * @typedef {readonly ({ name?: string | null } | undefined)[]} Named
+ */
+
+/**
+ * A seat's name, or "Seat N" for one without.
+ * @param {Named} seats
+ * @param {Seat} seat
+ * @returns {string}
+ */
 export function seatName(seats, seat) {
   return seats[seat]?.name ?? t("game.seat", { n: seat + 1 });
 }
 
+/**
+ * @param {PatternMatch} match
+ * @returns {string}
+ */
 export function patternText(match) {
   return t("game.pattern_with_cards", {
     pattern: t(`pattern.${match.pattern}`),
@@ -13,9 +30,17 @@ export function patternText(match) {
   });
 }
 
-// One sentence per event; `cards` says how to speak a card (pretty glyphs on screen, words for readers).
+/**
+ * One sentence per event; `spoken` says how to name a card (pretty glyphs on screen, words for readers).
+ * @param {GameEvent} event
+ * @param {Named} seats
+ * @param {{ spoken?: boolean }} [options]
+ * @returns {string}
+ */
 export function describe(event, seats, { spoken = false } = {}) {
+  /** @param {Seat} seat */
   const name = (seat) => seatName(seats, seat);
+  /** @param {string} text */
   const card = (text) => (spoken ? cardName(text, t) : prettyCard(text));
   switch (event.kind) {
     case "card_turned":
@@ -36,7 +61,7 @@ export function describe(event, seats, { spoken = false } = {}) {
       if (event.burned.length) return t("event.wrong_slap_burned", { name: name(event.seat), n: event.burned.length });
       return t("event.wrong_slap_free", { name: name(event.seat) });
     case "slap_dismissed":
-      return t("event.slap_dismissed", { name: name(event.seat) });
+      return t(`event.slap_dismissed.${event.reason}`, { name: name(event.seat) });
     case "pile_won":
       if (event.shares.length > 1) {
         const parts = event.shares.map(([seat, n]) => t("event.share", { name: name(seat), n }));
@@ -50,11 +75,19 @@ export function describe(event, seats, { spoken = false } = {}) {
       return t(`event.player_out.${event.reason}`, { name: name(event.seat) });
     case "game_over":
       return gameOverText(event.outcome, seats);
-    default:
-      return event.kind;
+    default: {
+      /** @type {{ kind: string }} */
+      const unknown = event; // a kind this page does not know yet: its name
+      return unknown.kind;
+    }
   }
 }
 
+/**
+ * @param {Outcome} outcome
+ * @param {Named} seats
+ * @returns {string}
+ */
 export function gameOverText(outcome, seats) {
   if (outcome.result === "win") return t("event.game_over.win", { name: seatName(seats, outcome.winner) });
   return t(`event.game_over.${outcome.result}`);

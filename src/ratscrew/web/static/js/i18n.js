@@ -1,14 +1,22 @@
+// @ts-check
 // Message catalogs from the server; t() fills {name} placeholders. The choice is kept in this browser. Only the
 // chosen language's catalog is fetched: every language has every key (a test checks), so there is no English
 // to fall back on here.
 const STORE_KEY = "ratscrew.lang";
 const SUPPORTED = ["en", "fr", "de"];
+/** @type {Record<string, string>} */
 let messages = {};
 let current = "en";
 
+/**
+ * The values a message's {name} placeholders are filled with.
+ * @typedef {Record<string, string | number>} Vars
+ */
+
+/** @returns {string} the language kept in this browser, else the browser's own, else English */
 export function preferredLanguage() {
   const saved = localStorage.getItem(STORE_KEY);
-  if (SUPPORTED.includes(saved)) return saved;
+  if (saved !== null && SUPPORTED.includes(saved)) return saved;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const code = String(tag).toLowerCase().split("-")[0];
     if (SUPPORTED.includes(code)) return code;
@@ -16,6 +24,11 @@ export function preferredLanguage() {
   return "en";
 }
 
+/**
+ * Fetch a language's catalog and make it the page's language.
+ * @param {string} lang
+ * @returns {Promise<string>} the language chosen (English for one not offered)
+ */
 export async function loadLanguage(lang) {
   current = SUPPORTED.includes(lang) ? lang : "en";
   messages = await (await fetch(`/api/i18n/${current}`)).json();
@@ -24,37 +37,72 @@ export async function loadLanguage(lang) {
   return current;
 }
 
+/** @returns {string} */
 export function lang() {
   return current;
 }
 
+/**
+ * A message in the page's language; the key itself when the catalog has none.
+ * @param {string} key
+ * @param {Vars} [vars]
+ * @returns {string}
+ */
 export function t(key, vars = {}) {
   const template = messages[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
-// Whether this language has its own words for a key.
+/**
+ * Whether this language has its own words for a key.
+ * @param {string} key
+ * @returns {boolean}
+ */
 export function has(key) {
   return key in messages;
 }
 
-// Fill every [data-i18n] element under root (text), and [data-i18n-attr="attr:key;attr:key"].
+/**
+ * Fill every [data-i18n] element under root (text), and [data-i18n-attr="attr:key;attr:key"].
+ * @param {ParentNode} [root]
+ */
 export function translate(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
-    for (const pair of el.dataset.i18nAttr.split(";")) {
+  for (const el of marked(root, "[data-i18n]")) el.textContent = t(el.dataset.i18n ?? "");
+  for (const el of marked(root, "[data-i18n-attr]")) {
+    for (const pair of (el.dataset.i18nAttr ?? "").split(";")) {
       const [attr, key] = pair.split(":");
       if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
     }
   }
 }
 
+/**
+ * The elements a selector finds, as elements with a dataset (the page marks HTML and SVG elements only).
+ * @param {ParentNode} root
+ * @param {string} selector
+ * @returns {NodeListOf<HTMLElement | SVGElement>}
+ */
+function marked(root, selector) {
+  return root.querySelectorAll(selector);
+}
+
 // A message that depends on a count: the catalog holds one text per plural category of the language
 // (`key.one`, `key.other`, as Intl.PluralRules names them); a missing category falls back to `key.other`.
+/** @type {Map<string, Intl.PluralRules>} */
 const pluralRules = new Map();
+/**
+ * @param {string} key
+ * @param {number} n
+ * @param {Vars} [vars]
+ * @returns {string}
+ */
 export function tn(key, n, vars = {}) {
-  if (!pluralRules.has(current)) pluralRules.set(current, new Intl.PluralRules(current));
-  const category = pluralRules.get(current).select(Number(n));
+  let rules = pluralRules.get(current);
+  if (!rules) {
+    rules = new Intl.PluralRules(current);
+    pluralRules.set(current, rules);
+  }
+  const category = rules.select(Number(n));
   const exact = `${key}.${category}`;
   return t(has(exact) ? exact : `${key}.other`, { n, ...vars });
 }

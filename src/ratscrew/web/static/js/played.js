@@ -1,8 +1,10 @@
+// @ts-check
 // The games this browser played, newest first, kept in localStorage so the history page can ask the server for
 // exactly these (and not everyone's games on a shared server).
 const STORE_KEY = "ratscrew.games";
 export const KEEP = 100; // the server answers at most 100 ids at once
 
+/** @returns {string[]} */
 export function playedGames() {
   try {
     const ids = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
@@ -13,6 +15,7 @@ export function playedGames() {
   }
 }
 
+/** @param {unknown} id a game's id; anything else is not kept */
 export function rememberGame(id) {
   if (typeof id !== "string" || !id) return;
   try {

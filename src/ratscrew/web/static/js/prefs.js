@@ -1,6 +1,14 @@
+// @ts-check
 // Small choices this browser remembers (announcements, sound): one localStorage entry each, as JSON.
 const PREFIX = "ratscrew.pref.";
 
+/**
+ * The kept value, or `fallback` when there is none or storage refuses. What was kept may be anything JSON
+ * holds (another version of the page wrote it), so the caller makes it the type it needs.
+ * @param {string} name
+ * @param {unknown} fallback
+ * @returns {unknown}
+ */
 export function pref(name, fallback) {
   try {
     const kept = localStorage.getItem(PREFIX + name);
@@ -10,6 +18,10 @@ export function pref(name, fallback) {
   }
 }
 
+/**
+ * @param {string} name
+ * @param {unknown} value anything JSON can write
+ */
 export function setPref(name, value) {
   try { localStorage.setItem(PREFIX + name, JSON.stringify(value)); } catch { /* storage refused: this page only */ }
 }

@@ -23,13 +23,42 @@ export function setValue(values, key, value) {
 // `onChange(key, value)` after the value in `values` was changed; `editable: false` shows the values only.
 export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onChange = () => {} } = {}) {
   const sections = [...new Set(meta.options.map((o) => o.section))];
-  return sections.map((section) => {
+  const dependents = [];
+  const changed = (key, value) => { settleNeeds(dependents, values, onChange); onChange(key, value); };
+  const form = sections.map((section) => {
     const fields = h("div", { class: "option-grid" });
     const options = meta.options.filter((o) => o.section === section);
-    for (const opt of options) fields.append(optionField(opt, values, { idPrefix, editable, onChange }));
+    for (const opt of options) {
+      const field = optionField(opt, values, { idPrefix, editable, onChange: changed });
+      if (opt.needs) dependents.push({ opt, field, editable });
+      fields.append(field);
+    }
     return h("fieldset", { class: "option-section", disabled: !editable }, h("legend", {}, t(`rules.section.${section}`)), fields,
       optionKeys(options));
   });
+  settleNeeds(dependents, values, () => {});
+  return form;
+}
+
+// An option that only applies while another key has some values (a lockout's length, a ten around a gap) is
+// greyed out otherwise; one the rules refuse on its own goes back to its off value (meta.options[].needs).
+function settleNeeds(dependents, values, onChange) {
+  for (const { opt, field, editable } of dependents) {
+    const met = opt.needs.values.some((v) => String(v) === String(getValue(values, opt.needs.key)));
+    field.classList.toggle("option-inactive", !met);
+    for (const input of field.querySelectorAll("input, select")) input.disabled = !editable || !met;
+    if (!met && opt.needs.off !== null && String(getValue(values, opt.key)) !== String(opt.needs.off)) {
+      setValue(values, opt.key, opt.needs.off);
+      showValue(field, opt.needs.off);
+      onChange(opt.key, opt.needs.off);
+    }
+  }
+}
+
+function showValue(field, value) {
+  const input = field.querySelector("input, select");
+  if (input?.type === "checkbox") input.checked = Boolean(value);
+  else if (input) input.value = String(value);
 }
 
 function optionField(opt, values, { idPrefix, editable, onChange }) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's sounds, made in the page with Web Audio (short tones and bursts of noise: no sound files).
 // Nothing plays before the person has pressed a key, clicked or tapped on this page (browsers refuse sound
 // before that, and a page that starts making noise by itself is unwelcome). Volume and mute are remembered.
@@ -5,17 +6,28 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { pref, setPref } from "./prefs.js";
 
-let context = null;
-let master = null;
+/**
+ * The page's audio graph, made at the first interaction: every sound goes through `master` (the volume).
+ * @typedef {{ context: AudioContext, master: GainNode }} AudioOut
+ */
+
+/** @type {AudioOut | null} */
+let audio = null;
+/** @type {AudioBuffer | null} */
 let noiseBuffer = null;
 let volume = clampVolume(pref("sound.volume", 0.6));
 let muted = Boolean(pref("sound.muted", false));
 let allowed = false; // the person has interacted with the page
 
 // What was played, for the tests (and anyone curious): a count and the latest sounds by name.
+/** @type {{ count: number, names: string[] }} */
 const played = { count: 0, names: [] };
 window.ratscrewSounds = played;
 
+/**
+ * @param {unknown} value
+ * @returns {number} from 0 to 1 (0.6 for anything that is not a number)
+ */
 function clampVolume(value) {
   const n = Number(value);
   return Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0.6;
@@ -25,21 +37,28 @@ function unlock() {
   allowed = true;
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return;
-  if (!context) {
-    context = new Context();
-    master = context.createGain();
+  if (!audio) {
+    const context = new Context();
+    const master = context.createGain();
     master.connect(context.destination);
+    audio = { context, master };
     setLevel();
   }
-  if (context.state === "suspended") context.resume().catch(() => {});
+  if (audio.context.state === "suspended") audio.context.resume().catch(() => {});
 }
 for (const kind of ["pointerdown", "keydown", "touchstart"]) document.addEventListener(kind, unlock, { capture: true, passive: true });
 
 function setLevel() {
-  if (master) master.gain.setValueAtTime(muted ? 0 : volume * volume, context.currentTime); // the ear hears it squared
+  if (audio) audio.master.gain.setValueAtTime(muted ? 0 : volume * volume, audio.context.currentTime); // the ear hears it squared
 }
 
-function tone(at, { freq, to = null, type = "sine", length = 0.12, level = 0.3 }) {
+/**
+ * A tone from `freq` (gliding to `to`), shaped to start and end softly.
+ * @param {AudioOut} out
+ * @param {number} at when, on the audio clock
+ * @param {{ freq: number, to?: number | null, type?: OscillatorType, length?: number, level?: number }} shape
+ */
+function tone({ context, master }, at, { freq, to = null, type = "sine", length = 0.12, level = 0.3 }) {
   const osc = context.createOscillator();
   osc.type = type;
   osc.frequency.setValueAtTime(freq, at);
@@ -53,7 +72,13 @@ function tone(at, { freq, to = null, type = "sine", length = 0.12, level = 0.3 }
   osc.stop(at + length + 0.02);
 }
 
-function noise(at, { length = 0.06, level = 0.3, filter = "bandpass", freq = 2500 }) {
+/**
+ * A burst of filtered noise that fades out.
+ * @param {AudioOut} out
+ * @param {number} at when, on the audio clock
+ * @param {{ length?: number, level?: number, filter?: BiquadFilterType, freq?: number }} shape
+ */
+function noise({ context, master }, at, { length = 0.06, level = 0.3, filter = "bandpass", freq = 2500 }) {
   if (!noiseBuffer) {
     noiseBuffer = context.createBuffer(1, Math.round(context.sampleRate * 0.4), context.sampleRate);
     const data = noiseBuffer.getChannelData(0);
@@ -72,25 +97,34 @@ function noise(at, { length = 0.06, level = 0.3, filter = "bandpass", freq = 250
   source.stop(at + length + 0.02);
 }
 
+/** @type {Record<string, (out: AudioOut, at: number) => void>} */
 const SOUNDS = {
-  card: (at) => noise(at, { length: 0.05, level: 0.35, freq: 2800 }), // a card flicked onto the pile
-  slap: (at) => { noise(at, { length: 0.14, level: 0.8, filter: "lowpass", freq: 1400 }); tone(at, { freq: 110, to: 55, length: 0.14, level: 0.5 }); },
-  won: (at) => [523, 659, 784].forEach((freq, i) => tone(at + i * 0.08, { freq, type: "triangle", length: 0.2, level: 0.25 })),
-  wrong: (at) => tone(at, { freq: 190, to: 110, type: "sawtooth", length: 0.3, level: 0.16 }),
-  turn: (at) => { tone(at, { freq: 880, length: 0.12, level: 0.2 }); tone(at + 0.1, { freq: 1175, length: 0.16, level: 0.2 }); },
+  card: (out, at) => noise(out, at, { length: 0.05, level: 0.35, freq: 2800 }), // a card flicked onto the pile
+  slap: (out, at) => { noise(out, at, { length: 0.14, level: 0.8, filter: "lowpass", freq: 1400 }); tone(out, at, { freq: 110, to: 55, length: 0.14, level: 0.5 }); },
+  won: (out, at) => [523, 659, 784].forEach((freq, i) => tone(out, at + i * 0.08, { freq, type: "triangle", length: 0.2, level: 0.25 })),
+  wrong: (out, at) => tone(out, at, { freq: 190, to: 110, type: "sawtooth", length: 0.3, level: 0.16 }),
+  turn: (out, at) => { tone(out, at, { freq: 880, length: 0.12, level: 0.2 }); tone(out, at + 0.1, { freq: 1175, length: 0.16, level: 0.2 }); },
 };
 
-// Play one of the table's sounds by name; nothing before the first interaction, nothing when muted.
+/**
+ * Play one of the table's sounds by name; nothing before the first interaction, nothing when muted.
+ * @param {string} name
+ * @returns {boolean} whether it played
+ */
 export function playSound(name) {
-  if (!allowed || muted || volume === 0 || !context || !SOUNDS[name]) return false;
-  SOUNDS[name](context.currentTime + 0.005);
+  const sound = SOUNDS[name];
+  if (!allowed || muted || volume === 0 || !audio || !sound) return false;
+  sound(audio, audio.context.currentTime + 0.005);
   played.count += 1;
   played.names.push(name);
   if (played.names.length > 20) played.names.shift();
   return true;
 }
 
-// The volume slider and the mute switch, as the table's settings show them.
+/**
+ * The volume slider and the mute switch, as the table's settings show them.
+ * @returns {HTMLLabelElement[]}
+ */
 export function soundControls() {
   const mute = h("input", { type: "checkbox", id: "sound-mute", checked: muted });
   const slider = h("input", { type: "range", id: "sound-volume", min: 0, max: 100, step: 5, value: Math.round(volume * 100) });

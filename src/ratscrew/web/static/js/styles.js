@@ -1,8 +1,14 @@
+// @ts-check
 // Each page brings its own style sheets (the shell has only base.css), so a first visit loads only what it
 // shows. A sheet is added once and kept; the promise settles when it has loaded (or failed), so a page can
 // wait for it before it measures anything.
+/** @type {Map<string, Promise<unknown>>} */
 const sheets = new Map();
 
+/**
+ * @param {...string} names sheets under /static/css, without ".css"
+ * @returns {Promise<unknown[]>}
+ */
 export function useStyles(...names) {
   return Promise.all(names.map((name) => {
     if (!sheets.has(name)) {

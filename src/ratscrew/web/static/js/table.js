@@ -451,6 +451,11 @@ export function createTable({ send, actions = () => [] }) {
       else if (due && state.owed > 0) words = t("game.owes", { n: state.owed });
       else if (due) words = yours.includes(index) ? t("game.your_turn") : t("game.to_play");
       else if (count === 0) words = t("game.empty");
+      // After a wrong slap under a lockout penalty: how long this seat's slaps are still set aside.
+      const locked = out ? null : state.locked?.[index];
+      el.classList.toggle("locked", locked !== null && locked !== undefined);
+      if (typeof locked === "number") words = [words, tn("access.locked_cards", locked)].filter(Boolean).join(" · ");
+      else if (locked === "pile") words = [words, t("game.locked_pile")].filter(Boolean).join(" · ");
       el.querySelector(".seat-state").textContent = words;
       const net = connectionText(seat);
       const badge = el.querySelector(".seat-badge").textContent;
@@ -525,7 +530,10 @@ export function createTable({ send, actions = () => [] }) {
     } else if (event.kind === "player_out" || event.kind === "game_over") {
       flashToast(text, "info");
       announce(spoken, { urgent: event.kind === "game_over" });
-    } else if (event.kind !== "slap_dismissed" || yours.includes(event.seat)) {
+    } else if (event.kind === "slap_dismissed" && yours.includes(event.seat)) {
+      flashToast(text, "muted"); // your slap did not count: say why (too late, locked out...)
+      announce(spoken);
+    } else if (event.kind !== "slap_dismissed") {
       announce(spoken);
     }
   }

@@ -318,7 +318,8 @@ function questionDrill(view, ctx, kind) {
     const n = q.pile.length;
     const cards = stage.querySelectorAll(".slap-card");
     for (const m of q.matches) {
-      const positions = m.pattern === "top_bottom" ? [0, n - 1] : m.cards.map((_, i) => n - m.cards.length + i);
+      const ends = m.pattern === "top_bottom" || m.pattern === "top_bottom_ten";
+      const positions = ends ? [0, n - 1] : m.cards.map((_, i) => n - m.cards.length + i);
       for (const p of positions) cards[p]?.classList.add("in-match");
     }
   }
@@ -493,9 +494,9 @@ function streamDrill(view, ctx) {
   function drawPile() {
     const { pileButton } = run.nodes;
     clear(pileButton);
-    const visible = run.pile.slice(-3);
+    const visible = run.pile.slice(-(run.q.shown ?? 3)); // as many top cards as the patterns in play look at
     const offset = run.pile.length - visible.length;
-    const showsBottom = offset > 0 && run.q.patterns.some((p) => p.key === "top_bottom");
+    const showsBottom = offset > 0 && run.q.patterns.some((p) => p.key === "top_bottom" || p.key === "top_bottom_ten");
     if (showsBottom) {
       pileButton.append(h("span", { class: "stream-bottom", "aria-hidden": "true" },
         h("span", { class: "card-slot card-xs" }, cardFace(run.pile[0], { label: "" })), h("span", {}, t("learn.ui.bottom"))));

@@ -1,18 +1,31 @@
+// @ts-check
 // A game against the computer (or two on one screen): a room that starts playing at once. The server runs
 // the game; this page says hello with its seat token, sends flips and slaps, and shows what happened.
 import { useStyles } from "../styles.js";
 import { h, clear, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
-import { sendJSON } from "../api.js";
-import { openRoom, saveToken } from "../connection.js";
-import { createTable } from "../table.js";
+import { errorText, sendJSON } from "../api.js";
+import { openRoom as untypedOpenRoom, saveToken } from "../connection.js";
+import { createTable as untypedCreateTable } from "../table.js";
+/** @import { NextGame, PageContext, RoomConnection, RoomDoc, RoomHandlers, RoomState, Seat, Table, TableOptions } from "../types.js" */
 
+// connection.js and table.js are not type-checked yet, and what the checker guesses of them from their
+// defaults is too narrow: they are used here as types.d.ts spells them.
+const createTable = /** @type {(options: TableOptions) => Table} */ (untypedCreateTable);
+const openRoom = /** @type {(code: string, handlers: RoomHandlers) => RoomConnection} */ (untypedOpenRoom);
+
+/**
+ * @param {HTMLElement} view
+ * @param {PageContext} ctx
+ */
 export async function render(view, ctx) {
   await useStyles("table", "room");
-  const gameId = ctx.params[0];
+  const gameId = ctx.params[0] ?? ""; // the route always has it
   import("../played.js").then(({ rememberGame }) => rememberGame(gameId)); // the history page lists the games this browser played
+  /** @type {RoomConnection | null} */
   let connection = null;
-  let overTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let overTimer;
 
   const table = createTable({
     send: (message) => connection?.send(message),
@@ -21,12 +34,13 @@ export async function render(view, ctx) {
       again.addEventListener("click", async () => {
         again.disabled = true;
         try {
+          /** @type {NextGame} */
           const next = await sendJSON(`/api/games/${gameId}/again`, { token: connection?.token ?? "" });
           saveToken(next.id, next.token);
           ctx.navigate(`#/game/${next.id}`);
         } catch (error) {
           again.disabled = false;
-          table.toast(error.message, "bad");
+          table.toast(errorText(error), "bad");
         }
       });
       return [
@@ -45,6 +59,12 @@ export async function render(view, ctx) {
       h("a", { class: "button", href: "#/" }, t("game.summary.new"))));
   }
 
+  /**
+   * The whole table again: a page that (re)connects, or fell behind.
+   * @param {RoomDoc} room
+   * @param {Seat[]} yours
+   * @param {RoomState} state
+   */
   function whole(room, yours, state) {
     table.setPausable(room.pausable);
     table.setup(room.seats, yours, room.rules, room.game);

@@ -1,12 +1,18 @@
+// @ts-check
 // The history page (#/history): the games this browser played to their end, newest first, with their result,
 // length and reaction times, each with the replay viewer and its record; and a record file to watch, chosen or
 // dropped on the page. The server knows the games; this browser knows which of them are its own.
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
-import { getJSON } from "../api.js";
+import { errorText, getJSON } from "../api.js";
 import { playedGames } from "../played.js";
 import { offerFile, ensureStyle } from "./replay.js";
+/** @import { HistoryAnswer, HistoryGame, PageContext } from "../types.js" */
 
+/**
+ * @param {HistoryGame} game
+ * @returns {string}
+ */
 export function resultText(game) {
   if (game.result === "win") {
     const winner = game.players.find((p) => p.seat === game.winner);
@@ -15,16 +21,19 @@ export function resultText(game) {
   return t(`game.summary.${game.result}`);
 }
 
+/** @param {HistoryGame} game */
 function lengthText(game) {
   const minutes = (game.ms ?? 0) / 60000;
   const shown = new Intl.NumberFormat(lang(), { maximumFractionDigits: 1 }).format(minutes < 0.1 ? 0.1 : minutes);
   return t("history.length_text", { cards: game.cards, piles: game.tricks, minutes: shown });
 }
 
+/** @param {number} seconds since 1970 */
 function whenText(seconds) {
   return new Date(seconds * 1000).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** @param {HistoryGame} game */
 function gameItem(game) {
   const reactions = h("ul", { class: "history-reactions" },
     game.players.map((player) => h("li", {},
@@ -42,6 +51,10 @@ function gameItem(game) {
       h("a", { class: "button secondary", href: `/api/games/${game.id}/record`, download: `ratscrew-${game.id}.json` }, t("history.download"))));
 }
 
+/**
+ * @param {HTMLElement} view
+ * @param {PageContext} ctx
+ */
 export async function render(view, ctx) {
   await ensureStyle();
   const list = h("ol", { class: "history-list", id: "history-list", "aria-labelledby": "history-title" });
@@ -64,14 +77,17 @@ export async function render(view, ctx) {
   view.append(page);
 
   // A record dropped anywhere on the page is watched like one chosen with the file input.
+  /** @param {DragEvent} event */
   const over = (event) => {
     if (![...(event.dataTransfer?.types ?? [])].includes("Files")) return;
     event.preventDefault();
     dropHint.hidden = false;
   };
+  /** @param {DragEvent} event */
   const leave = (event) => {
-    if (event.target === dropHint || !view.contains(event.relatedTarget)) dropHint.hidden = true;
+    if (event.target === dropHint || !view.contains(/** @type {Node | null} */ (event.relatedTarget))) dropHint.hidden = true;
   };
+  /** @param {DragEvent} event */
   const drop = (event) => {
     event.preventDefault();
     dropHint.hidden = true;
@@ -84,13 +100,14 @@ export async function render(view, ctx) {
 
   const ids = playedGames();
   try {
+    /** @type {Pick<HistoryAnswer, "games">} */
     const answer = ids.length ? await getJSON(`/api/history?ids=${encodeURIComponent(ids.join(","))}`) : { games: [] };
     for (const game of answer.games) list.append(gameItem(game));
     status.textContent = answer.games.length ? "" : t("history.empty");
     status.hidden = answer.games.length > 0;
   } catch (error) {
     status.className = "error-box";
-    status.textContent = error.message;
+    status.textContent = errorText(error);
   }
   return () => {
     view.removeEventListener("dragover", over);

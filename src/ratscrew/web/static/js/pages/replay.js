@@ -1,22 +1,35 @@
+// @ts-check
 // The replay viewer (#/replay/ID for a finished game, #/replay/file for a record file): steps through a game
 // action by action. The server's engine replays the record and sends every step (the events and the table as a
 // spectator sees it); this page only shows them, so it never re-implements a rule.
 import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
 import { t } from "../i18n.js";
-import { getJSON, sendJSON } from "../api.js";
+import { errorText, getJSON, sendJSON } from "../api.js";
 import { cardFace, cardName } from "../cards.js";
 import { describe } from "../format.js";
+/** @import { GameView, PageContext, ReplayPage, ReplayStep } from "../types.js" */
+
+/**
+ * The facts of the whole game that come with every page of steps.
+ * @typedef {Omit<ReplayPage, "steps">} ReplayInfo
+ */
 
 const PAGE = 1000; // steps per answer, the server's largest page
 const PILE_SHOWN = 7;
-let pendingFile = null; // {name, doc}: a record chosen on the history page, shown at #/replay/file
+/** @type {{ name: string, doc: unknown } | null} */
+let pendingFile = null; // a record chosen on the history page, shown at #/replay/file
 
 export function ensureStyle() {
   return useStyles("history");
 }
 
-// Read a chosen or dropped file; a record goes to the viewer, anything else is explained in `errorBox`.
+/**
+ * Read a chosen or dropped file; a record goes to the viewer, anything else is explained in `errorBox`.
+ * @param {File} file
+ * @param {PageContext} ctx
+ * @param {HTMLElement} errorBox
+ */
 export async function offerFile(file, ctx, errorBox) {
   errorBox.hidden = true;
   let doc;
@@ -31,142 +44,102 @@ export async function offerFile(file, ctx, errorBox) {
   ctx.navigate("#/replay/file");
 }
 
+/** @param {number} number the card's number in the game */
 function tilt(number) {
   return { rot: ((number * 47) % 29) - 14, dx: ((number * 13) % 19) - 9, dy: ((number * 7) % 11) - 5 };
 }
 
+/**
+ * The viewer of one record: the table at a step, the buttons, the slider and the keys that move it.
+ * @param {unknown} doc the record, as the server reads it
+ * @param {string} title
+ * @param {{ download?: { href: string, name: string } | null }} [options]
+ */
 function createViewer(doc, title, { download = null } = {}) {
-  const pages = new Map(); // first step of a page -> the promise of its steps
-  let info = null; // total, slaps, players, final
+  /** @type {ReplayInfo | null} */
+  let info = null;
+  const source = stepSource(doc, (facts) => { info = facts; });
+  /** @type {{ name: string }[]} */
   let seats = [];
   let current = 0;
+  /** @type {object | null} */
   let busy = null;
   let started = false;
 
-  const heading = h("h1", { id: "replay-title" }, title);
-  const playerLine = h("p", { class: "replay-players", id: "replay-players" });
-  const status = h("p", { class: "hint", id: "replay-status", role: "status" }, t("replay.loading"));
-  const stepText = h("p", { class: "replay-step", id: "replay-step" });
-  const turnLine = h("p", { class: "replay-turn", id: "replay-turn" });
-  const seatList = h("ol", { class: "replay-seats", id: "replay-seats", "aria-label": t("replay.seats") });
-  const pileBox = h("div", { class: "replay-pile", id: "replay-pile", role: "img", "aria-label": t("replay.pile_empty") });
-  const pileCount = h("p", { class: "replay-pile-count", id: "replay-pile-count" });
-  const events = h("ol", { class: "replay-events", id: "replay-events", "aria-label": t("replay.events") });
-  const finalList = h("ol", { class: "replay-final", id: "replay-final" });
-  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: "0", value: "0", step: "1" });
-  const button = (id, key, action) => {
-    const el = h("button", { type: "button", id, class: "secondary" }, t(key));
-    el.addEventListener("click", action);
-    return el;
-  };
-  const first = button("replay-first", "replay.first", () => go(0));
-  const prevSlap = button("replay-prev-slap", "replay.prev_slap", () => go(slapBefore(current)));
-  const prev = button("replay-prev", "replay.prev", () => go(current - 1));
-  const next = button("replay-next", "replay.next", () => go(current + 1));
-  const nextSlap = button("replay-next-slap", "replay.next_slap", () => go(slapAfter(current)));
-  const last = button("replay-last", "replay.last", () => go(info.total - 1));
+  const { element, playerLine, status, stepText, turnLine, seatList, pileBox, pileCount, events, finalList, slider,
+    buttons: { first, prevSlap, prev, next, nextSlap, last }, board, controls, after } = viewerParts(title, download);
+  first.addEventListener("click", () => go(0));
+  prevSlap.addEventListener("click", () => go(slapBefore(current)));
+  prev.addEventListener("click", () => go(current - 1));
+  next.addEventListener("click", () => go(current + 1));
+  nextSlap.addEventListener("click", () => go(slapAfter(current)));
+  last.addEventListener("click", () => go(loaded().total - 1));
   slider.addEventListener("input", () => go(Number(slider.value)));
 
-  const board = h("div", { class: "replay-board", hidden: true },
-    h("section", { class: "replay-table", "aria-label": t("replay.pile") }, pileBox, pileCount, turnLine),
-    h("section", { class: "replay-side" }, h("h2", {}, t("replay.seats")), seatList));
-  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls"), hidden: true },
-    h("div", { class: "replay-buttons" }, first, prevSlap, prev, next, nextSlap, last),
-    h("label", { class: "replay-slider-label", for: "replay-slider" }, t("replay.slider")), slider,
-    h("p", { class: "hint replay-keys" }, t("replay.keys")));
-  const after = h("section", { class: "replay-after", hidden: true },
-    h("h2", {}, t("replay.events")), events,
-    h("h2", {}, t("replay.final")), finalList);
-  const element = h("section", { class: "replay", id: "replay" },
-    h("p", { class: "replay-nav" }, h("a", { href: "#/history" }, t("replay.back")),
-      download ? h("a", { class: "button secondary", id: "replay-download", href: download.href, download: download.name }, t("history.download")) : null),
-    heading, playerLine, status, stepText, board, controls, after);
+  // The game's facts, once the first page came (nothing that asks for them is shown before).
+  function loaded() {
+    if (!info) throw new Error("the replay has not loaded yet");
+    return info;
+  }
 
+  /**
+   * The step of the last slap before `step` (itself when there is none).
+   * @param {number} step
+   */
   function slapBefore(step) {
-    const earlier = info.slaps.filter((s) => s < step);
+    const earlier = loaded().slaps.filter((s) => s < step);
     return earlier.length ? earlier[earlier.length - 1] : step;
   }
 
+  /**
+   * The step of the next slap after `step` (itself when there is none).
+   * @param {number} step
+   */
   function slapAfter(step) {
-    return info.slaps.find((s) => s > step) ?? step;
+    return loaded().slaps.find((s) => s > step) ?? step;
   }
 
-  // Each page is asked for once, even when several steps of it are wanted before it arrives.
-  function page(start) {
-    if (!pages.has(start)) {
-      const request = sendJSON(`/api/replay?start=${start}&count=${PAGE}`, doc).then(({ steps, ...rest }) => {
-        info = rest;
-        return steps;
-      });
-      request.catch(() => pages.delete(start)); // a failed page may be asked for again
-      pages.set(start, request);
-    }
-    return pages.get(start);
-  }
-
-  async function stepAt(index) {
-    const start = Math.floor(index / PAGE) * PAGE;
-    return (await page(start))[index - start];
-  }
-
+  /**
+   * Show step `index` (kept inside the game); when several are asked for at once, the last asked wins.
+   * @param {number} index
+   */
   async function go(index) {
     if (!info) return;
     const target = Math.max(0, Math.min(info.total - 1, index));
     const ticket = {};
     busy = ticket;
     try {
-      const step = await stepAt(target);
+      const step = await source.stepAt(target);
       if (busy !== ticket) return; // a later request wins
       current = target;
       show(step, started); // the first step is on screen as the page opens: not read out
       started = true;
     } catch (error) {
       status.className = "error-box";
-      status.textContent = error.message;
+      status.textContent = errorText(error);
       status.hidden = false;
     }
   }
 
+  /**
+   * @param {ReplayStep} step
+   * @param {boolean} [spoken] whether screen readers hear it
+   */
   function show(step, spoken = true) {
     const view = step.view;
+    const { total } = loaded();
     slider.value = String(current);
-    slider.setAttribute("aria-valuetext", t("replay.step", { n: current, total: info.total - 1 }));
-    stepText.textContent = t("replay.step", { n: current, total: info.total - 1 });
+    slider.setAttribute("aria-valuetext", t("replay.step", { n: current, total: total - 1 }));
+    stepText.textContent = t("replay.step", { n: current, total: total - 1 });
     first.disabled = prev.disabled = current === 0;
-    last.disabled = next.disabled = current === info.total - 1;
+    last.disabled = next.disabled = current === total - 1;
     prevSlap.disabled = slapBefore(current) === current;
     nextSlap.disabled = slapAfter(current) === current;
     // A button that just became disabled (Last, at the last step) would drop the focus to the page: keep it here.
     if (document.activeElement instanceof HTMLButtonElement && document.activeElement.disabled) slider.focus();
 
-    clear(pileBox);
-    const shown = view.pile.slice(-PILE_SHOWN);
-    const firstNumber = view.cards - shown.length + 1;
-    shown.forEach((text, i) => {
-      const { rot, dx, dy } = tilt(firstNumber + i);
-      pileBox.append(h("div", { class: "replay-card", dataset: { card: text }, style: `--rot:${rot}deg;--dx:${dx}px;--dy:${dy}px` },
-        cardFace(text, { label: cardName(text, t) })));
-    });
-    const top = view.pile[view.pile.length - 1];
-    pileBox.setAttribute("aria-label", top ? `${t("replay.pile")}: ${cardName(top, t)}` : t("replay.pile_empty"));
-    pileCount.textContent = [t("replay.pile_count", { n: view.pile.length }),
-      view.burned_count ? t("replay.burned", { n: view.burned_count }) : ""].filter(Boolean).join(" · ");
-
-    const due = seats[view.turn]?.name ?? "";
-    turnLine.textContent = view.over ? "" : [t("replay.turn", { name: due }),
-      view.owed ? t("replay.owes", { name: due, n: view.owed }) : ""].filter(Boolean).join(" · ");
-
-    clear(seatList);
-    view.stack_sizes.forEach((count, seat) => {
-      const states = [];
-      if (view.out[seat]) states.push(t("replay.out"));
-      else if (!view.over && view.turn === seat) states.push(t("replay.to_play"));
-      const classes = ["replay-seat", view.turn === seat && !view.over ? "due" : "", view.out[seat] ? "out" : ""].filter(Boolean).join(" ");
-      seatList.append(h("li", { class: classes, id: `replay-seat-${seat}`, dataset: { seat } },
-        h("span", { class: "replay-name" }, seats[seat].name),
-        h("span", { class: "replay-count" }, t("replay.seat_count", { n: count })),
-        h("span", { class: "replay-state" }, states.join(" · "))));
-    });
+    drawPile(pileBox, pileCount, view);
+    drawSeats(seatList, turnLine, view, seats);
 
     clear(events);
     if (current === 0) events.append(h("li", {}, t("replay.dealt")));
@@ -179,22 +152,26 @@ function createViewer(doc, title, { download = null } = {}) {
   }
 
   function showFinal() {
+    const { final } = loaded();
     clear(finalList);
-    info.final.hands.forEach((hand, seat) => {
+    final.hands.forEach((hand, seat) => {
       finalList.append(h("li", { dataset: { seat, cards: hand.length } }, t("replay.final_cards", { name: seats[seat].name, n: hand.length })));
     });
-    if (info.final.pile.length) finalList.append(h("li", { dataset: { pile: info.final.pile.length } }, t("replay.pile_count", { n: info.final.pile.length })));
+    if (final.pile.length) finalList.append(h("li", { dataset: { pile: final.pile.length } }, t("replay.pile_count", { n: final.pile.length })));
   }
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (!info || event.altKey || event.ctrlKey || event.metaKey) return;
+    const { total } = info;
     const target = event.target;
     if (target === slider && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"].includes(event.key)) return;
     if (target instanceof HTMLElement && target.matches("input, select, textarea")) return;
+    /** @type {Record<string, () => number>} */
     const moves = {
       ArrowRight: () => current + 1, ArrowLeft: () => current - 1,
       PageDown: () => slapAfter(current), PageUp: () => slapBefore(current),
-      Home: () => 0, End: () => info.total - 1,
+      Home: () => 0, End: () => total - 1,
     };
     if (!(event.key in moves)) return;
     event.preventDefault();
@@ -203,15 +180,16 @@ function createViewer(doc, title, { download = null } = {}) {
 
   async function start() {
     try {
-      await page(0);
+      await source.page(0);
     } catch (error) {
       status.className = "error-box";
-      status.textContent = t("replay.bad_file", { error: error.message });
+      status.textContent = t("replay.bad_file", { error: errorText(error) });
       return;
     }
-    seats = info.players.map((name) => ({ name }));
-    playerLine.textContent = info.players.join(" · ");
-    slider.max = String(info.total - 1);
+    const { players, total } = loaded();
+    seats = players.map((name) => ({ name }));
+    playerLine.textContent = players.join(" · ");
+    slider.max = String(total - 1);
     status.hidden = true;
     board.hidden = controls.hidden = after.hidden = false;
     showFinal();
@@ -223,16 +201,160 @@ function createViewer(doc, title, { download = null } = {}) {
   return { element, start, destroy: () => document.removeEventListener("keydown", onKey) };
 }
 
+/**
+ * @param {HTMLElement} view
+ * @param {PageContext} ctx
+ */
+/**
+ * The viewer's elements: title, players, status, the table at a step, the controls, and what happened.
+ * @param {string} title
+ * @param {{ href: string, name: string } | null} download the record's address, when it has one
+ */
+function viewerParts(title, download) {
+  const heading = h("h1", { id: "replay-title" }, title);
+  const playerLine = h("p", { class: "replay-players", id: "replay-players" });
+  const status = h("p", { class: "hint", id: "replay-status", role: "status" }, t("replay.loading"));
+  const stepText = h("p", { class: "replay-step", id: "replay-step" });
+  const turnLine = h("p", { class: "replay-turn", id: "replay-turn" });
+  const seatList = h("ol", { class: "replay-seats", id: "replay-seats", "aria-label": t("replay.seats") });
+  const pileBox = h("div", { class: "replay-pile", id: "replay-pile", role: "img", "aria-label": t("replay.pile_empty") });
+  const pileCount = h("p", { class: "replay-pile-count", id: "replay-pile-count" });
+  const events = h("ol", { class: "replay-events", id: "replay-events", "aria-label": t("replay.events") });
+  const finalList = h("ol", { class: "replay-final", id: "replay-final" });
+  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: "0", value: "0", step: "1" });
+  /**
+   * @param {string} id
+   * @param {string} key the label's message
+   */
+  const button = (id, key) => h("button", { type: "button", id, class: "secondary" }, t(key));
+  const buttons = {
+    first: button("replay-first", "replay.first"),
+    prevSlap: button("replay-prev-slap", "replay.prev_slap"),
+    prev: button("replay-prev", "replay.prev"),
+    next: button("replay-next", "replay.next"),
+    nextSlap: button("replay-next-slap", "replay.next_slap"),
+    last: button("replay-last", "replay.last"),
+  };
+
+  const board = h("div", { class: "replay-board", hidden: true },
+    h("section", { class: "replay-table", "aria-label": t("replay.pile") }, pileBox, pileCount, turnLine),
+    h("section", { class: "replay-side" }, h("h2", {}, t("replay.seats")), seatList));
+  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls"), hidden: true },
+    h("div", { class: "replay-buttons" }, ...Object.values(buttons)),
+    h("label", { class: "replay-slider-label", for: "replay-slider" }, t("replay.slider")), slider,
+    h("p", { class: "hint replay-keys" }, t("replay.keys")));
+  const after = h("section", { class: "replay-after", hidden: true },
+    h("h2", {}, t("replay.events")), events,
+    h("h2", {}, t("replay.final")), finalList);
+  const element = h("section", { class: "replay", id: "replay" },
+    h("p", { class: "replay-nav" }, h("a", { href: "#/history" }, t("replay.back")),
+      download ? h("a", { class: "button secondary", id: "replay-download", href: download.href, download: download.name }, t("history.download")) : null),
+    heading, playerLine, status, stepText, board, controls, after);
+  return { element, playerLine, status, stepText, turnLine, seatList, pileBox, pileCount, events, finalList, slider, buttons, board, controls, after };
+}
+
+/**
+ * The steps of a record, from the server's engine a page at a time; each page is asked for once, even when
+ * several of its steps are wanted before it arrives, and a failed page may be asked for again.
+ * @param {unknown} doc the record
+ * @param {(info: ReplayInfo) => void} onInfo the game's facts, with every page
+ */
+function stepSource(doc, onInfo) {
+  /** @type {Map<number, Promise<ReplayStep[]>>} */
+  const pages = new Map(); // first step of a page -> the promise of its steps
+
+  /**
+   * @param {number} start
+   * @returns {Promise<ReplayStep[]>}
+   */
+  function page(start) {
+    let request = pages.get(start);
+    if (!request) {
+      /** @type {Promise<ReplayPage>} */
+      const answer = sendJSON(`/api/replay?start=${start}&count=${PAGE}`, doc);
+      request = answer.then(({ steps, ...rest }) => {
+        onInfo(rest);
+        return steps;
+      });
+      request.catch(() => pages.delete(start)); // a failed page may be asked for again
+      pages.set(start, request);
+    }
+    return request;
+  }
+
+  return {
+    page,
+    /** @param {number} index */
+    async stepAt(index) {
+      const start = Math.floor(index / PAGE) * PAGE;
+      return (await page(start))[index - start];
+    },
+  };
+}
+
+/**
+ * The pile's top cards, each at its own slight angle, and how many lie there (and burned).
+ * @param {HTMLElement} pileBox
+ * @param {HTMLElement} pileCount
+ * @param {GameView} view
+ */
+function drawPile(pileBox, pileCount, view) {
+  clear(pileBox);
+  const shown = view.pile.slice(-PILE_SHOWN);
+  const firstNumber = view.cards - shown.length + 1;
+  shown.forEach((text, i) => {
+    const { rot, dx, dy } = tilt(firstNumber + i);
+    pileBox.append(h("div", { class: "replay-card", dataset: { card: text }, style: `--rot:${rot}deg;--dx:${dx}px;--dy:${dy}px` },
+      cardFace(text, { label: cardName(text, t) })));
+  });
+  const top = view.pile[view.pile.length - 1];
+  pileBox.setAttribute("aria-label", top ? `${t("replay.pile")}: ${cardName(top, t)}` : t("replay.pile_empty"));
+  pileCount.textContent = [t("replay.pile_count", { n: view.pile.length }),
+    view.burned_count ? t("replay.burned", { n: view.burned_count }) : ""].filter(Boolean).join(" · ");
+}
+
+/**
+ * Whose turn it is (and what they owe), and each seat with its cards and whether it is out or to play.
+ * @param {HTMLElement} seatList
+ * @param {HTMLElement} turnLine
+ * @param {GameView} view
+ * @param {{ name: string }[]} seats
+ */
+function drawSeats(seatList, turnLine, view, seats) {
+  const due = seats[view.turn]?.name ?? "";
+  turnLine.textContent = view.over ? "" : [t("replay.turn", { name: due }),
+    view.owed ? t("replay.owes", { name: due, n: view.owed }) : ""].filter(Boolean).join(" · ");
+
+  clear(seatList);
+  view.stack_sizes.forEach((count, seat) => {
+    const states = [];
+    if (view.out[seat]) states.push(t("replay.out"));
+    else if (!view.over && view.turn === seat) states.push(t("replay.to_play"));
+    const classes = ["replay-seat", view.turn === seat && !view.over ? "due" : "", view.out[seat] ? "out" : ""].filter(Boolean).join(" ");
+    seatList.append(h("li", { class: classes, id: `replay-seat-${seat}`, dataset: { seat } },
+      h("span", { class: "replay-name" }, seats[seat].name),
+      h("span", { class: "replay-count" }, t("replay.seat_count", { n: count })),
+      h("span", { class: "replay-state" }, states.join(" · "))));
+  });
+}
+
+/**
+ * @param {HTMLElement} view
+ * @param {PageContext} ctx
+ */
 export async function render(view, ctx) {
   await ensureStyle();
-  const id = ctx.params[0];
+  const id = ctx.params[0] ?? ""; // the route always has it
+  /** @type {ReturnType<typeof createViewer> | null} */
   let viewer = null;
   const errorBox = h("p", { class: "error-box", id: "file-error", role: "alert", hidden: true });
 
   // A record dropped on the viewer replaces the game shown.
+  /** @param {DragEvent} event */
   const over = (event) => {
     if ([...(event.dataTransfer?.types ?? [])].includes("Files")) event.preventDefault();
   };
+  /** @param {DragEvent} event */
   const drop = (event) => {
     event.preventDefault();
     const file = event.dataTransfer?.files?.[0];
@@ -264,7 +386,7 @@ export async function render(view, ctx) {
     try {
       doc = await getJSON(`/api/games/${encodeURIComponent(id)}/record`);
     } catch (error) {
-      view.append(h("section", { class: "replay panel" }, h("h1", {}, t("replay.title")), h("p", { class: "error-box" }, error.message),
+      view.append(h("section", { class: "replay panel" }, h("h1", {}, t("replay.title")), h("p", { class: "error-box" }, errorText(error)),
         h("a", { href: "#/history" }, t("replay.back"))));
       return cleanup;
     }

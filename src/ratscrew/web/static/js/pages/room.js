@@ -89,7 +89,9 @@ export async function render(view, ctx) {
       h("details", { class: "house-rules", id: "room-house-rules" }, h("summary", {}, t("setup.house_rules")), rulesBox)),
     h("section", { class: "panel room-go" },
       h("div", { class: "start-row" }, readyButton, startButton), startHint, statusBox));
-  const tableBox = h("div", { class: "room-table", hidden: true }, table.element);
+  // Said above the table while a slow link makes the room hold every move longer (the server names the seat).
+  const waitNote = h("p", { class: "hint room-wait", id: "room-wait", role: "status", hidden: true });
+  const tableBox = h("div", { class: "room-table", hidden: true }, waitNote, table.element);
 
   view.append(h("section", { class: "room", id: "room" },
     h("header", { class: "room-head panel" },
@@ -138,6 +140,17 @@ export async function render(view, ctx) {
     renderRules();
     renderGo();
     showPhase();
+    renderWait();
+  }
+
+  function renderWait() {
+    const seat = room.phase === "playing" ? room.waits_for : null;
+    const who = seat === null || seat === undefined ? null : room.seats[seat];
+    waitNote.hidden = !who;
+    if (!who) return;
+    waitNote.textContent = yours.includes(seat)
+      ? t("room.slow_link.yours", { ms: room.window_ms })
+      : t("room.slow_link.other", { name: who.name, ms: room.window_ms });
   }
 
   function renderSeatList() {
@@ -318,10 +331,13 @@ export async function render(view, ctx) {
       renderRoom();
       if (before && before !== room.phase) announce(t(`room.phase.${room.phase}`));
     },
-    latency: (seats) => {
+    latency: (seats, message) => {
       if (!room) return;
       seats.forEach((ms, i) => { if (room.seats[i]) room.seats[i].latency_ms = ms; });
+      room.window_ms = message.window_ms;
+      room.waits_for = message.waits_for;
       renderSeatList();
+      renderWait();
       if (room.phase !== "lobby") table.setSeats(room.seats);
     },
     seated: (message) => {

@@ -1,0 +1,653 @@
+// The shapes the server sends and the pages share, for TypeScript's checker only: the browser never loads
+// this file (JSDoc `@import` lines are comments), so nothing here runs. Each shape says where the server
+// builds it, so a change on one side can be found from the other.
+
+/** A seat's index at the table, from 0. */
+export type Seat = number;
+/** A card in the short notation: "7S", "TD" (ten of diamonds), "X" (a joker). The referee also takes a bare rank. */
+export type CardText = string;
+
+// ---------------------------------------------------------------------------------------- rules
+
+/** One option's value: a switch, a count or a named choice. */
+export type RuleValue = boolean | number | string;
+/** One section of the rules, option name to value: `{"double": true, "run": 3}`. */
+export type RulesSection = { [name: string]: RuleValue };
+/** A rule set as the server writes it (rules/io.py `rules_to_mapping`): the preset's name and one table per
+ * section; a section left out keeps the preset's values. */
+export interface RulesDoc {
+  preset: string;
+  slaps?: RulesSection;
+  challenge?: RulesSection;
+  slapping?: RulesSection;
+  players?: RulesSection;
+  deck?: RulesSection;
+  end?: RulesSection;
+}
+/** The rules as flat "section.name" keys (rules/model.py `Rules.values`). */
+export type FlatRules = { [key: string]: RuleValue };
+
+// ---------------------------------------------------------------------------------------- GET /api/meta
+
+interface OptionBase {
+  key: string;
+  section: string;
+  name: string;
+  default: RuleValue;
+  /** In the page's language. */
+  summary: string;
+  allowed: string;
+}
+export interface BoolOption extends OptionBase {
+  kind: "bool";
+}
+export interface IntOption extends OptionBase {
+  kind: "int";
+  minimum: number;
+  maximum: number;
+}
+export interface ChoiceOption extends OptionBase {
+  kind: "choice";
+  choices: { value: string | number; label: string }[];
+}
+/** One house rule (web/meta.py `option_doc`). */
+export type OptionDoc = BoolOption | IntOption | ChoiceOption;
+
+export interface PresetDoc {
+  name: string;
+  label: string;
+  summary: string;
+  rules: RulesDoc;
+}
+
+/** What every page knows from the start (web/meta.py `meta`), in the chosen language. */
+export interface Meta {
+  lang: string;
+  languages: { code: string; name: string }[];
+  options: OptionDoc[];
+  presets: PresetDoc[];
+  levels: { name: string; label: string; summary: string }[];
+  patterns: { key: string; label: string }[];
+}
+
+// ---------------------------------------------------------------------------------------- pages
+
+/** What app.js hands each page. */
+export interface PageContext {
+  meta: Meta;
+  lang: string;
+  /** Go to an address (`#/scores/...`); the same address is shown again. */
+  navigate(hash: string): void;
+  /** Show the current address again (after a change of language, say). */
+  refresh(): void;
+  /** The route's groups; an optional group that did not match is undefined. */
+  params: readonly (string | undefined)[];
+}
+/** What a page's render may give back: a function that undoes what it set up outside its view. */
+export type Cleanup = (() => void) | null | undefined | void;
+/** Every module under pages/ exports render. */
+export interface PageModule {
+  render(view: HTMLElement, ctx: PageContext): Cleanup | Promise<Cleanup>;
+}
+
+// ---------------------------------------------------------------------------------------- POST /api/rules/summary
+
+export interface SummarySlap {
+  key: string;
+  name: string;
+  sentence: string;
+  rule: string;
+  example: CardText[];
+  example_text: string;
+}
+export interface SummaryChange {
+  key: string;
+  value: RuleValue;
+  label: string;
+  value_label: string;
+  chip: string;
+  /** Whether people at a real table agree on it (timing only a computer measures is not). */
+  table: boolean;
+}
+/** The rules in brief for so many players (learn/summary.py `rules_summary`). */
+export interface RulesSummary {
+  lang: string;
+  players: number;
+  preset: { name: string; label: string; summary: string; changed: boolean; text: string; changes_text: string };
+  slaps: SummarySlap[];
+  no_slaps: string;
+  chips: string[];
+  changes: SummaryChange[];
+  challenge: string;
+  penalty: string;
+  lines: string[];
+  deck: { decks: number; jokers: number; jokers_total: number; cards: number; auto: boolean; text: string; line: string };
+}
+
+// ---------------------------------------------------------------------------------------- engine events
+
+/** A slap pattern found in a pile: its key ("double") and the cards that make it. */
+export interface PatternMatch {
+  pattern: string;
+  cards: CardText[];
+  why: string;
+}
+interface OutcomeBase {
+  /** In words, for programs' readers. */
+  reason: string;
+  how: "all_cards" | "last_in" | "time" | "card_limit" | "loop" | null;
+  loop: { prefix_cards: number; prefix_tricks: number; cycle_cards: number; cycle_tricks: number } | null;
+}
+/** How a game ended (engine/outcome.py): a win always names its winner. */
+export type Outcome =
+  | (OutcomeBase & { result: "win"; winner: Seat })
+  | (OutcomeBase & { result: "draw" | "loop" | "limit"; winner: null });
+
+// One type per engine/events.py class, as `to_dict` writes it. Cards that lie face down at a real table
+// come to an online page as null (rooms/core.py `public`); a record and the replay keep them.
+export interface CardTurned {
+  kind: "card_turned";
+  seat: Seat;
+  card: CardText;
+  number: number;
+}
+export interface ChallengeOpened {
+  kind: "challenge_opened";
+  seat: Seat;
+  card: CardText;
+  payer: Seat;
+  owed: number;
+  passed_on: boolean;
+}
+export interface DebtPassed {
+  kind: "debt_passed";
+  from_seat: Seat;
+  to_seat: Seat;
+  owed: number;
+}
+export interface ChallengeWon {
+  kind: "challenge_won";
+  seat: Seat;
+  how: "paid" | "ran_out" | "unopposed" | "last_card";
+}
+export interface ChallengeStopped {
+  kind: "challenge_stopped";
+  seat: Seat;
+  reason: "ten" | "challenger_out" | "winner_out";
+}
+export interface SlapCorrect {
+  kind: "slap_correct";
+  seat: Seat;
+  matches: PatternMatch[];
+}
+export interface WrongSlap {
+  kind: "wrong_slap";
+  seat: Seat;
+  burned: (CardText | null)[];
+  given: [Seat, CardText | null][];
+}
+export interface SlapDismissed {
+  kind: "slap_dismissed";
+  seat: Seat;
+  reason: "late" | "already_sharing";
+}
+export interface PileWon {
+  kind: "pile_won";
+  seat: Seat;
+  how: "slap" | "challenge" | "last_in";
+  cards: (CardText | null)[];
+  /** Who took how many cards: one pair, or several when a tied slap split the pile. */
+  shares: [Seat, number][];
+}
+export interface PlayerOut {
+  kind: "player_out";
+  seat: Seat;
+  reason: "empty" | "wrong_slap" | "missed_slap";
+}
+export interface GameOver {
+  kind: "game_over";
+  outcome: Outcome;
+}
+export type GameEvent =
+  | CardTurned
+  | ChallengeOpened
+  | DebtPassed
+  | ChallengeWon
+  | ChallengeStopped
+  | SlapCorrect
+  | WrongSlap
+  | SlapDismissed
+  | PileWon
+  | PlayerOut
+  | GameOver;
+
+// ---------------------------------------------------------------------------------------- the table
+
+/** What one seat may see of the game (engine/view.py `View.as_dict`). */
+export interface GameView {
+  seat: Seat | null;
+  pile: CardText[];
+  burned_visible: CardText[];
+  burned_count: number;
+  stack_sizes: number[];
+  out: boolean[];
+  turn: Seat;
+  owed: number;
+  challenger: Seat | null;
+  collect_pending: Seat | null;
+  cards: number;
+  tricks: number;
+  over: boolean;
+}
+/** The table as a room sends it (rooms/core.py `state`): the view plus its clocks. */
+export interface TableState extends GameView {
+  /** The table's clock, in ms since the deal. */
+  now: number;
+  collect_delay_ms: number;
+  hold_ms: number;
+  paused: boolean;
+}
+/** A room with no game dealt yet sends an empty object as its state. */
+export type RoomState = TableState | Record<string, never>;
+
+// ---------------------------------------------------------------------------------------- a room
+
+/** One seat of a room (rooms/core.py `lobby`). */
+export interface SeatDoc {
+  kind: "empty" | "human" | "bot";
+  name: string;
+  level: string | null;
+  ready: boolean;
+  connected: boolean;
+  latency_ms: number | null;
+  /** A computer holds this person's seat while they are away. */
+  standin: boolean;
+}
+/** A room as every page in it sees it (rooms/core.py `lobby`). */
+export interface RoomDoc {
+  code: string;
+  phase: "lobby" | "playing" | "over";
+  public: boolean;
+  standins: boolean;
+  pausable: boolean;
+  seats: SeatDoc[];
+  rules: RulesDoc;
+  preset: string;
+  /** The id of the game at the table ("ABCD", "ABCD-2" for a rematch), null before the first. */
+  game: string | null;
+  window_ms: number | null;
+}
+/** One numbered event of a room's game. */
+export interface EventItem {
+  seq: number;
+  /** Which game of the room. */
+  game: number;
+  /** The table's clock when it happened, in ms. */
+  t: number;
+  event: GameEvent;
+}
+
+/** How one slap of a race was timed (rooms/core.py `Adjudication.to_dict`, rooms/fairness.py `Credit`). */
+export interface RaceSlap {
+  seat: Seat;
+  card: number | null;
+  verdict: "slap_correct" | "wrong_slap" | "slap_dismissed" | null;
+  received: number;
+  sent: number | null;
+  reaction: number | null;
+  reported_lag: number | null;
+  rtt: number | null;
+  quota: number;
+  compensation: number;
+  landed: number;
+}
+/** A card several people slapped (rooms/core.py `races`), the slaps in the order they landed. */
+export interface Race {
+  card: number;
+  slaps: RaceSlap[];
+}
+export interface SummaryPlayer {
+  seat: Seat;
+  name: string;
+  /** The computer's level, or null for a person. */
+  bot: string | null;
+  cards: number;
+  piles_by_slap: number;
+  piles_by_challenge: number;
+  wrong_slaps: number;
+  reaction_ms: number[];
+  median_reaction_ms: number | null;
+}
+/** The end of a game (rooms/core.py `build_summary`). */
+export interface GameSummary {
+  game: string;
+  result: Outcome["result"];
+  winner: Seat | null;
+  reason: string;
+  how: Outcome["how"];
+  cards: number;
+  tricks: number;
+  ms: number;
+  players: SummaryPlayer[];
+  out_order: Seat[];
+  races: Race[];
+}
+
+// What a room's websocket sends (rooms/core.py, the `Out` codes), by `type`.
+export interface WelcomeMessage {
+  type: "welcome";
+  v: number;
+  room: RoomDoc;
+  yours: Seat[];
+  host: boolean;
+  seq: number;
+  /** How many events follow in an `events` message; null: start again from `state`. */
+  missed: number | null;
+  state: RoomState;
+  summary: GameSummary | null;
+}
+export interface SeatedMessage {
+  type: "seated";
+  seats: Seat[];
+  token: string | null;
+}
+export interface LobbyMessage {
+  type: "lobby";
+  room: RoomDoc;
+}
+export interface EventsMessage {
+  type: "events";
+  items: EventItem[];
+  state: RoomState;
+}
+export interface StateMessage {
+  type: "state";
+  seq: number;
+  state: RoomState;
+  room: RoomDoc;
+}
+export interface RejectedMessage {
+  type: "rejected";
+  /** A room's refusal (`Refusal`) or the table's (`RejectCode`). */
+  code: string;
+  reason: string;
+  seat: Seat | null;
+}
+export interface ErrorMessage {
+  type: "error";
+  message: string;
+}
+export interface OverMessage {
+  type: "over";
+  summary: GameSummary;
+}
+export interface PongMessage {
+  type: "pong";
+  id: number;
+}
+export interface ProbeMessage {
+  type: "probe";
+  id: number;
+}
+export interface LatencyMessage {
+  type: "latency";
+  /** Each seat's measured delay in ms, null where nothing is measured. */
+  seats: (number | null)[];
+  window_ms: number | null;
+}
+export type ServerMessage =
+  | WelcomeMessage
+  | SeatedMessage
+  | LobbyMessage
+  | EventsMessage
+  | StateMessage
+  | RejectedMessage
+  | ErrorMessage
+  | OverMessage
+  | PongMessage
+  | ProbeMessage
+  | LatencyMessage;
+
+// What a page sends (rooms/wire.py `parse_client`), by `type`.
+export type ClientMessage =
+  | { type: "hello"; v: number; token: string | null; since: number }
+  | { type: "ping"; id: number }
+  | { type: "echo"; id: number }
+  | { type: "flip"; seat: Seat }
+  | { type: "slap"; seat: Seat; card: number | null; rt: number | null }
+  | { type: "resync"; since: number }
+  | { type: "sit"; seat: Seat; name: string }
+  | { type: "stand" }
+  | { type: "ready"; ready: boolean }
+  | { type: "seats"; count: number }
+  | { type: "bot"; seat: Seat; level: string | null; name?: string }
+  | { type: "rules"; rules: RulesDoc }
+  | { type: "visibility"; public: boolean }
+  | { type: "start" }
+  | { type: "rematch" }
+  | { type: "pause"; paused: boolean };
+
+// ---------------------------------------------------------------------------------------- the table and the socket
+
+/** What table.js `createTable` is given: how to send a page's message, and the summary's buttons. */
+export interface TableOptions {
+  send(message: ClientMessage): unknown;
+  /** The buttons and links under a game's summary, for the seats this page plays. */
+  actions?(summary: GameSummary, yours: Seat[]): (Node | null)[];
+}
+/** The live table (table.js `createTable`), shared by a game against the computer and an online room. */
+export interface Table {
+  element: HTMLElement;
+  /** The seats, the seats this page plays, the rules, and which game of the room (a new one: a clean table). */
+  setup(seats: SeatDoc[], yours: Seat[], rules: RulesDoc, game?: string | null): void;
+  setSeats(seats: SeatDoc[]): void;
+  setPausable(pausable: boolean): void;
+  setLatencies(latencies: (number | null)[]): void;
+  /** A whole state; `animate: false` when it replaces the table (a reload, a page that fell behind). */
+  update(state: RoomState | null, options?: { animate?: boolean; noteworthy?: boolean }): void;
+  /** New numbered events, in order, then the state after them. */
+  apply(items: EventItem[], state: RoomState): void;
+  rejected(message: RejectedMessage): void;
+  showSummary(summary: GameSummary): void;
+  hideSummary(): void;
+  toast(text: string, tone: "good" | "bad" | "info" | "muted"): void;
+  readonly state: TableState | null;
+  readonly yours: Seat[];
+  destroy(): void;
+}
+
+/** What a page does with a room's messages (connection.js `openRoom`); each is optional. */
+export interface RoomHandlers {
+  welcome?(message: WelcomeMessage): void;
+  /** New events only, in order, and the state after them. */
+  events?(items: EventItem[], state: RoomState): void;
+  state?(message: StateMessage): void;
+  lobby?(room: RoomDoc): void;
+  latency?(seats: LatencyMessage["seats"]): void;
+  seated?(message: SeatedMessage): void;
+  rejected?(message: RejectedMessage): void;
+  error?(message: ErrorMessage): void;
+  over?(summary: GameSummary): void;
+  status?(connected: boolean): void;
+  /** There is no such room. */
+  gone?(): void;
+}
+/** One room's websocket, reconnecting on its own (connection.js `openRoom`). */
+export interface RoomConnection {
+  /** False when the socket is not open (the message is dropped). */
+  send(message: ClientMessage): boolean;
+  /** Ask for everything after the last event applied. */
+  resync(): boolean;
+  ping(): boolean;
+  readonly lastSeq: number;
+  readonly token: string | null;
+  close(): void;
+}
+
+// ---------------------------------------------------------------------------------------- HTTP answers
+
+/** POST /api/games (web/games.py): a game against the computer, and this browser's seat token. */
+export interface CreatedGame {
+  id: string;
+  token: string;
+  seats: Seat[];
+}
+/** POST /api/games/{id}/again: the next game of the same table. */
+export interface NextGame {
+  id: string;
+  token: string;
+}
+/** POST /api/rooms (web/online.py): a new room, with the host's token for seat 0. */
+export interface CreatedRoom {
+  code: string;
+  token: string;
+  seat: Seat;
+}
+/** GET /api/rooms: the public rooms still in their lobby (rooms/runner.py `open_lobbies`). */
+export interface OpenRoom {
+  code: string;
+  seats: number;
+  free: number;
+  host: string;
+  preset: string;
+}
+
+/** POST /api/check (web/referee.py): is the pile slappable, and by which patterns. */
+export interface RefereeAnswer {
+  slappable: boolean;
+  patterns: string[];
+  matches: PatternMatch[];
+}
+
+/** One finished game on the history page (web/history.py `history_entry`). */
+export interface HistoryGame {
+  id: string;
+  /** When it ended and was saved, in seconds since 1970. */
+  played: number;
+  result: Outcome["result"];
+  winner: Seat | null;
+  how: Outcome["how"];
+  reason: string;
+  cards: number;
+  tricks: number;
+  ms: number | null;
+  players: {
+    seat: Seat;
+    name: string;
+    bot: string | null;
+    cards: number;
+    piles_by_slap: number;
+    piles_by_challenge: number;
+    wrong_slaps: number;
+    median_reaction_ms: number | null;
+    reactions: number;
+  }[];
+}
+/** GET /api/history?ids=... */
+export interface HistoryAnswer {
+  games: HistoryGame[];
+  /** Ids not finished (still played, or never finished). */
+  unknown: string[];
+}
+
+/** One step of a replayed game (web/history.py `step_doc`): what happened, and the table after it. */
+export interface ReplayStep {
+  index: number;
+  action: unknown;
+  t: number | null;
+  events: GameEvent[];
+  view: GameView;
+}
+/** The state after a record's last action (record.py `state_json`). */
+export interface FinalState {
+  status: "over" | "playing";
+  result: Outcome["result"] | null;
+  winner: Seat | null;
+  hands: CardText[][];
+  pile: CardText[];
+  burned: CardText[];
+  out: Seat[];
+  turn: Seat;
+  owed: number;
+  collect_pending: Seat | null;
+  cards: number;
+  tricks: number;
+}
+/** POST /api/replay?start=&count= (web/history.py `replay_steps`): a page of steps, and the whole game's facts. */
+export interface ReplayPage {
+  total: number;
+  start: number;
+  steps: ReplayStep[];
+  /** The steps that are a slap. */
+  slaps: number[];
+  players: string[];
+  rules: RulesDoc;
+  final: FinalState;
+}
+
+// ---------------------------------------------------------------------------------------- the score keeper
+
+export interface ScoreRound {
+  number: number;
+  /** Null: a draw. */
+  winner: Seat | null;
+  /** Each player's cards when a timed round ended. */
+  cards: number[] | null;
+}
+/** One score-keeper match with its rounds (web/scores.py `match_doc`). */
+export interface ScoreMatch {
+  id: string;
+  name: string;
+  players: string[];
+  rules: RulesDoc;
+  timer_s: number;
+  round_started: number | null;
+  remaining_s: number | null;
+  finished: boolean;
+  created: number;
+  updated: number;
+  rounds: ScoreRound[];
+  wins: number[];
+  leaders: Seat[];
+  draws: number;
+  rules_values: FlatRules;
+  decks: number;
+  deck_size: number;
+  timer_running: boolean;
+  /** Whether this browser holds the match's key; without it a phone only watches. */
+  can_change: boolean;
+}
+/** POST /api/matches: the new match, and its owner key (given this once). */
+export interface CreatedMatch extends ScoreMatch {
+  key: string;
+}
+/** A match in the list, without its rounds (web/scores.py `summary_doc`). */
+export interface MatchListItem {
+  id: string;
+  name: string;
+  players: string[];
+  wins: number[];
+  leaders: Seat[];
+  rounds: number;
+  preset: string;
+  timer_s: number;
+  finished: boolean;
+  created: number;
+  updated: number;
+}
+/** GET /api/matches: one page of the list, and where the next starts (null: no more). */
+export interface MatchPage {
+  matches: MatchListItem[];
+  next: string | null;
+}
+
+// ---------------------------------------------------------------------------------------- the window
+
+declare global {
+  interface Window {
+    /** Safari before 14.1 named the audio context so. */
+    webkitAudioContext?: typeof AudioContext;
+    /** What sound.js played, for the tests. */
+    ratscrewSounds?: { count: number; names: string[] };
+  }
+}

@@ -121,7 +121,9 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds() -> Non
     address = f"tcp://127.0.0.1:{closed_port()}"
     start = time.monotonic()
     done = ratscrew("simulate", "--games", "4", "--scheduler", address)
-    assert time.monotonic() - start < executor.CONNECT_SECONDS + 10
+    # The command gives up after CONNECT_SECONDS; the margin is for starting Python on a busy machine, so the
+    # assertion says "it did not hang", not how fast it is.
+    assert time.monotonic() - start < executor.CONNECT_SECONDS + 40
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("ratscrew: error: no Dask scheduler answered")
@@ -195,7 +197,7 @@ def test_a_server_that_is_not_a_scheduler_is_one_line_and_exit_2_within_seconds(
     address, says = not_a_scheduler
     start = time.monotonic()
     done = ratscrew(*command, "--scheduler", address)
-    assert time.monotonic() - start < executor.CONNECT_SECONDS + 20  # it hung for ever; the bound allows a busy machine
+    assert time.monotonic() - start < executor.CONNECT_SECONDS + 40  # it used to hang for ever; room for a busy machine
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("ratscrew: error: ")

@@ -8,6 +8,7 @@ EXACT_FLOATS = ["-O2", "-fno-fast-math", "-ffp-contract=off"]
 setup(
     ext_modules=[
         Extension("ratscrew._bmn_fast", ["src/ratscrew/_bmn_fast.c"], extra_compile_args=["-O2"]),
+        Extension("ratscrew._bmn_hunt", ["src/ratscrew/_bmn_hunt.c"], extra_compile_args=["-O2"]),
         Extension("ratscrew._ers_fast", ["src/ratscrew/_ers_fast.c"], extra_compile_args=EXACT_FLOATS),
     ]
 )

@@ -1,4 +1,5 @@
-"""`ratscrew bmn --search` and `--workers`: seeded, resumable, and the same on any number of workers."""
+"""`ratscrew bmn --search` and `bmn --random`: seeded, resumable, the same on any number of workers, and
+every deal they name replays with `ratscrew bmn`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ import pytest
 
 from ratscrew import bmn
 from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random
-from ratscrew.lab.bmn_search import STATE_FORMAT, SearchState, climb, search
+from ratscrew.lab.bmn_search import HuntSettings, SearchState, run_batch, search
+from ratscrew.lab.bmn_state import STATE_FORMAT, load_state, save_state
+
+SMALL = HuntSettings(block=4_000, keep=16, walk=8, cap=3_000)
+PAULHUS = ["------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--"]
+CASELLA = ["---K---Q-KQAJ-----AAJ--J--", "----------Q----KQ-J-----KA"]
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -29,55 +35,78 @@ def json_lines(*args: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-def test_a_climb_only_ever_improves_and_every_find_replays() -> None:
-    found, played = climb(seed=3, restart=0, patience=300)
-    assert played > len(found) >= 2
-    cards = [f.cards for f in found]
-    assert cards == sorted(cards) and len(set(cards)) == len(cards)
-    for find in found:
-        result = play_bmn(parse_bmn_hands(find.as_json()["deal"]))  # type: ignore[arg-type]
-        assert (result.cards, result.tricks) == (find.cards, find.tricks)
-    assert climb(seed=3, restart=0, patience=300) == (found, played)
-    assert climb(seed=3, restart=1, patience=300) != (found, played)
+def replays(doc: dict[str, Any]) -> bool:
+    result = play_bmn(parse_bmn_hands(doc["deal"]))
+    if doc.get("result") == "loop":
+        return result.loop is not None and result.loop.prefix_cards + result.loop.cycle_cards == doc["cards"]
+    return (result.cards, result.tricks) == (doc["cards"], doc["tricks"])
 
 
-@pytest.mark.parametrize(("seed", "restart"), [(1, 0), (3, 4), (2024, 1)])
-def test_the_c_climb_takes_the_python_climbs_every_step(seed: int, restart: int) -> None:
-    assert climb(seed, restart, patience=400) == climb(seed, restart, patience=400, accelerated=False)
+def test_a_batch_is_the_same_in_c_and_python_and_every_find_replays() -> None:
+    fast = run_batch(3, 0, SMALL)
+    assert run_batch(3, 0, SMALL, accelerated=False) == fast
+    assert fast.played == SMALL.block and fast.searched > 0
+    cards = [f.cards for f in fast.finds]
+    assert cards == sorted(cards, reverse=True) and len({f.deal for f in fast.finds}) == len(fast.finds)
+    assert all(replays(f.as_json()) for f in fast.finds)
+    assert run_batch(3, 1, SMALL) != fast
+
+
+def test_the_families_beat_random_sampling_on_the_same_deals() -> None:
+    settings = HuntSettings(block=50_000, keep=100)
+    for batch in range(3):
+        result = run_batch(11, batch, settings)
+        dealt = max(f.cards for f in result.finds if not f.above)
+        best = result.finds[0]
+        assert best.above and best.cards > dealt, f"batch {batch}: the families found nothing beyond {dealt} cards"
 
 
 def test_same_seed_same_bests_whatever_the_workers() -> None:
-    one = list(search(SearchState(seed=8), restarts=5, patience=300))
-    two = list(search(SearchState(seed=8), restarts=5, patience=300, workers=2))
+    one = list(search(SearchState(seed=8), batches=5, settings=SMALL))
+    two = list(search(SearchState(seed=8), batches=5, settings=SMALL, workers=2))
     assert one == two and one
-    assert [f.restart for f in one] == sorted(f.restart for f in one)
-    assert list(search(SearchState(seed=9), restarts=5, patience=300)) != one
+    assert [f.cards for f in one] == sorted(f.cards for f in one)
+    assert [f.batch for f in one] == sorted(f.batch for f in one)
+    assert list(search(SearchState(seed=9), batches=5, settings=SMALL)) != one
 
 
 def test_each_json_line_is_a_deal_that_ratscrew_bmn_reproduces() -> None:
-    lines = json_lines("--search", "--restarts", "2", "--seed", "4")
+    lines = json_lines("--search", "--batches", "1", "--seed", "4")
     assert lines and all(set(line) == {"deal", "cards", "tricks"} for line in lines)
     assert [line["cards"] for line in lines] == sorted(line["cards"] for line in lines)
-    for line in (lines[0], lines[-1]):
-        done = run(*line["deal"], "--json")
-        assert done.returncode == 0, done.stderr
-        assert json.loads(done.stdout) == {
-            "result": "win",
-            "winner": json.loads(done.stdout)["winner"],
-            "cards": line["cards"],
-            "tricks": line["tricks"],
-        }
+    done = run(*lines[-1]["deal"], "--json")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert (doc["result"], doc["cards"], doc["tricks"]) == ("win", lines[-1]["cards"], lines[-1]["tricks"])
 
 
 def test_a_stopped_search_carries_on_from_its_state_file(tmp_path: Path) -> None:
     state = tmp_path / "hunt.json"
-    whole = json_lines("--search", "--restarts", "4", "--seed", "6")
-    first = json_lines("--search", "--restarts", "2", "--seed", "6", "--state", str(state))
+    whole = json_lines("--search", "--batches", "2", "--seed", "6")
+    first = json_lines("--search", "--batches", "1", "--seed", "6", "--state", str(state))
     saved = json.loads(state.read_text())
-    assert saved["format"] == STATE_FORMAT and saved["next_restart"] == 2 and saved["seed"] == 6
-    rest = json_lines("--search", "--restarts", "4", "--state", str(state), "--workers", "2")
+    assert saved["format"] == STATE_FORMAT and saved["next_batch"] == 1 and saved["seed"] == 6
+    rest = json_lines("--search", "--batches", "2", "--state", str(state), "--workers", "2")
     assert first + rest == whole
-    assert json.loads(state.read_text())["next_restart"] == 4
+    saved = json.loads(state.read_text())
+    assert saved["next_batch"] == 2 and saved["played"] == 2 * HuntSettings().block
+    pool = saved["pool"]
+    assert len(pool) == 32 and pool[0]["deal"] == whole[-1]["deal"]
+    assert [p["cards"] for p in pool] == sorted((p["cards"] for p in pool), reverse=True)
+    assert all(replays(p) for p in pool[:4])
+
+
+def test_the_state_file_holds_the_hunt_whole(tmp_path: Path) -> None:
+    path = tmp_path / "hunt.json"
+    whole = SearchState(seed=3)
+    bests = list(search(whole, batches=6, settings=SMALL))
+    part = SearchState(seed=3)
+    bests_then = list(search(part, batches=3, settings=SMALL))
+    save_state(part, path)
+    resumed = load_state(path)
+    assert resumed == part
+    assert bests_then + list(search(resumed, batches=6, settings=SMALL)) == bests
+    assert resumed == whole
 
 
 def test_seconds_stops_the_search_and_ctrl_c_keeps_the_state(tmp_path: Path) -> None:
@@ -94,22 +123,42 @@ def test_seconds_stops_the_search_and_ctrl_c_keeps_the_state(tmp_path: Path) -> 
         text=True,
     )
     deadline = time.monotonic() + 60
-    while restarts_done(state) < 1:
-        assert time.monotonic() < deadline, "no restart finished within a minute"
+    while batches_done(state) < 1:
+        assert time.monotonic() < deadline, "no batch finished within a minute"
         time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
-    assert err.strip().splitlines() == [err.strip()] and "stopped at restart" in err and str(state) in err
-    assert json.loads(state.read_text())["next_restart"] >= 1
+    assert err.strip().splitlines() == [err.strip()] and "stopped at batch" in err and str(state) in err
+    assert json.loads(state.read_text())["next_batch"] >= 1
 
 
-def restarts_done(state: Path) -> int:
+def batches_done(state: Path) -> int:
     try:
-        done: int = json.loads(state.read_text())["next_restart"]
+        done: int = json.loads(state.read_text())["next_batch"]
     except (OSError, ValueError):
         return 0
     return done
+
+
+def test_from_a_known_deal_finds_its_longer_relative_and_from_an_endless_one_its_whole_cycle(tmp_path: Path) -> None:
+    [best] = json_lines("--search", "--batches", "0", "--from", *PAULHUS)
+    assert best["cards"] > 4791 and replays(best)
+    state = tmp_path / "hunt.json"
+    done = run("--search", "--batches", "0", "--state", str(state), "--from", *CASELLA)
+    assert done.returncode == 0, done.stderr
+    assert "its cycle: 62 tricks, 440 cards; 30 deals found that reach it" in done.stdout
+    assert "1 distinct cycle met" in done.stdout.splitlines()[-1]
+    saved = json.loads(state.read_text())
+    [cycle] = saved["cycles"]
+    assert (cycle["cycle_tricks"], cycle["cycle_cards"], cycle["deals"]) == (62, 440, 30)
+    assert saved["pool"][0]["result"] == "loop" and replays(saved["pool"][0])
+
+
+def valid_state(**changes: object) -> str:
+    doc: dict[str, object] = {"format": STATE_FORMAT, "seed": 1, "next_batch": 0, "played": 0, "searched": 0}
+    doc.update({"pool": [], "cycles": [], **changes})
+    return json.dumps(doc)
 
 
 @pytest.mark.parametrize(
@@ -117,18 +166,17 @@ def restarts_done(state: Path) -> int:
     [
         ("not json at all", "is not JSON"),
         ('{"format": "something-else"}', "is not a search state"),
-        (f'{{"format": "{STATE_FORMAT}", "seed": -1, "next_restart": 0, "played": 0}}', "not a whole number"),
-        (
-            f'{{"format": "{STATE_FORMAT}", "seed": 1, "next_restart": 0, "played": 0, '
-            '"best": {"deal": ["--", "--"], "cards": 3, "tricks": 1}}',
-            "best deal",
-        ),
+        ('{"format": "ratscrew-bmn-search/1", "seed": 1}', "earlier hill-climbing hunt"),
+        (valid_state(seed=-1), "not a whole number"),
+        (valid_state(pool=[{"deal": ["--", "--"], "cards": 3, "tricks": 1}]), "pool deal"),
+        (valid_state(pool=[{"deal": PAULHUS, "cards": 5000, "tricks": 670}]), "pool deal"),  # not how it plays
+        (valid_state(cycles=[{"key": "x"}]), "a cycle"),
     ],
 )
 def test_a_corrupt_state_file_is_one_clear_line(tmp_path: Path, content: str, says: str) -> None:
     state = tmp_path / "hunt.json"
     state.write_text(content)
-    done = run("--search", "--restarts", "1", "--state", str(state))
+    done = run("--search", "--batches", "1", "--state", str(state))
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("ratscrew: error:")
     assert says in done.stderr and "Traceback" not in done.stderr
@@ -140,31 +188,47 @@ def test_a_corrupt_state_file_is_one_clear_line(tmp_path: Path, content: str, sa
         (["--workers", "2", "-" * 26, "-" * 26], "--workers only goes with --random N or --search"),
         (["--search", "--players", "3"], "--players does not go with --search"),
         (["--random", "10", "--seconds", "5"], "--seconds does not go with --random"),
+        (["--random", "10", "--from", *PAULHUS], "--from does not go with --random"),
         (["--random", "10", "--search"], "either --random N or --search"),
         (["--search", "--seconds", "soon"], "--seconds needs a number of seconds above 0"),
         (["--random", "10", "--workers", "0"], "--workers must be at least 1"),
         (["--search", "--state", "/nonexistent-folder/hunt.json"], "no folder"),
+        (["--search", "--from", PAULHUS[0]], "--from needs a deal of two hands"),
+        (["--search", "--from", PAULHUS[0], PAULHUS[1][:-1]], "expected exactly one deck"),
+        (["--search", "--from", PAULHUS[0][:-1], "-" + PAULHUS[1]], "26 cards a hand"),
     ],
 )
 def test_bad_options_are_one_clear_line(args: list[str], says: str) -> None:
     done = run(*args)
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and says in done.stderr
+    assert done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
 
 
 def test_random_deals_give_the_same_figures_on_any_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bmn, "RANDOM_BLOCK", 70)  # several blocks with few games, so the Python path keeps up
-    one = play_random(300, 5)
-    assert play_random(300, 5, workers=2) == one
-    assert play_random(300, 5, accelerated=False, workers=3) == one
+    one = play_random(300, 5, keep=3)
+    assert play_random(300, 5, workers=2, keep=3) == one
+    assert play_random(300, 5, accelerated=False, workers=3, keep=3) == one
     blocks = [play_random(70, bmn.block_seed(5, b)) for b in range(4)] + [play_random(20, bmn.block_seed(5, 4))]
-    column = list(zip(*blocks, strict=True))
-    assert one == (sum(column[0]), sum(column[1]), max(column[2]), sum(column[3]))
+    assert one.headline() == (
+        sum(b.total_cards for b in blocks),
+        sum(b.ended for b in blocks),
+        max(max(b.lengths) for b in blocks),
+        sum(b.loops for b in blocks),
+    )
+    assert [d.cards for d in one.longest] == sorted(one.lengths.elements(), reverse=True)[:3]
     assert play_random(300, 6) != one
 
 
-def test_bmn_random_workers_on_the_command_line() -> None:
+def test_bmn_random_reports_shares_tricks_percentiles_and_the_longest_deal() -> None:
     args = ("--random", "250000", "--seed", "2")
     one, two = json_lines(*args)[0], json_lines(*args, "--workers", "2")[0]
-    for key in ("games", "mean_cards", "max_cards", "loops"):
+    for key in ("games", "mean_cards", "max_cards", "loops", "mean_tricks", "winner_share", "percentiles"):
         assert one[key] == two[key]
+    assert one["longest_deal"] == two["longest_deal"]
+    assert abs(sum(one["winner_share"]) - 1) < 1e-4 and all(0 < se < 0.01 for se in one["winner_share_se"])
+    marks = list(one["percentiles"].values())
+    assert list(one["percentiles"]) == ["50", "90", "99", "99.9", "99.99"] and marks == sorted(marks)
+    assert marks[-1] <= one["max_cards"] and 20 < one["mean_tricks"] < 60
+    longest = json.loads(run(*one["longest_deal"], "--json").stdout)
+    assert longest["cards"] == one["max_cards"]

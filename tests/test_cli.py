@@ -190,7 +190,10 @@ def test_bmn_hands_are_never_options() -> None:
 
 def test_bmn_random() -> None:
     first = ok_json("bmn", "--random", "40", "--seed", "9")
-    assert set(first) == {"games", "seconds", "games_per_s", "mean_cards", "max_cards", "loops", "kernel"}
+    assert set(first) == {
+        *("games", "seed", "seconds", "games_per_s", "mean_cards", "max_cards", "loops", "kernel", "mean_tricks"),
+        *("winner_share", "winner_share_se", "percentiles", "longest_deal"),
+    }
     assert first["games"] == 40
     assert isinstance(first["seconds"], int | float) and first["seconds"] >= 0
     assert isinstance(first["games_per_s"], int | float) and first["games_per_s"] > 0

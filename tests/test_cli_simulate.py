@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +105,82 @@ def test_a_broken_rules_file_is_one_clear_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
     assert "is not valid TOML" in done.stderr
+
+
+def simulate_lines(*args: str) -> list[dict[str, Any]]:
+    done = run(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_each_cell_of_a_grid_gives_the_figures_of_a_plain_run_with_its_set() -> None:
+    base = ("--games", "40", "--players", "3", "--bots", "medium,hard,easy", "--seed", "5")
+    cells = simulate_lines(*base, "--workers", "2", "--vary", "slaps.run=3,4", "--vary", "challenge.J=1,2")
+    assert [c["set"] for c in cells] == [
+        {"slaps.run": "3", "challenge.J": "1"},
+        {"slaps.run": "3", "challenge.J": "2"},
+        {"slaps.run": "4", "challenge.J": "1"},
+        {"slaps.run": "4", "challenge.J": "2"},
+    ]
+    assert "vs_first" not in cells[0] and all("vs_first" in c for c in cells[1:])
+    for cell in (cells[0], cells[3]):
+        chosen = cell.pop("set")
+        cell.pop("vs_first", None)
+        sets = [w for k, v in chosen.items() for w in ("--set", f"{k}={v}")]
+        assert simulate_json(*base, "--workers", "1", *sets) == cell
+    [single] = simulate_lines(*base, "--workers", "1", "--vary", "slaps.run=4")
+    assert single.pop("set") == {"slaps.run": "4"}
+    assert single == simulate_json(*base, "--workers", "1", "--set", "slaps.run=4")
+
+
+def test_paired_differences_have_smaller_standard_errors_than_separate_runs() -> None:
+    # A card limit of 800 leaves every game shorter than that as it was, so game by game most differences
+    # are zero; two separate runs would carry the whole spread of game lengths into the difference.
+    first, capped = simulate_lines(
+        "--games", "300", "--players", "2", "--seed", "2", "--vary", "end.max_cards=50000,800"
+    )
+    paired = capped["vs_first"]["mean_cards"]
+    unpaired = math.hypot(first["mean_cards_se"], capped["mean_cards_se"])
+    assert paired["diff"] == round(capped["mean_cards"] - first["mean_cards"], 4)
+    assert paired["diff"] < 0 and 0 < paired["se"] < unpaired / 2
+    # Rules the games never reach give the same games: no difference at all, not just none on average.
+    same = simulate_lines(
+        "--games", "60", "--bots", "perfect", "--players", "2", "--vary", "slapping.penalty_cards=1,3"
+    )
+    assert same[1]["vs_first"]["mean_cards"] == {"diff": 0.0, "se": 0.0}
+    assert same[0]["mean_cards_se"] > 0
+
+
+def test_histogram_csv_and_the_grid_table(tmp_path: Path) -> None:
+    args = ("--games", "30", "--players", "2", "--seed", "3", "--vary", "slaps.run=3,4")
+    cells = simulate_lines(*args, "--histogram", "--csv", str(tmp_path / "grid.csv"))
+    for cell in cells:
+        counts = cell["histogram"]["cards"]
+        assert sum(n for _, n in counts) == 30 and counts[-1][0] == cell["max_cards"]
+        assert sum(n for _, n in cell["histogram"]["seconds"]) == 30
+    rows = list(csv.DictReader((tmp_path / "grid.csv").open(encoding="utf-8")))
+    assert [r["slaps.run"] for r in rows] == ["3", "4"]
+    assert float(rows[1]["vs_first.mean_cards.diff"]) == cells[1]["vs_first"]["mean_cards"]["diff"]
+    assert "histogram" not in simulate_lines(*args)[0]
+    done = run(*args)
+    assert done.returncode == 0, done.stderr
+    assert "slaps.run" in done.stdout and "Δ cards" in done.stdout and "paired difference" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--vary", "slaps.run"], "is not KEY=V1,V2,..."),
+        (["--vary", "slaps.run=3,,4"], "is not KEY=V1,V2,..."),
+        (["--vary", "slaps.run=3,3"], "repeats a value"),
+        (["--vary", "slaps.run=3", "--vary", "slaps.run=4"], "is given twice"),
+        (["--vary", "slaps.run=3,4", "--set", "slaps.run=0"], "give it in one of them"),
+        (["--vary", "slaps.run=3,7"], "slaps.run cannot be 7"),
+        (["--vary", "slaps.nonsense=1,2"], "slaps.nonsense"),
+        (["--vary", "slaps.run=3,4", "--plot", "x.png"], "give --report DIR"),
+    ],
+)
+def test_bad_vary_is_one_clear_line(args: list[str], expected: str) -> None:
+    done = run("--games", "2", *args)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and expected in done.stderr and "Traceback" not in done.stderr

@@ -200,10 +200,20 @@ def test_play_random_agrees_with_the_engine() -> None:
         rng = SeededRandom(seed)
         cards_rng = SeededRandom(0)
         results = [engine_result(random_deal(rng, players), cards_rng) for _ in range(games)]
-        ended = [r.cards for r in results if r.loop is None]
-        expected = (sum(ended), len(ended), max(ended), games - len(ended))
+        ended = [r for r in results if r.loop is None]
+        cards = [r.cards for r in ended]
+        expected = (sum(cards), len(ended), max(cards), games - len(ended))
+        wins = [sum(1 for r in ended if r.winner == seat) for seat in range(players)]
         for accelerated in ACCELERATED:
-            assert play_random(games, seed, players, accelerated=accelerated) == expected
+            tally = play_random(games, seed, players, accelerated=accelerated, keep=2)
+            assert tally.headline() == expected
+            assert (tally.wins, tally.tricks, sorted(tally.lengths.elements())) == (
+                wins,
+                sum(r.tricks for r in ended),
+                sorted(cards),
+            )
+            assert [d.cards for d in tally.longest] == sorted(cards, reverse=True)[:2]
+            assert engine_result(list(tally.longest[0].hands), SeededRandom(0)).cards == max(cards)
 
 
 def test_notation() -> None:

@@ -8,7 +8,7 @@ import statistics
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratscrew.lab.simulate import GameStats, Summary, Tally
+from ratscrew.lab.simulate import GameStats, Paired, Summary, Tally
 
 PLAYERS = 3
 
@@ -55,7 +55,17 @@ def from_the_list(stats: list[GameStats]) -> dict[str, object]:
         "win_rate": [round(w / n, 4) for w in wins],
         "win_rate_se": [round(math.sqrt(w / n * (1 - w / n) / n), 4) for w in wins],
         "results": results,
+        "mean_cards_se": round(se([s.cards for s in stats]), 4),
+        "mean_minutes_se": round(se([s.ms for s in stats]) / 60_000, 4),
+        "piles_by_slap_se": round(se([s.piles_by_slap for s in stats]), 4),
+        "piles_by_challenge_se": round(se([s.piles_by_challenge for s in stats]), 4),
+        "wrong_slaps_se": round(se([s.wrong_slaps for s in stats]), 4),
     }
+
+
+def se(values: list[int]) -> float:
+    """The standard error of the mean, from the whole list."""
+    return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
 
 @settings(max_examples=300, deadline=None)
@@ -93,3 +103,27 @@ def test_the_median_time_is_within_half_a_second_of_the_exact_one() -> None:
     shown = Summary(5, 2, ("medium", "medium"), tally).as_dict()["median_minutes"]
     assert shown == round(61_500 / 60_000, 2)  # the middle of 61 s to 62 s; exactly, 61_234 ms
     assert abs(61_500 - statistics.median(lengths)) <= 500
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs=st.lists(st.tuples(game_stats(), game_stats()), min_size=2, max_size=40), cut=st.integers(0, 40))
+def test_paired_differences_match_the_whole_list_in_any_order(
+    pairs: list[tuple[GameStats, GameStats]], cut: int
+) -> None:
+    whole = Paired(PLAYERS)
+    for first, other in pairs:
+        whole.add(other, first)
+    a, b = Paired(PLAYERS), Paired(PLAYERS)
+    for first, other in pairs[:cut]:
+        a.add(other, first)
+    for first, other in reversed(pairs[cut:]):
+        b.add(other, first)
+    b.merge(a)
+    assert b.as_dict() == whole.as_dict()
+    cards = [o.cards - f.cards for f, o in pairs]
+    doc = whole.as_dict()["mean_cards"]
+    assert isinstance(doc, dict)
+    assert doc == {"diff": round(statistics.fmean(cards), 4), "se": round(se(cards), 4)}
+    wins = [(o.winner == 0) - (f.winner == 0) for f, o in pairs]
+    seat = whole.as_dict()["win_rate"]
+    assert isinstance(seat, list) and seat[0] == {"diff": round(statistics.fmean(wins), 4), "se": round(se(wins), 4)}

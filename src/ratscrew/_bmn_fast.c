@@ -277,43 +277,39 @@ static void random_deal(uint64_t *state, Hand *first, Hand *second) {
     *second = (Hand){court[1], lo[1], hi[1], 0, 26};
 }
 
-/* SeededRandom.below(n) for a bound known when compiling. */
-static inline uint64_t below(uint64_t *state, const uint64_t n) {
-    const uint64_t rest = (0 - n) % n;
-    uint64_t draw;
-    do draw = next_u64(state);
-    while (rest != 0 && draw >= 0 - rest);
-    return draw % n;
-}
-
-/* How a deal plays, as ratscrew.lab.bmn_search scores it: an endless deal beats any that ends, then the
- * longer game wins (for an endless deal, the cards up to its first repeated position). */
+/* One of the longest deals of a run: the hunt starts from these, and `bmn --random` names the longest. More
+ * cards rank higher, then the earlier deal. */
 typedef struct {
-    int loop;
-    long long cards, tricks;
-} Score;
-
-static Score score(const uint8_t deck[52]) {
     Hand first, second;
-    Result r;
-    set_hand(&first, deck, 26);
-    set_hand(&second, deck + 26, 26);
-    play(&first, &second, &r);
-    Score s = {r.winner < 0, r.cards, r.tricks};
-    if (s.loop) {
-        s.cards = r.prefix_cards + r.cycle_cards;
-        s.tricks = r.prefix_tricks + r.cycle_tricks;
-    }
-    return s;
+    long long cards, tricks, index;
+} Kept;
+
+static inline int ranks_above(const Kept *a, const Kept *b) {
+    return a->cards != b->cards ? a->cards > b->cards : a->index < b->index;
 }
 
-static inline int beats(Score a, Score b) { return a.loop != b.loop ? a.loop > b.loop : a.cards > b.cards; }
+/* Puts `k` among the `*n` kept (best first, at most `keep`) if it ranks above the last of them. */
+static void keep_longest(Kept *kept, int *n, int keep, const Kept *k) {
+    if (keep == 0 || (*n == keep && !ranks_above(k, &kept[*n - 1]))) return;
+    int i = *n < keep ? (*n)++ : keep - 1;
+    while (i > 0 && ranks_above(k, &kept[i - 1])) {
+        kept[i] = kept[i - 1];
+        i--;
+    }
+    kept[i] = *k;
+}
 
-static PyObject *found_entry(const uint8_t deck[52], Score s) {
-    char text[52];
-    for (int i = 0; i < 52; i++) text[i] = (char)('0' + deck[i]);
-    return Py_BuildValue("(s#s#LLO)", text, (Py_ssize_t)26, text + 26, (Py_ssize_t)26, s.cards, s.tricks,
-                         s.loop ? Py_True : Py_False);
+#define ENDLESS_KEPT 16 /* endless deals named per run, the first ones dealt */
+
+/* A freshly dealt hand (its cards at places 0 to 25 of the ring) as demands '0'-'4'. */
+static PyObject *dealt_hand(Hand h) {
+    char text[MAX_CARDS];
+    int n = length(h);
+    for (int i = 0; i < n; i++) {
+        int court = (int)((h.court >> i) & 1), demand = 1 + (int)((h.lo >> i) & 1) + 2 * (int)((h.hi >> i) & 1);
+        text[i] = (char)('0' + (court ? demand : 0));
+    }
+    return PyUnicode_FromStringAndSize(text, n);
 }
 
 static int read_hand(PyObject *obj, uint8_t *out, int *n) {
@@ -340,6 +336,7 @@ static int read_hand(PyObject *obj, uint8_t *out, int *n) {
 }
 
 static PyObject *py_play2(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *first, *second;
     uint8_t a[MAX_CARDS], b[MAX_CARDS];
     int na, nb;
@@ -360,90 +357,117 @@ static PyObject *py_play2(PyObject *self, PyObject *args) {
                          r.cycle_cards, r.cycle_tricks);
 }
 
+/* Counts per game length, grown as longer games come. */
+typedef struct {
+    long long *counts;
+    long long size;
+} Lengths;
+
+static int count_length(Lengths *l, long long cards) {
+    if (cards >= l->size) {
+        long long size = l->size ? l->size : 1024;
+        while (size <= cards) size *= 2;
+        long long *counts = realloc(l->counts, (size_t)size * sizeof(long long));
+        if (counts == NULL) return -1;
+        memset(counts + l->size, 0, (size_t)(size - l->size) * sizeof(long long));
+        l->counts = counts;
+        l->size = size;
+    }
+    l->counts[cards]++;
+    return 0;
+}
+
+static PyObject *kept_entry(const Kept *k, int ended) {
+    if (ended) return Py_BuildValue("(NNLLL)", dealt_hand(k->first), dealt_hand(k->second), k->cards, k->tricks, k->index);
+    return Py_BuildValue("(NNL)", dealt_hand(k->first), dealt_hand(k->second), k->index);
+}
+
+static PyObject *kept_list(const Kept *kept, int n, int ended) {
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out != NULL && i < n; i++) {
+        PyObject *item = kept_entry(&kept[i], ended);
+        if (item == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+/* play_random(games, seed, keep): random deals from one stream, as ratscrew.bmn.random_deal deals them. */
 static PyObject *py_play_random(PyObject *self, PyObject *args) {
+    (void)self;
     long long games;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "LK", &games, &seed)) return NULL;
+    int keep;
+    if (!PyArg_ParseTuple(args, "LKi", &games, &seed, &keep)) return NULL;
+    if (keep < 0 || keep > 100000) {
+        PyErr_SetString(PyExc_ValueError, "keep must be from 0 to 100000");
+        return NULL;
+    }
+    Kept *kept = malloc(sizeof(Kept) * (size_t)(keep ? keep : 1)), endless[ENDLESS_KEPT];
+    if (kept == NULL) return PyErr_NoMemory();
     uint64_t state = seed;
-    long long total = 0, ended = 0, longest = 0, loops = 0;
+    long long total = 0, ended = 0, loops = 0, first_wins = 0, tricks = 0, longest = 0;
+    Lengths lengths = {NULL, 0};
+    int n_kept = 0, n_endless = 0, failed = 0;
     Py_BEGIN_ALLOW_THREADS
     for (long long g = 0; g < games; g++) {
-        Hand a, b;
+        Kept k;
         Result r;
-        random_deal(&state, &a, &b);
-        play(&a, &b, &r);
+        random_deal(&state, &k.first, &k.second);
+        play(&k.first, &k.second, &r);
+        k.index = g;
         if (r.winner < 0) {
+            if (n_endless < ENDLESS_KEPT) endless[n_endless++] = k;
             loops++;
             continue;
         }
         ended++;
         total += r.cards;
+        tricks += r.tricks;
+        first_wins += r.winner == 0;
         if (r.cards > longest) longest = r.cards;
+        if (count_length(&lengths, r.cards) < 0) {
+            failed = 1;
+            break;
+        }
+        k.cards = r.cards;
+        k.tricks = r.tricks;
+        keep_longest(kept, &n_kept, keep, &k);
     }
     Py_END_ALLOW_THREADS
-    return Py_BuildValue("(LLLL)", total, ended, longest, loops);
-}
-
-/* ratscrew.lab.bmn_search.climb, step for step: the same deal, the same swaps drawn from the same stream,
- * the same rule for keeping a swap, so it finds the same deals. */
-static PyObject *py_climb(PyObject *self, PyObject *args) {
-    (void)self;
-    unsigned long long seed;
-    long long patience;
-    if (!PyArg_ParseTuple(args, "KL", &seed, &patience)) return NULL;
-    uint64_t state = seed;
-    uint8_t deck[52], court_at[16];
-    memset(deck, 0, sizeof(deck));
-    deal_courts(&state, court_at);
-    for (int c = 0; c < 16; c++) { /* place k of the shuffled deck is card k / 2 of hand k % 2 */
-        int place = court_at[c];
-        deck[(place & 1) * 26 + (place >> 1)] = (uint8_t)(1 + c / 4);
+    PyObject *counts = NULL, *top = NULL, *named = NULL, *out = NULL;
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
     }
-    PyObject *found = PyList_New(0);
-    if (found == NULL) return NULL;
-    Score best = score(deck);
-    PyObject *entry = found_entry(deck, best);
-    if (entry == NULL || PyList_Append(found, entry) < 0) goto fail;
-    Py_DECREF(entry);
-    long long played = 1, stale = 0;
-    while (stale < patience) {
-        int i = (int)below(&state, 52), j = (int)below(&state, 52);
-        if (deck[i] == deck[j]) continue;
-        uint8_t t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-        Score trial = score(deck);
-        played++;
-        int better = beats(trial, best);
-        if (better || (trial.loop == best.loop && trial.cards == best.cards)) {
-            best = trial;
-        } else {
-            deck[j] = deck[i];
-            deck[i] = t;
-        }
-        if (better) {
-            entry = found_entry(deck, trial);
-            if (entry == NULL || PyList_Append(found, entry) < 0) goto fail;
-            Py_DECREF(entry);
-            stale = 0;
-        } else {
-            stale++;
-        }
+    counts = PyList_New(ended ? longest + 1 : 0);
+    if (counts == NULL) goto done;
+    for (long long c = 0; ended && c <= longest; c++) {
+        PyObject *v = PyLong_FromLongLong(lengths.counts[c]);
+        if (v == NULL) goto done;
+        PyList_SET_ITEM(counts, c, v);
     }
-    return Py_BuildValue("(NL)", found, played);
-fail:
-    Py_XDECREF(entry);
-    Py_DECREF(found);
-    return NULL;
+    top = kept_list(kept, n_kept, 1);
+    named = kept_list(endless, n_endless, 0);
+    if (top != NULL && named != NULL)
+        out = Py_BuildValue("(LLLLLOOO)", total, ended, loops, first_wins, tricks, counts, top, named);
+done:
+    Py_XDECREF(counts);
+    Py_XDECREF(top);
+    Py_XDECREF(named);
+    free(kept);
+    free(lengths.counts);
+    return out;
 }
 
 static PyMethodDef methods[] = {
     {"play2", py_play2, METH_VARARGS,
      "play2(first, second) -> (winner or -1, cards, tricks, prefix_cards, prefix_tricks, cycle_cards, cycle_tricks)"},
     {"play_random", py_play_random, METH_VARARGS,
-     "play_random(games, seed) -> (total cards of ended games, ended games, longest, loops)"},
-    {"climb", py_climb, METH_VARARGS,
-     "climb(seed, patience) -> ([(first, second, cards, tricks, loop), ...], deals played)"},
+     "play_random(games, seed, keep) -> (total cards of ended games, ended games, loops, wins of the first hand, "
+     "total tricks of ended games, [games ended after c cards for c = 0, 1, ...], "
+     "[(first, second, cards, tricks, index) of the `keep` longest ended games, longest first], "
+     "[(first, second, index) of the first 16 endless deals])"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -12,9 +12,9 @@ BmnResult(winner=0, cards=4791, tricks=670, loop=None)
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 
 from ratscrew import kernels
@@ -251,8 +251,64 @@ def random_kernel(players: int, *, accelerated: bool = True) -> str:
 RANDOM_BLOCK = 100_000
 _BLOCK_MIX = 0xD1B5_4A32_D192_ED03
 _MASK = (1 << 64) - 1
+ENDLESS_KEPT = 16  # endless deals named per block (and per run), the first ones dealt
 
-Tally = tuple[int, int, int, int]  # (total cards of ended games, ended games, most cards, loops)
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """One deal of a random run, found again by its place: deal ``index`` of block ``block``."""
+
+    hands: tuple[str, ...]  # demand strings, first hand first
+    cards: int  # for an endless deal, 0
+    tricks: int
+    block: int
+    index: int
+
+    def rank(self) -> tuple[int, int, int]:
+        """Sorts the longest first, the earliest dealt first among equals."""
+        return -self.cards, self.block, self.index
+
+
+@dataclass
+class RandomTally:
+    """What a run of random deals gives: totals over the games that ended, their lengths as counts, the
+    longest deals and the first endless ones. Every part adds up the same in any order, so the figures do
+    not depend on how the blocks were shared out."""
+
+    players: int
+    games: int = 0
+    loops: int = 0
+    tricks: int = 0  # total over the games that ended
+    wins: list[int] = field(default_factory=list)  # games that ended won by each seat
+    lengths: Counter[int] = field(default_factory=Counter)  # games that ended, per number of cards
+    longest: list[Dealt] = field(default_factory=list)  # the ``keep`` longest that ended, longest first
+    endless: list[Dealt] = field(default_factory=list)  # the first endless deals, in dealing order
+    keep: int = 1
+
+    def __post_init__(self) -> None:
+        if not self.wins:
+            self.wins = [0] * self.players
+
+    @property
+    def ended(self) -> int:
+        return self.games - self.loops
+
+    @property
+    def total_cards(self) -> int:
+        return sum(c * n for c, n in self.lengths.items())
+
+    def merge(self, other: RandomTally) -> None:
+        self.games += other.games
+        self.loops += other.loops
+        self.tricks += other.tricks
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.lengths.update(other.lengths)
+        self.longest = sorted(self.longest + other.longest, key=Dealt.rank)[: self.keep]
+        self.endless = sorted(self.endless + other.endless, key=Dealt.rank)[:ENDLESS_KEPT]
+
+    def headline(self) -> tuple[int, int, int, int]:
+        """(total cards of ended games, ended games, most cards, endless deals), the run's headline figures."""
+        return self.total_cards, self.ended, max(self.lengths, default=0), self.loops
 
 
 def block_seed(seed: int, block: int) -> int:
@@ -268,41 +324,52 @@ def play_random(
     accelerated: bool = True,
     workers: int = 1,
     scheduler: str | None = None,
-) -> Tally:
-    """Play ``games`` random deals; return (total cards of ended games, ended games, max cards, loops).
+    keep: int = 1,
+) -> RandomTally:
+    """Play ``games`` random deals, keeping the ``keep`` longest.
 
-    Both paths deal from the same streams, and the blocks' totals are added up (and the longest taken),
+    Both paths deal from the same streams, and the blocks' tallies are added up (and the longest taken),
     which no order changes, so the figures are the same for the same seed whatever the path, the number of
     ``workers`` (processes), or the Dask cluster at ``scheduler``.
     """
     blocks = [
-        (block_seed(seed, b), min(RANDOM_BLOCK, games - start), players, accelerated)
+        (block_seed(seed, b), min(RANDOM_BLOCK, games - start), players, accelerated, keep, b)
         for b, start in enumerate(range(0, games, RANDOM_BLOCK))
     ]
-    total = ended = longest = loops = 0
+    tally = RandomTally(players, keep=keep)
     with open_runner(workers, scheduler, tasks=len(blocks)) as runner:
-        for t in runner.unordered(_play_block, blocks):
-            total += t[0]
-            ended += t[1]
-            longest = max(longest, t[2])
-            loops += t[3]
-    return total, ended, longest, loops
+        for part in runner.unordered(play_block, blocks):
+            tally.merge(part)
+    return tally
 
 
-def _play_block(seed: int, games: int, players: int, accelerated: bool) -> Tally:
+def play_block(seed: int, games: int, players: int, accelerated: bool, keep: int, block: int = 0) -> RandomTally:
     """One block of deals, all from one stream."""
+    tally = RandomTally(players, games=games, keep=keep)
     if random_kernel(players, accelerated=accelerated) == "c":
         assert _fast is not None
-        total, ended, longest, loops = _fast.play_random(games, seed)
-        return total, ended, longest, loops
+        _, _, tally.loops, first_wins, tally.tricks, counts, top, endless = _fast.play_random(games, seed, keep)
+        tally.wins = [first_wins, games - tally.loops - first_wins]
+        tally.lengths = Counter({c: n for c, n in enumerate(counts) if n})
+        tally.longest = [Dealt((a, b), cards, tricks, block, i) for a, b, cards, tricks, i in top]
+        tally.endless = [Dealt((a, b), 0, 0, block, i) for a, b, i in endless]
+        return tally
     rng = SeededRandom(seed)
-    total = ended = longest = loops = 0
-    for _ in range(games):
-        result = play_bmn(random_deal(rng, players), accelerated=accelerated)
+    for i in range(games):
+        hands = tuple(random_deal(rng, players))
+        result = play_bmn(hands, accelerated=accelerated)
         if result.loop is not None:
-            loops += 1
+            tally.loops += 1
+            if len(tally.endless) < ENDLESS_KEPT:
+                tally.endless.append(Dealt(hands, 0, 0, block, i))
             continue
-        ended += 1
-        total += result.cards
-        longest = max(longest, result.cards)
-    return total, ended, longest, loops
+        assert result.winner is not None
+        tally.wins[result.winner] += 1
+        tally.tricks += result.tricks
+        tally.lengths[result.cards] += 1
+        if keep and (len(tally.longest) < keep or result.cards > tally.longest[-1].cards):
+            tally.longest = sorted(
+                [*tally.longest, Dealt(hands, result.cards, result.tricks, block, i)], key=Dealt.rank
+            )
+            del tally.longest[keep:]
+    return tally

@@ -14,7 +14,7 @@ import os
 from types import ModuleType
 
 PURE_PYTHON_ENV = "RATSCREW_PURE_PYTHON"
-KERNELS = ("ratscrew._bmn_fast", "ratscrew._ers_fast")
+KERNELS = ("ratscrew._bmn_fast", "ratscrew._bmn_hunt", "ratscrew._ers_fast")
 
 
 def pure_python_forced() -> bool:

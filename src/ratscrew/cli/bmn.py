@@ -7,32 +7,41 @@ in ``OPTIONS`` are options, and everything else (``--`` included) is a hand.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import click
 
-from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random, random_kernel
+from ratscrew.bmn import RandomTally, parse_bmn_hands, play_bmn, play_random, random_kernel, to_notation
 from ratscrew.cli.app import main
 from ratscrew.cli.bmn_search import place_options, run_search
 from ratscrew.cli.common import print_json
 from ratscrew.errors import MalformedInput
+from ratscrew.lab.report import bmn_random_report, bmn_search_report, check_report_folder, write_report
+from ratscrew.lab.stats import percentile, share_se
 
 USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
-       ratscrew bmn --random N [--seed S] [--players P] [--workers W | --scheduler ADDRESS] [--json]
-       ratscrew bmn --search [--seconds S] [--restarts R] [--state FILE] [--seed S]
-                             [--workers W | --scheduler ADDRESS] [--json]
+       ratscrew bmn --random N [--seed S] [--players P] [--workers W | --scheduler ADDRESS] [--json] [--report DIR]
+       ratscrew bmn --search [--seconds S] [--batches B] [--state FILE] [--seed S] [--from HAND HAND]
+                             [--workers W | --scheduler ADDRESS] [--json] [--report DIR]
 
   Play a Beggar-my-neighbour deal: one string per hand, top card first, '-' for a number card and
   J Q K A for court cards; together exactly one deck. The first hand leads. Hands are never read
   as options, even when they start with '-'.
 
-  --random N      play N shuffled deals and report games per second and game lengths
-  --search        hunt for long two-hand deals: hill climbing (swap two cards, keep what lengthens the
-                  game) from random deals, restarting when stuck; prints every new best (endless deals
-                  beat any that end); Ctrl-C stops it
+  --random N      play N shuffled deals: games per second, game lengths (mean, percentiles, longest, and
+                  the longest deal), mean tricks, each hand's share of the wins, endless deals
+  --search        hunt for long two-hand deals: each batch deals 500,000 random deals and searches the
+                  families of the 2,000 longest (the deals whose games run into theirs, found by playing
+                  backwards); prints every new best (endless deals beat any that end, and their cycles are
+                  counted); Ctrl-C stops it
   --seconds S     stop the search after S seconds
-  --restarts R    stop the search after R restarts (counted from the start of a resumed search too)
-  --state FILE    keep the search's progress in FILE after every restart and carry on from it next time
+  --batches B     stop the search after B batches (counted from the start of a resumed search too)
+  --state FILE    keep the search's progress (and its 32 longest deals) in FILE after every batch, and
+                  carry on from it next time
+  --from HAND HAND
+                  start the search from this deal: search its family far and wide first (for an endless
+                  deal, list every deal found that reaches its cycle)
   --seed S        the seed of the shuffles (default 1); same seed, same numbers
   --players P     hands per random deal (default 2)
   --workers W     processes to play in (default 1); the numbers do not depend on it
@@ -40,21 +49,26 @@ USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
                   play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://127.0.0.1:8786)
                   instead; same numbers (needs pip install 'ratscrew[cluster]')
   --json          print JSON (with --search: one line per new best)
+  --report DIR    also write a report folder: the command, version, seed, figures as JSON and plots in
+                  one HTML page that opens from disk (needs matplotlib: pip install 'ratscrew[plot]')
 """
-# Options that take a value, and what kind: a whole number, a number, or a path.
+# Options that take a value, and what kind: a whole number, a number, a path, an address, or two hands.
 VALUE_OPTIONS = {
     "--random": ("random", "int"),
     "--seed": ("seed", "int"),
     "--players": ("players", "int"),
     "--workers": ("workers", "int"),
     "--seconds": ("seconds", "number"),
-    "--restarts": ("restarts", "int"),
+    "--batches": ("batches", "int"),
     "--state": ("state", "path"),
+    "--report": ("report", "path"),
     "--scheduler": ("scheduler", "address"),
+    "--from": ("from", "deal"),
 }
 FLAGS = {"--json": "json", "--search": "search"}
-RANDOM_OPTIONS = {"random", "seed", "players", "workers", "scheduler"}
-SEARCH_OPTIONS = {"search", "seconds", "restarts", "state", "seed", "workers", "scheduler"}
+RANDOM_OPTIONS = {"random", "seed", "players", "workers", "scheduler", "report"}
+SEARCH_OPTIONS = {"search", "seconds", "batches", "state", "seed", "workers", "scheduler", "from", "report"}
+PERCENTILES = (0.5, 0.9, 0.99, 0.999, 0.9999)
 
 
 class RawArgs(click.Command):
@@ -84,10 +98,7 @@ def bmn(ctx: click.Context) -> None:
         stray = sorted(set(options) - allowed)
         if stray:
             raise MalformedInput(f"--{stray[0]} does not go with --{mode}")
-        if mode == "random":
-            _random(options, as_json)
-        else:
-            run_search(options, as_json)
+        _run(mode, ["ratscrew", "bmn", *args], options, as_json)
         return
     if options:
         raise MalformedInput(f"--{sorted(options)[0]} only goes with --random N or --search")
@@ -115,6 +126,21 @@ def bmn(ctx: click.Context) -> None:
         click.echo(text)
 
 
+def _run(mode: str, command: list[str], options: dict[str, object], as_json: bool) -> None:
+    """``--random`` or ``--search``, and the report folder when ``--report`` asks for one."""
+    folder = options.pop("report", None)
+    if folder is not None:
+        check_report_folder(Path(str(folder)))
+    if mode == "random":
+        doc, tally = _random(options, as_json)
+        report = bmn_random_report(command, doc, tally) if folder is not None else None
+    else:
+        state, progress = run_search(options, as_json)
+        report = bmn_search_report(command, state, progress) if folder is not None else None
+    if report is not None:
+        write_report(Path(str(folder)), report)
+
+
 def _split_args(args: list[str]) -> tuple[list[str], dict[str, object]]:
     hands: list[str] = []
     options: dict[str, object] = {}
@@ -126,6 +152,13 @@ def _split_args(args: list[str]) -> tuple[list[str], dict[str, object]]:
             options[FLAGS[word]] = True
         elif name in VALUE_OPTIONS:
             key, kind = VALUE_OPTIONS[name]
+            if kind == "deal":  # two words: the hands
+                deal = args[i + 1 : i + 3]
+                if eq or len(deal) < 2:
+                    raise MalformedInput(f"{name} needs a deal of two hands, e.g. {name} HAND HAND")
+                options[key] = deal
+                i += 3
+                continue
             if eq:
                 value = inline
             elif i + 1 < len(args):
@@ -164,7 +197,7 @@ def _value(name: str, kind: str, value: str) -> object:
     return number
 
 
-def _random(options: dict[str, object], as_json: bool) -> None:
+def _random(options: dict[str, object], as_json: bool) -> tuple[dict[str, object], RandomTally]:
     games = options["random"]
     seed = options.get("seed", 1)
     players = options.get("players", 2)
@@ -177,21 +210,50 @@ def _random(options: dict[str, object], as_json: bool) -> None:
         raise MalformedInput(f"--players must be from 2 to 12, got {players}")
     workers, scheduler = place_options(options)
     start = time.perf_counter()
-    total, ended, longest, loops = play_random(games, seed, players, workers=workers, scheduler=scheduler)
+    tally = play_random(games, seed, players, workers=workers, scheduler=scheduler)
     seconds = time.perf_counter() - start
-    doc = {
-        "games": games,
-        "seconds": round(seconds, 4),
-        "games_per_s": round(games / seconds, 1),
-        "mean_cards": round(total / ended, 2) if ended else None,
-        "max_cards": longest if ended else None,
-        "loops": loops,
-        "kernel": random_kernel(players),
-    }
+    doc = random_figures(tally, seed, seconds)
     if as_json:
         print_json(doc)
-        return
+        return doc, tally
     click.echo(
         f"{games} deals in {seconds:.3f} s ({games / seconds:,.0f} games/s); "
-        f"mean {doc['mean_cards']} cards, longest {doc['max_cards']}, {loops} endless"
+        f"mean {doc['mean_cards']} cards and {doc['mean_tricks']} tricks, longest {doc['max_cards']}, "
+        f"{tally.loops} endless"
     )
+    if tally.ended:
+        marks = ", ".join(f"{_mark(q)}% {percentile(tally.lengths, q)}" for q in PERCENTILES)
+        shares = ", ".join(
+            f"hand {seat + 1} {100 * w / tally.ended:.2f}% ± {100 * share_se(w, tally.ended):.2f}"
+            for seat, w in enumerate(tally.wins)
+        )
+        click.echo(f"cards per game: {marks}; wins: {shares}")
+        click.echo(f"longest deal: {' '.join(to_notation(h) for h in tally.longest[0].hands)}")
+    return doc, tally
+
+
+def random_figures(tally: RandomTally, seed: int, seconds: float) -> dict[str, object]:
+    """What ``bmn --random --json`` prints."""
+    ended = tally.ended
+    doc: dict[str, object] = {
+        "games": tally.games,
+        "seed": seed,
+        "seconds": round(seconds, 4),
+        "games_per_s": round(tally.games / seconds, 1),
+        "mean_cards": round(tally.total_cards / ended, 2) if ended else None,
+        "max_cards": max(tally.lengths) if ended else None,
+        "loops": tally.loops,
+        "kernel": random_kernel(tally.players),
+        "mean_tricks": round(tally.tricks / ended, 2) if ended else None,
+        "winner_share": [round(w / ended, 5) for w in tally.wins] if ended else None,
+        "winner_share_se": [round(share_se(w, ended), 5) for w in tally.wins] if ended else None,
+        "percentiles": {_mark(q): percentile(tally.lengths, q) for q in PERCENTILES} if ended else None,
+        "longest_deal": [to_notation(h) for h in tally.longest[0].hands] if tally.longest else None,
+    }
+    if tally.endless:
+        doc["endless_deals"] = [[to_notation(h) for h in d.hands] for d in tally.endless]
+    return doc
+
+
+def _mark(q: float) -> str:
+    return f"{100 * q:g}"

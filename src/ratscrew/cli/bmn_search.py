@@ -1,17 +1,21 @@
-"""``ratscrew bmn --search``: the record hunt on the command line (the search itself is lab/bmn_search.py)."""
+"""``ratscrew bmn --search``: the record hunt on the command line (the hunt itself is lab/bmn_search.py)."""
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ratscrew.bmn import parse_bmn_hands
 from ratscrew.cli.common import check_workers, print_json
-from ratscrew.lab.bmn_search import Find, SearchState, SearchStateError, search
+from ratscrew.errors import MalformedInput
+from ratscrew.lab.bmn_search import Find, SearchState, evaluate, known_family, search
+from ratscrew.lab.bmn_state import SearchStateError, load_state, save_state
 
 
 def place_options(options: dict[str, object]) -> tuple[int, str | None]:
@@ -23,61 +27,100 @@ def place_options(options: dict[str, object]) -> tuple[int, str | None]:
     return workers or 1, scheduler
 
 
-def run_search(options: dict[str, object], as_json: bool) -> None:
+def run_search(options: dict[str, object], as_json: bool) -> tuple[SearchState, list[tuple[float, Find]]]:
+    """Hunt as the options say and print every new best; returns where the hunt ended, and each new best
+    with the seconds it took to find."""
     workers, scheduler = place_options(options)
-    seconds = options.get("seconds")
-    restarts = options.get("restarts")
+    seconds, batches = options.get("seconds"), options.get("batches")
     assert seconds is None or isinstance(seconds, float)
-    assert restarts is None or isinstance(restarts, int)
+    assert batches is None or isinstance(batches, int)
+    start_from = _from_deal(options.get("from"))
     state, path = _state(options)
-    deadline = time.monotonic() + seconds if seconds is not None else None
+    start = time.monotonic()
+    deadline = start + seconds if seconds is not None else None
 
     def time_left() -> bool:
         return deadline is None or time.monotonic() < deadline
 
     if state.best is not None and not as_json:
-        click.echo(f"resuming at restart {state.next_restart}; best so far: {state.best.line()}")
+        click.echo(f"resuming at batch {state.next_batch}; best so far: {state.best.line()}")
     err = Console(stderr=True)
     bar = _progress(err) if err.is_terminal else None
-    first_restart, start = state.next_restart, time.monotonic()
-    if seconds is not None:
-        total: float | None = seconds
-    else:
-        total = max(0, restarts - first_restart) if restarts is not None else None
+    first_batch = state.next_batch
+    total: float | None = seconds if seconds is not None else (max(0, batches - first_batch) if batches else None)
     task = bar.add_task("", total=total) if bar is not None else None
 
-    def after_restart(current: SearchState) -> None:
+    def after_batch(current: SearchState) -> None:
         if path is not None:
-            current.save(path)
+            save_state(current, path)
         if bar is not None and task is not None:
-            done = time.monotonic() - start if seconds is not None else current.next_restart - first_restart
+            done = time.monotonic() - start if seconds is not None else current.next_batch - first_batch
             best = f", best {current.best.cards} cards" if current.best is not None else ""
-            bar.update(task, completed=done, description=f"restart {current.next_restart}{best}")
+            bar.update(task, completed=done, description=f"batch {current.next_batch}{best}")
 
-    found = search(
-        state, restarts=restarts, time_left=time_left, workers=workers, scheduler=scheduler, on_restart=after_restart
-    )
+    progress: list[tuple[float, Find]] = []
+
+    def finds() -> Iterator[Find]:
+        if start_from is not None:
+            yield from _start_from(state, start_from, as_json)
+            after_batch(state)
+        yield from search(
+            state, batches=batches, time_left=time_left, workers=workers, scheduler=scheduler, on_batch=after_batch
+        )
+
     try:
         if bar is not None:
             bar.start()
-        for find in found:
+        for find in finds():
+            progress.append((round(time.monotonic() - start, 2), find))
             _report(find, as_json)
     except KeyboardInterrupt:
         if bar is not None:
             bar.stop()
         where = f"; carry on with --state {path}" if path is not None else ""
-        click.echo(f"ratscrew: stopped at restart {state.next_restart}{where}", err=True)
+        click.echo(f"ratscrew: stopped at batch {state.next_batch}{where}", err=True)
         sys.exit(130)
     finally:
         if bar is not None:
             bar.stop()
     if not as_json:
-        best = state.best.line() if state.best is not None else "none"
-        click.echo(f"{state.next_restart} restarts, {state.played} deals played; best: {best}")
+        click.echo(summary(state))
+    return state, progress
+
+
+def summary(state: SearchState) -> str:
+    best = state.best.line() if state.best is not None else "none"
+    cycles = len(state.cycles)
+    endless = "no endless deal met" if not cycles else f"{cycles} distinct cycle{'s' if cycles > 1 else ''} met"
+    return (
+        f"{state.next_batch} batch{'es' if state.next_batch != 1 else ''}, {state.played:,} deals dealt, "
+        f"{state.searched:,} positions searched "
+        f"backwards; {endless}; best: {best}"
+    )
+
+
+def _start_from(state: SearchState, find: Find, as_json: bool) -> Iterator[Find]:
+    finds, cycles, searched = known_family(find)
+    state.searched += searched
+    better = state.take(finds, cycles)
+    if better is not None:
+        yield better
+    for cycle in cycles if not as_json else []:
+        click.echo(f"its cycle: {cycle.tricks} tricks, {cycle.cards} cards; {cycle.deals} deals found that reach it")
+
+
+def _from_deal(raw: object) -> Find | None:
+    if raw is None:
+        return None
+    assert isinstance(raw, list)
+    hands = parse_bmn_hands(raw)
+    if len(hands) != 2 or len(hands[0]) != 26:
+        raise MalformedInput("--from needs a two-hand deal of 26 cards a hand, e.g. --from HAND HAND")
+    return evaluate((hands[0], hands[1]))
 
 
 def _progress(err: Console) -> Progress:
-    columns = (TextColumn("searching"), BarColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    columns = (TextColumn("hunting"), BarColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
     # Finds go to stdout as they come. When stdout is the terminal too, they are printed above the bar so
     # it does not draw over them; when stdout is a pipe or a file, it is left alone.
     on_screen = sys.stdout.isatty()
@@ -95,9 +138,9 @@ def _state(options: dict[str, object]) -> tuple[SearchState, Path | None]:
         if not path.parent.is_dir():
             raise SearchStateError(f"cannot write the search state {str(path)!r}: no folder {str(path.parent)!r}")
         state = SearchState(seed if seed is not None else 1)
-        state.save(path)
+        save_state(state, path)
         return state, path
-    state = SearchState.load(path)
+    state = load_state(path)
     if seed is not None and seed != state.seed:
         raise SearchStateError(
             f"the search state {str(path)!r} was started with --seed {state.seed}, not {seed}: "

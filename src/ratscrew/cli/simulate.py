@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -21,7 +22,9 @@ from ratscrew.cli.common import (
     scheduler_option,
 )
 from ratscrew.errors import MalformedInput
+from ratscrew.lab.report import check_report_folder, simulate_report, write_report
 from ratscrew.lab.simulate import Summary, check_levels, simulate
+from ratscrew.lab.sweep import cell_doc, parse_vary, run_sweep, write_csv
 
 
 @main.command("simulate")
@@ -43,14 +46,41 @@ from ratscrew.lab.simulate import Summary, check_levels, simulate
 @click.option("--workers", type=int, default=None, help="Processes to play in (default: every core).")
 @scheduler_option
 @click.option(
+    "--vary",
+    "varies",
+    multiple=True,
+    metavar="KEY=V1,V2,...",
+    help=(
+        "Play a grid: every combination of the values given (repeatable, one key each), each cell on the same "
+        "games (same deals, same random streams), with each mean's paired difference from the first cell."
+    ),
+)
+@click.option(
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False),
     default=None,
     help="Save a histogram of game length to this PNG (needs matplotlib: pip install 'ratscrew[plot]').",
 )
+@click.option(
+    "--csv",
+    "csv_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write one row per cell to this CSV file.",
+)
+@click.option("--histogram", is_flag=True, help="With --json: add the game-length distribution as counts.")
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Also write a report folder: command, version, seed, figures and plots in one HTML page (needs matplotlib).",
+)
 @json_option
+@click.pass_context
 def simulate_command(
+    ctx: click.Context,
     rules_name: str | None,
     sets: tuple[str, ...],
     players: int | None,
@@ -59,44 +89,84 @@ def simulate_command(
     seed: int,
     workers: int | None,
     scheduler: str | None,
+    varies: tuple[str, ...],
     plot_path: str | None,
+    csv_path: str | None,
+    histogram: bool,
+    report_dir: str | None,
     as_json: bool,
 ) -> None:
     """Play GAMES complete games between computer players and report how they went."""
     rules = rules_from_options(rules_name, sets)
+    vary = parse_vary(varies, sets)
     levels = _levels(bots_text, players)
     check_levels(levels)
     if seed < 0:
         raise MalformedInput(f"--seed must be a non-negative integer, got {seed}")
     check_workers(workers, scheduler)
+    if plot_path and vary:
+        raise MalformedInput("--plot draws one run: for the plots of a --vary grid, give --report DIR")
     if plot_path:
         _check_plotting()
+    if report_dir is not None:
+        check_report_folder(Path(report_dir))
+
+    def play(progress: Callable[[int], None] | None) -> list[dict[str, object]]:
+        if vary:
+            return run_sweep(
+                rules_name, sets, vary, levels, games, seed, workers=workers, scheduler=scheduler, progress=progress
+            )
+        summary = simulate(rules, levels, games, seed, workers=workers, scheduler=scheduler, progress=progress)
+        if plot_path:
+            _plot(summary, Path(plot_path), rules.preset)
+        return [cell_doc(summary, None, None)]
+
     err = Console(stderr=True)
     if err.is_terminal:
         columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=err, transient=True) as bar:
             task = bar.add_task("games", total=games)
-            summary = simulate(
-                rules,
-                levels,
-                games,
-                seed,
-                workers=workers,
-                scheduler=scheduler,
-                progress=lambda n: bar.advance(task, n),
-            )
+            cells = play(lambda n: bar.advance(task, n))
     else:
-        summary = simulate(rules, levels, games, seed, workers=workers, scheduler=scheduler)
-    doc = summary.as_dict()
-    if plot_path:
-        _plot(summary, Path(plot_path), rules.preset)
+        cells = play(None)
+    shown = [_shown(cell, histogram) for cell in cells]
+    if csv_path:
+        write_csv(Path(csv_path), shown)
     if as_json:
-        doc["kernel"] = summary.kernel  # "c" (the compiled kernel) or "python"
-        if summary.kernel_fallback and summary.kernel == "python":
-            doc["kernel_fallback"] = summary.kernel_fallback
-        print_json(doc)
+        for doc in shown:
+            print_json(doc)
+    elif vary:
+        _print_grid(shown, rules.preset)
     else:
-        _print_summary(doc, rules.preset)
+        _print_summary(shown[0], rules.preset)
+    if report_dir is not None:
+        cells_text = f"{len(cells)} cell{'s' if len(cells) > 1 else ''}"
+        title = f"ratscrew simulate: {cells_text} of {games:,} games, rules {rules.preset}"
+        write_report(Path(report_dir), simulate_report(_command(ctx), cells, shown, title))
+
+
+def _command(ctx: click.Context) -> list[str]:
+    """The command as typed when this process was started by it, else the same command rebuilt from the
+    options' values (when called from Python)."""
+    if sys.argv[1:2] == ["simulate"]:
+        return ["ratscrew", *sys.argv[1:]]
+    words = ["ratscrew", "simulate"]
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        if not isinstance(param, click.Option) or value == param.default or value in (None, ()):
+            continue
+        flag = max(param.opts, key=len)
+        if param.is_flag:
+            words.append(flag)
+        else:
+            for one in value if param.multiple else (value,):
+                words += [flag, str(one)]
+    return words
+
+
+def _shown(cell: dict[str, object], histogram: bool) -> dict[str, object]:
+    """A cell as printed: the histogram only when asked for."""
+    return {k: v for k, v in cell.items() if k != "histogram" or histogram}
 
 
 def _levels(bots_text: str | None, players: int | None) -> list[str]:
@@ -117,6 +187,42 @@ def _levels(bots_text: str | None, players: int | None) -> list[str]:
     return named
 
 
+def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
+    """One row per cell: the varied values, the means with their standard errors, and the paired differences
+    from the first cell."""
+    first = cells[0]
+    varied = first["set"]
+    assert isinstance(varied, dict)
+    keys = list(varied)
+    levels = first["levels"]
+    assert isinstance(levels, list)
+    title = f"{first['games']} games a cell, {first['players']} players, rules: {preset}"
+    caption = "Δ: the paired difference from the first cell (the same games), ± one standard error"
+    table = RichTable(title=title, caption=caption)
+    for key in keys:
+        table.add_column(key, no_wrap=True, min_width=len(key))
+    for name in ("cards ± se", "median / 90%", "minutes ± se", f"seat 1 ({levels[0]}) wins", "Δ cards", "Δ seat 1"):
+        table.add_column(name, justify="right")
+    for cell in cells:
+        chosen, rate, rate_se = cell["set"], cell["win_rate"], cell["win_rate_se"]
+        assert isinstance(chosen, dict) and isinstance(rate, list) and isinstance(rate_se, list)
+        paired = cell.get("vs_first")
+        if isinstance(paired, dict):
+            cards, wins = paired["mean_cards"], paired["win_rate"][0]
+            vs = (f"{cards['diff']:+.2f} ± {cards['se']:.2f}", f"{100 * wins['diff']:+.1f}% ± {100 * wins['se']:.1f}")
+        else:
+            vs = ("", "")
+        table.add_row(
+            *(str(chosen[k]) for k in keys),
+            f"{cell['mean_cards']} ± {cell['mean_cards_se']:.2f}",
+            f"{cell['median_cards']} / {cell['p90_cards']}",
+            f"{cell['mean_minutes']} ± {cell['mean_minutes_se']:.2f}",
+            f"{100 * rate[0]:.1f}% ± {100 * rate_se[0]:.1f}",
+            *vs,
+        )
+    Console().print(table)
+
+
 def _print_summary(doc: dict[str, object], preset: str) -> None:
     console = Console()
     table = RichTable(title=f"{doc['games']} games, {doc['players']} players, rules: {preset}")
@@ -131,10 +237,14 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
     assert isinstance(knockouts, float | int)
     rows = [
         (
-            "cards per game: mean / median / 90% / max",
-            f"{doc['mean_cards']} / {doc['median_cards']} / {doc['p90_cards']} / {doc['max_cards']}",
+            "cards per game: mean ± se / median / 90% / max",
+            f"{doc['mean_cards']} ± {doc['mean_cards_se']} / {doc['median_cards']} / {doc['p90_cards']} "
+            f"/ {doc['max_cards']}",
         ),
-        ("minutes per game: mean / median", f"{doc['mean_minutes']} / {doc['median_minutes']}"),
+        (
+            "minutes per game: mean ± se / median",
+            f"{doc['mean_minutes']} ± {doc['mean_minutes_se']} / {doc['median_minutes']}",
+        ),
         ("piles won by slap, per game", str(doc["piles_by_slap"])),
         ("piles won by challenge, per game", str(doc["piles_by_challenge"])),
         ("wrong slaps, per game", str(doc["wrong_slaps"])),

@@ -1,49 +1,69 @@
-"""Hunting long (and endless) Beggar-my-neighbour deals the way record hunters do: hill climbing with restarts.
+"""Hunting long (and endless) Beggar-my-neighbour deals: random deals, then the families above the longest.
 
-Each restart starts from a random deal and keeps swapping two cards of different kinds, keeping a swap
-when the game gets no shorter (a longer game, or as long, so the climb can cross flat ground), until
-``patience`` swaps in a row have not made it longer. An endless deal beats any deal that ends.
+The hunt works in batches. A batch deals ``block`` random deals (as ``bmn --random`` does, in C), keeps the
+``keep`` longest, and searches each one's family: the deals whose games run into its game, found by playing
+backwards from its first ``walk`` positions (lab/bmn_family.py). A family holds, more often than not, a deal
+longer than the one it was found from, and now and then one longer by a thousand cards. Endless deals beat
+any that end; when a batch deals one, its cycle is found, named, and every deal that reaches the cycle is
+listed by playing back from it.
 
-Restart ``r`` draws everything from its own seed, so restarts can be shared out between processes and
-their findings read back in restart order: the same seed gives the same bests, in the same order, whatever
-the number of workers. A run stops after a number of restarts or seconds; a state file remembers the seed,
-the next restart and the best so far, so a stopped run carries on where it left off.
+Why this method (docs/lab.md has the measurements): the neighbours record hunters try (swap two cards, move
+one, rotate a hand, swap the hands) give games no longer than random deals, because any change alters a trick
+in the first pass through the hands and the game is a new one from there; a family, by contrast, holds a
+longer deal more often than not, and its gain does not depend on the length of the deal it was found from.
+
+Batch ``b`` draws everything from its own seed, so batches can be shared out between processes or a Dask
+cluster and their findings read back in batch order: the same seed gives the same bests, in the same order,
+whatever the number of workers. A state file keeps the seed, the next batch, the pool of the longest deals
+found and the cycles, so a stopped hunt carries on where it left off.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
-from ratscrew import kernels
-from ratscrew.bmn import BmnResult, play_bmn, random_deal, to_notation
-from ratscrew.errors import MalformedInput
+from ratscrew.bmn import play_block, play_bmn, to_notation
+from ratscrew.lab.bmn_family import Position, Relative, cycle_of, family, into_cycle
 from ratscrew.lab.executor import open_runner
 from ratscrew.shuffle import SeededRandom
 
-_fast = kernels.load("ratscrew._bmn_fast")
-STATE_FORMAT = "ratscrew-bmn-search/1"
-DEFAULT_PATIENCE = 2000
 _MASK = (1 << 64) - 1
+POOL_SIZE = 32  # the longest deals a hunt keeps (in its state file too)
+ENDLESS_SEARCH_CAP = 1_000_000  # positions searched back from a cycle for the deals that reach it
 
 
-class SearchStateError(MalformedInput):
-    """A search state file that cannot be read or does not belong to this search."""
+@dataclass(frozen=True, slots=True)
+class HuntSettings:
+    """How much each batch does. The defaults were measured (docs/lab.md): the longest relatives lie above the
+    first eight positions of a game, families larger than 20,000 positions are rare, and with a family costing
+    about as much as 85 random deals, searching the families of the longest 0.4% of deals gets the longest
+    deals soonest."""
+
+    block: int = 500_000  # random deals per batch
+    keep: int = 2_000  # of which the longest have their families searched
+    walk: int = 8  # positions of each game searched above
+    cap: int = 20_000  # positions searched above each one, at most
 
 
 @dataclass(frozen=True, slots=True)
 class Find:
-    """A deal and how it plays: ``loop`` is True for an endless deal (then cards and tricks reach the repeat)."""
+    """A deal and how it plays: ``loop`` is True for an endless deal (then cards and tricks reach the repeat).
+
+    ``batch`` is the batch that found it (-1: given with ``--from``), and ``above`` the length of the dealt
+    game it runs into when it was found in a family (0 when it was dealt itself).
+    """
 
     deal: tuple[str, str]  # demand strings, first hand first
     cards: int
     tricks: int
     loop: bool = False
-    restart: int = 0
+    batch: int = 0
+    above: int = 0
+
+    def rank(self) -> tuple[bool, int, int, tuple[str, str]]:
+        """Sorts the best first: endless, then longer, then found sooner."""
+        return (not self.loop, -self.cards, self.batch, self.deal)
 
     def beats(self, other: Find | None) -> bool:
         return other is None or (self.loop, self.cards) > (other.loop, other.cards)
@@ -56,191 +76,170 @@ class Find:
         return doc
 
     def line(self) -> str:
-        what = "endless" if self.loop else f"{self.cards} cards, {self.tricks} tricks"
-        return f"{to_notation(self.deal[0])} {to_notation(self.deal[1])}  {what}  (restart {self.restart})"
+        what = (
+            f"endless, repeats after {self.cards} cards" if self.loop else f"{self.cards} cards, {self.tricks} tricks"
+        )
+        where = "given" if self.batch < 0 else f"batch {self.batch}"
+        if self.above:
+            where += f", in the family of a {self.above}-card deal"
+        return f"{to_notation(self.deal[0])} {to_notation(self.deal[1])}  {what}  ({where})"
 
 
-def evaluate(deal: tuple[str, str], restart: int) -> Find:
-    result: BmnResult = play_bmn(deal)
+@dataclass(frozen=True, slots=True)
+class CycleFound:
+    """A cycle an endless game goes round, the number of deals found that reach it, and the first of them
+    (the one that repeats latest)."""
+
+    key: str
+    cards: int
+    tricks: int
+    deals: int
+    first: Find
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    finds: list[Find]  # the batch's best few, best first
+    played: int
+    searched: int
+    cycles: list[CycleFound] = field(default_factory=list)
+
+
+def evaluate(deal: Position, batch: int = -1) -> Find:
+    """How ``deal`` plays, as the hunt scores it."""
+    result = play_bmn(deal)
     if result.loop is not None:
         loop = result.loop
-        cards = loop.prefix_cards + loop.cycle_cards
-        return Find(deal, cards, loop.prefix_tricks + loop.cycle_tricks, True, restart)
-    return Find(deal, result.cards, result.tricks, False, restart)
+        return Find(deal, loop.prefix_cards + loop.cycle_cards, loop.prefix_tricks + loop.cycle_tricks, True, batch)
+    return Find(deal, result.cards, result.tricks, False, batch)
 
 
-def restart_seed(seed: int, restart: int) -> int:
-    return SeededRandom((seed * 0x1_0000_0001 + restart * 0x9E37_79B9 + 7) & _MASK).next_u64()
+def batch_seed(seed: int, batch: int) -> int:
+    return SeededRandom((seed * 0x1_0000_0001 + batch * 0x9E37_79B9 + 11) & _MASK).next_u64()
 
 
-def climb(
-    seed: int, restart: int, patience: int = DEFAULT_PATIENCE, *, accelerated: bool = True
-) -> tuple[list[Find], int]:
-    """One restart: every improvement on the way up, in order, and how many deals were played.
+def run_batch(seed: int, batch: int, settings: HuntSettings, accelerated: bool = True) -> BatchResult:
+    """One batch: deal, keep the longest, search their families; the same result wherever it runs."""
+    tally = play_block(batch_seed(seed, batch), settings.block, 2, accelerated, settings.keep, batch)
+    finds: list[Find] = []
+    searched = 0
+    for dealt in tally.longest:
+        deal = (dealt.hands[0], dealt.hands[1])
+        finds.append(Find(deal, dealt.cards, dealt.tricks, False, batch))
+        relative, n = family(deal, dealt.cards, dealt.tricks, settings.walk, settings.cap, accelerated=accelerated)
+        searched += n
+        if relative is not None:
+            finds.append(_found(relative, False, batch, dealt.cards))
+    cycles = []
+    for dealt in tally.endless:
+        found, n = endless_family(evaluate((dealt.hands[0], dealt.hands[1]), batch))
+        searched += n
+        cycles.append(found)
+        finds.append(found.first)
+    return BatchResult(_best(finds, POOL_SIZE), settings.block, searched, cycles)
 
-    The C kernel climbs step for step as the Python below does (same draws, same rule), only sooner.
-    """
-    if accelerated and _fast is not None:
-        entries, played = _fast.climb(restart_seed(seed, restart), patience)
-        return [Find((a, b), cards, tricks, loop, restart) for a, b, cards, tricks, loop in entries], played
-    rng = SeededRandom(restart_seed(seed, restart))
-    first, second = random_deal(rng, 2)
-    deck = list(first + second)
-    half = len(first)
-    best = evaluate((first, second), restart)
-    found = [best]
-    played, stale = 1, 0
-    while stale < patience:
-        i, j = rng.below(52), rng.below(52)
-        if deck[i] == deck[j]:
-            continue
-        deck[i], deck[j] = deck[j], deck[i]
-        text = "".join(deck)
-        trial = evaluate((text[:half], text[half:]), restart)
-        played += 1
-        better = trial.beats(best)
-        if better or (trial.loop, trial.cards) == (best.loop, best.cards):
-            best = trial
-        else:
-            deck[i], deck[j] = deck[j], deck[i]
-        if better:
-            found.append(trial)
-            stale = 0
-        else:
-            stale += 1
-    return found, played
+
+def _found(relative: Relative, loop: bool, batch: int, above: int) -> Find:
+    return Find((relative.deal[0], relative.deal[1]), relative.cards, relative.tricks, loop, batch, above)
+
+
+def _best(finds: list[Find], size: int) -> list[Find]:
+    """The ``size`` best distinct deals of ``finds``, best first."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for find in sorted(finds, key=Find.rank):
+        if find.deal not in seen:
+            seen.add(find.deal)
+            out.append(find)
+    return out[:size]
+
+
+def endless_family(find: Find) -> tuple[CycleFound, int]:
+    """The cycle an endless deal falls into and every deal found that reaches it; and the positions searched."""
+    cycle = cycle_of(find.deal)
+    assert cycle is not None, "endless_family needs an endless deal"
+    deals, searched = into_cycle(cycle, ENDLESS_SEARCH_CAP)
+    first = _found(deals[0], True, find.batch, 0) if deals else find
+    return CycleFound(cycle.key, cycle.cards, cycle.tricks, len(deals), first if first.beats(find) else find), searched
+
+
+def known_family(find: Find) -> tuple[list[Find], list[CycleFound], int]:
+    """What ``--from`` adds: the deal itself and the longest of its family searched far and wide (for an endless
+    deal, every deal found that reaches its cycle); the cycle if it has one; and the positions searched."""
+    if find.loop:
+        cycle, searched = endless_family(find)
+        return [find, cycle.first], [cycle], searched
+    relative, searched = family(find.deal, find.cards, find.tricks, walk=find.tricks, cap=ENDLESS_SEARCH_CAP)
+    finds = [find] if relative is None else [find, _found(relative, False, find.batch, find.cards)]
+    return finds, [], searched
 
 
 @dataclass
 class SearchState:
+    """Where a hunt is: its seed, the next batch, what it has done, the pool of its longest deals and the
+    cycles it has met."""
+
     seed: int
-    next_restart: int = 0
+    next_batch: int = 0
     played: int = 0
-    best: Find | None = None
+    searched: int = 0
+    pool: list[Find] = field(default_factory=list)
+    cycles: dict[str, CycleFound] = field(default_factory=dict)
 
-    def as_json(self) -> dict[str, object]:
-        best = None
-        if self.best is not None:
-            best = {**self.best.as_json(), "restart": self.best.restart}
-        return {
-            "format": STATE_FORMAT,
-            "seed": self.seed,
-            "next_restart": self.next_restart,
-            "played": self.played,
-            "best": best,
-        }
+    @property
+    def best(self) -> Find | None:
+        return self.pool[0] if self.pool else None
 
-    def save(self, path: Path) -> None:
-        """Write the state whole or not at all (a new file renamed over the old one)."""
-        fd, tmp = tempfile.mkstemp(prefix=".bmn-search-", dir=path.parent or Path("."))
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(self.as_json(), out)
-        os.replace(tmp, path)
-
-    @staticmethod
-    def load(path: Path) -> SearchState:
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise SearchStateError(f"cannot read the search state {str(path)!r}: {exc.strerror}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise SearchStateError(f"the search state {str(path)!r} is not JSON: {_EXPECTED}") from None
-        return _state_from(doc, path)
-
-
-_EXPECTED = f'expected a "{STATE_FORMAT}" file written by ratscrew bmn --search --state'
-
-
-def _state_from(doc: object, path: Path) -> SearchState:
-    def bad(what: str) -> SearchStateError:
-        return SearchStateError(f"the search state {str(path)!r} {what}: {_EXPECTED}")
-
-    if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
-        raise bad("is not a search state")
-    numbers = [doc.get(k) for k in ("seed", "next_restart", "played")]
-    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers):
-        raise bad("has a seed, next_restart or played that is not a whole number")
-    seed, next_restart, played = (int(str(n)) for n in numbers)
-    best_doc = doc.get("best")
-    best = None
-    if best_doc is not None:
-        best = _find_from(best_doc)
-        if best is None:
-            raise bad("has a best deal that is not two hands of one deck with cards and tricks")
-    return SearchState(seed, next_restart, played, best)
-
-
-def _find_from(doc: object) -> Find | None:
-    from ratscrew.bmn import parse_bmn_hands
-
-    if not isinstance(doc, dict):
-        return None
-    deal, cards, tricks, restart = doc.get("deal"), doc.get("cards"), doc.get("tricks"), doc.get("restart", 0)
-    if not (isinstance(deal, list) and len(deal) == 2 and all(isinstance(h, str) for h in deal)):
-        return None
-    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (cards, tricks, restart)):
-        return None
-    try:
-        first, second = parse_bmn_hands(deal)
-    except MalformedInput:
-        return None
-    return Find((first, second), int(str(cards)), int(str(tricks)), doc.get("result") == "loop", int(str(restart)))
-
-
-def _climb_task(seed: int, restart: int, patience: int) -> tuple[list[Find], int]:
-    return climb(seed, restart, patience)
+    def take(self, finds: list[Find], cycles: list[CycleFound]) -> Find | None:
+        """Add one batch's findings to the pool and the cycles; returns its best if that beats the best so far."""
+        before = self.best
+        self.pool = _best([*self.pool, *finds], POOL_SIZE)
+        for cycle in cycles:
+            known = self.cycles.get(cycle.key)
+            if known is None or cycle.first.beats(known.first):
+                self.cycles[cycle.key] = cycle
+        best = self.best
+        return best if best is not None and best is not before and best.beats(before) else None
 
 
 def search(
     state: SearchState,
     *,
-    restarts: int | None = None,
+    batches: int | None = None,
     time_left: Callable[[], bool] = lambda: True,
     workers: int = 1,
     scheduler: str | None = None,
-    patience: int = DEFAULT_PATIENCE,
-    on_restart: Callable[[SearchState], None] | None = None,
+    settings: HuntSettings = HuntSettings(),
+    on_batch: Callable[[SearchState], None] | None = None,
 ) -> Iterator[Find]:
-    """Run restarts from ``state.next_restart``; yield every new best as it is found.
+    """Run batches from ``state.next_batch``; yield every new best as it is found.
 
-    The restarts run in this process, in ``workers`` local processes, or on the Dask cluster at
-    ``scheduler``. It stops before restart number ``restarts`` (counted from the first run, so a resumed
-    run stops at the same place), or once ``time_left()`` is False (restarts still running then are dropped
-    and run again on resuming). Findings are read in restart order, and ``state`` is brought up to date
-    (then ``on_restart`` called) after each restart, so stopping between two restarts loses nothing.
+    The batches run in this process, in ``workers`` local processes, or on the Dask cluster at ``scheduler``.
+    It stops before batch number ``batches`` (counted from the first run, so a resumed hunt stops at the same
+    place), or once ``time_left()`` is False (batches still running then are dropped and run again on
+    resuming). Findings are read in batch order, and ``state`` is brought up to date (then ``on_batch``
+    called) after each batch, so stopping between two batches loses nothing.
     """
-    limit = restarts if restarts is not None else -1
-    for found, played in _restarts(state.seed, state.next_restart, limit, time_left, workers, scheduler, patience):
-        for find in found:
-            if find.beats(state.best):
-                state.best = find
-                yield find
-        state.next_restart += 1
-        state.played += played
-        if on_restart:
-            on_restart(state)
+    limit = batches if batches is not None else -1
 
-
-def _restarts(
-    seed: int,
-    first: int,
-    limit: int,
-    time_left: Callable[[], bool],
-    workers: int,
-    scheduler: str | None,
-    patience: int,
-) -> Iterator[tuple[list[Find], int]]:
-    def tasks() -> Iterator[tuple[int, int, int]]:
-        restart = first
-        while (limit < 0 or restart < limit) and time_left():
-            yield seed, restart, patience
-            restart += 1
+    def tasks() -> Iterator[tuple[int, int, HuntSettings]]:
+        batch = state.next_batch
+        while (limit < 0 or batch < limit) and time_left():
+            yield state.seed, batch, settings
+            batch += 1
 
     with open_runner(workers, scheduler) as runner:
-        results = runner.ordered(_climb_task, tasks())
+        results = runner.ordered(run_batch, tasks())
         try:
             for result in results:
-                yield result
+                better = state.take(result.finds, result.cycles)
+                state.next_batch += 1
+                state.played += result.played
+                state.searched += result.searched
+                if on_batch:
+                    on_batch(state)
+                if better is not None:
+                    yield better
                 if not time_left():
                     return
         finally:

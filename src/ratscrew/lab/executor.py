@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
+import struct
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -233,9 +236,80 @@ def check_address(address: str) -> str:
     return f"{scheme}://{location}"
 
 
+def _greeting(full: str) -> None:
+    """Make sure a Dask scheduler is what answers at a ``tcp://`` address, before Dask's client is let near it.
+
+    A scheduler greets every connection at once with a handshake: an 8-byte length, a count of frames and
+    their lengths, then a msgpack map of its Python version and pickle protocol. The client waits on that
+    greeting without a time limit, so anything else listening there (a server that says nothing, an HTTP
+    server waiting for a request, one that sends bytes of its own) would hang it or end in a traceback;
+    here each is one ClusterError within CONNECT_SECONDS.
+    """
+    scheme, _, location = full.partition("://")
+    if scheme != "tcp":
+        return  # only plain TCP can be read here; Dask's own checks stand for the others
+    from distributed.comm.addressing import parse_host_port
+
+    host, port = parse_host_port(location)
+    deadline = time.monotonic() + CONNECT_SECONDS
+    expected = (
+        f"expected a Dask scheduler there (start one with `dask scheduler`, and workers with `dask worker {full}`)"
+    )
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_SECONDS) as conn:
+            head = _read(conn, 16, deadline)
+            total, frames = struct.unpack("<QQ", head)
+            if not 1 <= frames <= 16 or not 16 + 8 * frames <= total + 8 <= 1 << 20:
+                raise ValueError(head)
+            rest = _read(conn, total - 8, deadline)
+            sizes = struct.unpack(f"<{frames}Q", rest[: 8 * frames])
+            greeting = _msgpack_map(rest[8 * frames : 8 * frames + sizes[0]])
+            if sum(sizes) != len(rest) - 8 * frames or not {"python", "pickle-protocol"} & set(greeting):
+                raise ValueError(head)
+    except TimeoutError:
+        raise ClusterError(
+            f"the server at {full} sent nothing a Dask scheduler sends within {CONNECT_SECONDS:g} s: {expected}"
+        ) from None
+    except (ValueError, struct.error):
+        raise ClusterError(f"the server at {full} answered, but not as a Dask scheduler does: {expected}") from None
+    except OSError as exc:
+        raise ClusterError(
+            f"no Dask scheduler answered at {full} within {CONNECT_SECONDS:g} s ({exc.strerror or exc}): "
+            f"expected one running there (start it with `dask scheduler`, and workers with `dask worker {full}`)"
+        ) from None
+
+
+def _read(conn: socket.socket, count: int, deadline: float) -> bytes:
+    """Exactly ``count`` bytes, or TimeoutError once ``deadline`` passes, or ValueError if the server hangs up."""
+    data = b""
+    while len(data) < count:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        conn.settimeout(left)
+        chunk = conn.recv(count - len(data))
+        if not chunk:
+            raise ValueError("closed")
+        data += chunk
+    return data
+
+
+def _msgpack_map(frame: bytes) -> dict[str, object]:
+    import msgpack  # type: ignore[import-untyped]
+
+    try:
+        doc = msgpack.unpackb(frame, raw=False)
+    except Exception:  # msgpack raises several kinds of error on bytes that are not msgpack
+        raise ValueError("not msgpack") from None
+    if not isinstance(doc, dict):
+        raise ValueError("not a map")
+    return {str(k): v for k, v in doc.items()}
+
+
 @contextmanager
 def _dask_runner(address: str) -> Iterator[Runner]:
     full = check_address(address)
+    _greeting(full)
     from distributed import Client
 
     try:

@@ -1,0 +1,36 @@
+"""``ratscrew lab report DIR``: draw a report folder's page again, or check that its command still gives its figures."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import click
+
+from ratscrew.cli.app import main
+from ratscrew.errors import MalformedInput
+from ratscrew.lab.report import check_report_folder, draw, read_report, rerun
+
+
+@main.group("lab")
+def lab() -> None:
+    """The lab's tools beyond the runs themselves (`simulate`, `bmn --random`, `bmn --search`)."""
+
+
+@lab.command("report")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--check", is_flag=True, help="Rerun the recorded command and compare its figures with the report's.")
+def report_command(folder: str, check: bool) -> None:
+    """Draw the plots and the page of report FOLDER (written by --report) again from its report.json."""
+    path = Path(folder)
+    report = read_report(path)
+    check_report_folder(path)
+    draw(path, report)
+    click.echo(f"{path / 'index.html'}: {report.title} (ratscrew {report.version}, {report.created})")
+    if not check:
+        return
+    click.echo(f"rerunning: {shlex.join(report.command)}")
+    differences = rerun(report)
+    if differences:
+        raise MalformedInput(f"the command gave other figures: {'; '.join(differences[:5])}")
+    click.echo("the same figures again")

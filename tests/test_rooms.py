@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from ratscrew.rooms.core import GRACE_MS, HISTORY, HOST_GRACE_MS, Phase, RoomCore, SeatInfo, SeatKind
+from ratscrew.rooms.core import GRACE_MS, HISTORY, HOST_GRACE_MS, RoomCore
 from ratscrew.rooms.fairness import HARD_CAP_MS, HUMAN_FLOOR_MS, LagEstimate, Quota, credit, decision_window
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.table.clock import VirtualClock
 from tests.rooms_sim import SimNet, SimPage, slapper
@@ -70,12 +72,12 @@ def test_a_faster_reaction_over_a_slower_link_wins_the_race() -> None:
 
 def test_without_compensation_the_slower_link_loses_those_races(monkeypatch: pytest.MonkeyPatch) -> None:
     # The control for the test above: judged at arrival, Far's 40 ms head start is eaten by its link.
-    import ratscrew.rooms.core as core_module
+    import ratscrew.rooms.play as play_module
 
     def arrival(**kwargs: Any) -> Any:
         return credit(**{**kwargs, "reaction": None})
 
-    monkeypatch.setattr(core_module, "credit", arrival)
+    monkeypatch.setattr(play_module, "credit", arrival)
     far_wins, near_wins = race_wins(range(8))
     assert near_wins > 3 * far_wins, (far_wins, near_wins)
 

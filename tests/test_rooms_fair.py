@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,9 +15,10 @@ import pytest
 from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
 from ratscrew.engine.events import SlapCorrect
-from ratscrew.rooms import wire
-from ratscrew.rooms.core import Out, RoomCore, RoomOptions, SeatInfo, SeatKind
+from ratscrew.rooms.core import RoomCore
 from ratscrew.rooms.fairness import HARD_CAP_MS, HUMAN_FLOOR_MS, MIN_WINDOW_MS, PAINT_MS, Adjudication
+from ratscrew.rooms.seating import RoomOptions, SeatInfo
+from ratscrew.rooms.wire import SeatKind
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import VirtualClock
@@ -232,12 +232,3 @@ def test_the_table_says_whose_link_it_waits_for_and_a_game_against_the_computer_
     play(net, alone, lambda: net.clock.now() < 30_000)
     assert alone.lobby()["waits_for"] is None and alone.lobby()["window_ms"] == MIN_WINDOW_MS
     assert alone.table is not None and alone.table.sight_ms > 2 * FAR_MS - 20  # the computer waits instead
-
-
-def test_the_vocabulary_lists_every_message_of_this_protocol() -> None:
-    page = (Path(__file__).resolve().parent.parent / "docs" / "vocabulary.md").read_text(encoding="utf-8")
-    assert f"protocol {wire.VERSION})" in page
-    for kind in (*wire.TYPES, *Out):
-        assert f"`{kind}`" in page, kind
-    for field_name in ("window_ms", "waits_for", "echo_rtt", "tcp_rtt"):  # the fields protocol 4 added
-        assert field_name in page, field_name

@@ -6,7 +6,9 @@ import json
 from typing import Any
 
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import LATENCY_EVERY_MS, Phase, RoomCore, SeatInfo, SeatKind
+from ratscrew.rooms.core import LATENCY_EVERY_MS, RoomCore
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.rules.io import rules_to_mapping
 from ratscrew.table.clock import VirtualClock

@@ -13,7 +13,8 @@ import pytest
 
 from ratscrew.rooms.core import HISTORY
 from tests.conftest import Server, start_server
-from tests.rooms_fuzzing import RoomFuzzer, Tally, check_alive, check_room, ws_fuzz
+from tests.rooms_fuzzing import RoomFuzzer, Tally, check_alive, check_room
+from tests.rooms_fuzzing_ws import ws_fuzz
 
 
 def assert_clean(tally: Tally, what: str) -> None:

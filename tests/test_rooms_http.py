@@ -3,12 +3,11 @@ that keep codes from being guessed and one client from filling the server."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient, WebSocketTestSession
+from starlette.testclient import TestClient
 
 from ratscrew.rooms import runner, wire
 from ratscrew.web import limits
@@ -61,6 +60,48 @@ def test_room_codes_cannot_be_guessed_by_trying(client: TestClient) -> None:
     assert statuses[-1] == 429
 
 
+def _socket(client: TestClient, code: str) -> int:
+    """The room's websocket asked for by code, as a status: 200 when it opens, else its close code as 404/429."""
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        ws.send_json(wire.Hello(wire.VERSION, None, -1).to_json())
+        first = ws.receive_json()
+        if first["type"] == "welcome":
+            return 200
+        closing = ws.receive()
+    return {wire.CloseCode.NO_ROOM: 404, wire.CloseCode.TOO_MANY: 429}[closing["code"]]
+
+
+# Every route that can tell a live room code from a wrong one, as the status it answers for a code.
+ASK_BY_CODE: dict[str, Callable[[TestClient, str], int]] = {
+    "room": lambda client, code: client.get(f"/api/rooms/{code}").status_code,
+    "record": lambda client, code: client.get(f"/api/games/{code}/record").status_code,
+    "again": lambda client, code: client.post(f"/api/games/{code}/again", json={"token": "a guess"}).status_code,
+    "socket": _socket,
+}
+
+
+@pytest.mark.parametrize("route", ASK_BY_CODE)
+def test_wrong_codes_count_against_the_same_limit_on_every_route_that_tells_a_live_code(
+    client: TestClient, route: str
+) -> None:
+    ask = ASK_BY_CODE[route]
+    live = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "bot"}]}).json()["id"]
+    told = ask(client, live)
+    assert told in (200, 403, 409)  # a live code is told from a wrong one...
+    wrong = [ask(client, f"ZZZZZ{i % 10}") for i in range(runner.FAILED_LOOKUPS_PER_MINUTE + 1)]
+    assert wrong == [404] * runner.FAILED_LOOKUPS_PER_MINUTE + [429]
+    assert ask(client, live) == 429  # ...until too many wrong ones: then every code gets the same answer
+
+
+def test_wrong_codes_on_one_route_count_for_the_others(client: TestClient) -> None:
+    half = runner.FAILED_LOOKUPS_PER_MINUTE // 2
+    for i in range(half):
+        assert ASK_BY_CODE["record"](client, f"ZZZZZ{i}") == 404
+    for i in range(runner.FAILED_LOOKUPS_PER_MINUTE - half):
+        assert ASK_BY_CODE["again"](client, f"YYYYY{i}") == 404
+    assert ASK_BY_CODE["room"](client, "ZZZZZ0") == 429
+
+
 def test_one_client_cannot_fill_the_server_and_live_games_are_never_evicted(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -89,31 +130,3 @@ def test_pages_and_scripts_are_sent_compressed(client: TestClient) -> None:
         answer = client.get(path, headers={"Accept-Encoding": "gzip"})
         assert answer.status_code == 200
         assert answer.headers.get("content-encoding") == "gzip", path
-
-
-def test_silent_sockets_are_closed_and_talking_ones_kept(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from starlette.websockets import WebSocketDisconnect
-
-    from ratscrew.web import online
-
-    monkeypatch.setattr(online, "HELLO_WITHIN_S", 0.3)
-    monkeypatch.setattr(online, "IDLE_SOCKET_S", 0.6)
-    code = client.post("/api/rooms", json={"seats": 2, "name": "Ana"}).json()["code"]
-    with client.websocket_connect(f"/ws/rooms/{code}") as mute, pytest.raises(WebSocketDisconnect):
-        mute.receive_json()  # never said hello: closed, with nothing sent
-    with client.websocket_connect(f"/ws/rooms/{code}") as page:
-        page.send_json({"type": "hello", "v": wire.VERSION, "token": None, "since": -1})
-        assert page.receive_json()["type"] == "welcome"
-        for i in range(6):  # 1.2 s of pings, 0.2 s apart: longer than the idle limit, never silent that long
-            time.sleep(0.2)
-            page.send_json({"type": "ping", "id": i})
-        while page.receive_json()["type"] != "pong":  # still open: the pings are answered
-            pass
-        with pytest.raises(WebSocketDisconnect):  # then silent past the limit: closed (probes are not answered)
-            drain(page)
-
-
-def drain(page: WebSocketTestSession) -> None:
-    """Read until the server closes the socket."""
-    while True:
-        page.receive_json()

@@ -10,7 +10,9 @@ from ratscrew.engine.events import CardTurned
 from ratscrew.errors import BadMessage
 from ratscrew.record import action_to_json
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import Phase, RoomCore, RoomOptions, SeatInfo, SeatKind
+from ratscrew.rooms.core import RoomCore
+from ratscrew.rooms.seating import RoomOptions, SeatInfo
+from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.table.clock import VirtualClock
 

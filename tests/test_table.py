@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -14,7 +14,7 @@ from ratscrew.engine import Game
 from ratscrew.engine.events import OutReason, PileWon, PlayerOut, SlapCorrect, SlapDismissed, WrongSlap
 from ratscrew.record import Record, state_json
 from ratscrew.rules import Rules
-from ratscrew.table import SeatSpec, Table, TableConfig, VirtualClock, run_virtual
+from ratscrew.table import RejectCode, Rejected, SeatSpec, Table, TableConfig, VirtualClock, replay, run_virtual
 
 
 def hands(*stacks: str) -> list[list[Card]]:
@@ -70,10 +70,23 @@ def challenge_table(rules: Rules | None = None) -> tuple[Game, Table, VirtualClo
 
 def play_to_won_challenge(table: Table, clock: VirtualClock) -> int:
     for seat in (0, 1, 0):
-        assert table.flip(seat) is None
+        assert answer(table, Table.flip, seat) is None
         clock.advance(300)
     assert table.game.collect_pending == 1
     return clock.now() - 300  # when the challenge was won
+
+
+def answer(table: Table, act: Callable[..., None], *args: object, **kwargs: object) -> Rejected | None:
+    """What the table said to one input (``Table.flip`` or ``Table.slap``), through its one way of saying no:
+    the refusal, or None if it took it."""
+    said: list[Rejected] = []
+    table.refusals.append(said.append)
+    try:
+        act(table, *args, **kwargs)
+    finally:
+        table.refusals.pop()
+    assert len(said) <= 1
+    return said[0] if said else None
 
 
 def test_slap_inside_the_window_after_a_won_challenge_takes_the_pile() -> None:
@@ -81,7 +94,7 @@ def test_slap_inside_the_window_after_a_won_challenge_takes_the_pile() -> None:
     won_at = play_to_won_challenge(table, clock)
     clock.advance_to(won_at + 700)  # inside the 1000 ms window
     table.run_due()
-    assert table.slap(0) is None
+    assert answer(table, Table.slap, 0) is None
     assert pile_winners(table) == [(0, "slap")]
     assert [str(c) for c in game.stacks[0]] == ["8D", "9D", "5S", "JH", "5C"]
 
@@ -94,12 +107,12 @@ def test_pile_is_collected_when_the_window_closes_and_a_late_slap_is_dismissed()
     assert pile_winners(table) == [(1, "challenge")]
     # A slap that reacted to the sandwich (card 3) lands after the pile moved: no penalty.
     clock.advance(150)
-    assert table.slap(0, card=3) is None
+    assert answer(table, Table.slap, 0, card=3) is None
     assert isinstance(table.log[-1].event, SlapDismissed)
     assert len(game.stacks[0]) == 2 and not game.burned
     # Once the winner leads a new card, a slap is judged against the new pile: 2C alone is a wrong slap.
-    assert table.flip(1) is None
-    assert table.slap(0) is None
+    assert answer(table, Table.flip, 1) is None
+    assert answer(table, Table.slap, 0) is None
     assert isinstance(table.log[-1].event, WrongSlap)
     assert [str(c) for c in game.burned] == ["8D"]
 
@@ -107,9 +120,11 @@ def test_pile_is_collected_when_the_window_closes_and_a_late_slap_is_dismissed()
 def test_flip_is_refused_while_the_won_pile_waits() -> None:
     _game, table, clock = challenge_table()
     play_to_won_challenge(table, clock)
-    refused = table.flip(1)
+    refused = answer(table, Table.flip, 1)
     assert refused is not None and "waiting" in refused.reason
-    assert table.flip(0) is not None  # and not anyone's turn but the leader's, after collecting
+    assert (refused.code, refused.seat, refused.by) == (RejectCode.WAITING, 1, 1)  # seat 1 collects, and asked
+    not_yet = answer(table, Table.flip, 0)  # and not anyone's turn but the leader's, after collecting
+    assert not_yet is not None and not_yet.code is RejectCode.WAITING
 
 
 def test_stale_bot_slap_is_cancelled_when_the_pile_changes() -> None:
@@ -121,7 +136,7 @@ def test_stale_bot_slap_is_cancelled_when_the_pile_changes() -> None:
         game = Game(rules, hands("7S 2D 4D", "7C 3D 5D"))
         clock = VirtualClock()
         table = Table(game, [SeatSpec("person"), SeatSpec("bot", "easy")], clock, seed=seed)
-        assert table.flip(0) is None
+        assert answer(table, Table.flip, 0) is None
         deadline = table.next_deadline()
         assert deadline is not None
         clock.advance_to(deadline)
@@ -131,7 +146,7 @@ def test_stale_bot_slap_is_cancelled_when_the_pile_changes() -> None:
         clock.advance(100)
         table.run_due()
         assert game.tricks == 0  # nobody reacts within 100 ms at easy (its floor is 180 ms)
-        assert table.flip(0) is None  # 2D covers the double
+        assert answer(table, Table.flip, 0) is None  # 2D covers the double
         assert table.cancelled_bot_slaps == len(planned)
         clock.advance(3000)
         table.run_due()
@@ -273,14 +288,14 @@ def test_an_old_collect_timer_does_not_cut_a_later_window_short() -> None:
     clock = VirtualClock()
     table = Table(game, people(2), clock)
     for seat in (0, 1, 0):
-        assert table.flip(seat) is None
+        assert answer(table, Table.flip, seat) is None
     won_at = clock.now()
     assert game.collect_pending == 1
     clock.advance(300)
     table.run_due()
-    assert table.slap(0) is None  # the sandwich: seat 0 takes the pile
+    assert answer(table, Table.slap, 0) is None  # the sandwich: seat 0 takes the pile
     for seat in (0, 1, 1):  # QD, then seat 1 pays 2C 3C: seat 0 wins at won_at + 300
-        assert table.flip(seat) is None
+        assert answer(table, Table.flip, seat) is None
     assert game.collect_pending == 0
     clock.advance_to(won_at + 1000)  # when the first pile would have moved
     table.run_due()
@@ -318,10 +333,10 @@ def test_held_table_also_holds_the_collect_window() -> None:
     table = Table(game, people(3), clock, config=TableConfig(hold_ms=50))
     for seat, at in ((0, 1000), (1, 2000), (2, 3000)):
         _step_to(table, clock, at)
-        assert table.flip(seat) is None
+        assert answer(table, Table.flip, seat) is None
     _step_to(table, clock, 4010)
     assert game.collect_pending == 1  # the table runs 50 ms behind: the window has not closed yet
-    assert table.slap(0, card=3, landed=3990) is None
+    assert answer(table, Table.slap, 0, card=3, landed=3990) is None
     _step_to(table, clock, 4200)
     assert pile_winners(table) == [(0, "slap")]
 
@@ -387,9 +402,46 @@ def test_the_counts_kept_while_playing_are_what_the_log_says() -> None:
         wrong = sum(1 for e in table.log if isinstance(e.event, WrongSlap))
         knocked = sum(1 for e in table.log if isinstance(e.event, PlayerOut) and e.event.reason is OutReason.WRONG_SLAP)
         assert (table.piles_won(), table.wrong_slaps(), table.wrong_slap_knockouts()) == (piles, wrong, knocked)
-        # Entries put in the log from outside (a room restoring a game) are read from the log itself.
-        fresh = Table(Game.from_seed(rules, 4, seed), [SeatSpec(f"b{i}", "medium") for i in range(4)], VirtualClock())
-        fresh.log.extend(table.log)
+        # A table taking over a game resumed from its journal counts the events it was handed, too.
+        fresh = Table(
+            Game.from_seed(rules, 4, seed),
+            [SeatSpec(f"b{i}", "medium") for i in range(4)],
+            VirtualClock(),
+            history=table.log,
+        )
         assert (fresh.piles_won(), fresh.wrong_slaps(), fresh.wrong_slap_knockouts()) == (piles, wrong, knocked)
         knockouts += knocked
     assert knockouts  # the seeds do knock someone out with a wrong slap
+
+
+def test_a_held_input_no_longer_possible_is_refused_the_same_way_when_its_time_comes() -> None:
+    game = Game(Rules.build("standard"), hands("3H 4H", "5D 6D"))
+    clock = VirtualClock()
+    table = Table(game, people(2), clock, config=TableConfig(hold_ms=100))
+    said: list[Rejected] = []
+    table.refusals.append(said.append)
+    table.flip(0)
+    clock.advance(10)
+    table.flip(0)  # still seat 0's turn when it arrives: held, like the first
+    assert said == []
+    _step_to(table, clock, 400)
+    assert game.cards == 1
+    assert [(no.code, no.by) for no in said] == [(RejectCode.NOT_YOUR_TURN, 0)]
+    assert "turn passed" in said[0].reason
+
+
+def test_a_game_resumed_from_its_actions_has_the_log_it_had_and_plays_on() -> None:
+    rules = Rules.build("standard", {"end.max_cards": 400})
+    seats = [SeatSpec("a", "medium"), SeatSpec("b", "hard")]
+    clock = VirtualClock()
+    played = Table(Game.from_seed(rules, 2, 9), seats, clock, seed=3)
+    while played.game.cards < 120:
+        _step_to(played, clock, clock.now() + 50)
+    game = Game.from_seed(rules, 2, 9)
+    history = replay(game, played.game.actions)
+    assert [(e.seq, e.t, e.event) for e in history] == [(e.seq, e.t, e.event) for e in played.log]
+    assert state_json(game) == state_json(played.game)
+    resumed = Table(game, seats, VirtualClock(game.now), seed=3, history=history)
+    assert resumed.log == played.log and resumed.wrong_slaps() == played.wrong_slaps()
+    resumed.slap(0)  # and it plays on: the next events are numbered after the ones it was handed
+    assert resumed.log[-1].seq == len(resumed.log) - 1 > len(history) - 1

@@ -33,7 +33,6 @@ EXPECTED: dict[type[errors.RatscrewError], tuple[int, int]] = {
     errors.BadRequest: (400, 2),
     errors.BadMessage: (400, 2),
     errors.IllegalAction: (400, 2),
-    errors.StaleInput: (409, 2),
     errors.NotFound: (404, 2),
     errors.Conflict: (409, 3),
     errors.Forbidden: (403, 3),

@@ -16,11 +16,12 @@ from websockets.sync.client import ClientConnection, connect
 
 from ratscrew.record import Record, state_json
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import SeatInfo, SeatKind
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import PageLink, Rooms
-from ratscrew.rooms.wire import Hello
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.wire import Hello, SeatKind
 from ratscrew.rules import Rules
+from ratscrew.table.clock import ManualClock
 from tests.conftest import Server
 
 
@@ -207,19 +208,32 @@ def test_play_again_keeps_seats_and_rules(live_server: Server) -> None:
     assert live_server.post(f"/api/games/{game['id']}/again", {"token": "wrong"})[0] == 403
 
 
+async def settle() -> None:
+    """Let every task run until none has anything left to do (the rooms' clock moves only when told)."""
+    for _ in range(50):
+        await asyncio.sleep(0)
+
+
 def test_a_game_nobody_watches_leaves_memory_but_not_the_journal(tmp_path: Path) -> None:
     async def scenario() -> None:
         journal = SqliteJournal(tmp_path / "store.sqlite3")
-        rooms = Rooms(journal, idle_unload_s=0.3)
+        clock = ManualClock()
+        rooms = Rooms(journal, idle_unload_s=120, clock=clock)
         seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.BOT, "Bot", "expert", ready=True)]
         rules = Rules.build("standard")
         watched, _ = rooms.create_game("me", seats=seats, rules=rules, bot_pace=1.0, seed=3)
         abandoned, token = rooms.create_game("me", seats=seats, rules=rules, bot_pace=1.0, seed=3)
         link = PageLink(1)
         watched.open(link)
-        watched.submit(link, Hello(2, None, -1))
-        await asyncio.sleep(0.8)
+        watched.submit(link, Hello(wire.VERSION, None, -1))
+        for _ in range(119):
+            clock.advance(1000)
+            await settle()
+        assert not abandoned.closed  # two minutes, less a second: still in memory
+        clock.advance(1000)
+        await settle()
         assert abandoned.closed  # its computer stopped playing...
+        journal.flush()
         assert rooms.get(watched.code) is watched
         assert abandoned.code not in rooms.rooms
         reloaded = rooms.get(abandoned.code)  # ...and it is loaded again, where it stood, when someone comes back
@@ -254,7 +268,7 @@ def test_a_bug_met_by_one_message_is_logged_and_the_room_goes_on(caplog: pytest.
         runner.submit(link, Hello(wire.VERSION, None, -1))
         runner.submit(link, wire.Ping(7))
         runner.submit(link, wire.Resync(-1))
-        await asyncio.sleep(0.3)
+        await settle()
         kinds = []
         while not link.outbox.empty():
             text = link.outbox.get_nowait()

@@ -5,12 +5,13 @@ Callers handle errors by kind, so the kinds are the tree's branches:
 - :class:`MalformedInput`: input that cannot be read at all (a card, a rules key, a record, a request body,
   a websocket message).
 - :class:`IllegalAction`: a well-formed action the rules do not allow in the current state.
-- :class:`StaleInput`: an input that arrived too late or from the wrong seat (the live table answers most of
-  these with a ``table.Rejected`` value and goes on; this is for callers that must refuse outright).
 - :class:`NotFound`: no game, room, match or page by that name.
 - :class:`Conflict`: the request clashes with what is already there (a finished match, a full room).
 - :class:`Forbidden`: the caller may not do this (a seat or a match that is not theirs).
 - :class:`TooMany`: a rate or size limit was reached; try again later.
+
+An input that came too late or from a seat that was not due is not an error: the live table says no to it
+with a ``table.Rejected`` value (a ``RejectCode`` and a reason), and play goes on.
 
 HTTP statuses and exit codes are mapped from these branches in one place each: ``web/errors.py`` and
 ``cli/app.py``.
@@ -54,10 +55,6 @@ class BadMessage(MalformedInput):
 
 class IllegalAction(RatscrewError):
     """An action the rules do not allow now: a flip after the game is over, a slap by a seat that is out."""
-
-
-class StaleInput(RatscrewError):
-    """An input that came too late (the state moved on) or from a seat that was not due."""
 
 
 class NotFound(RatscrewError, LookupError):

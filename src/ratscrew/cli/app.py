@@ -16,7 +16,6 @@ from ratscrew.errors import (
     MalformedInput,
     NotFound,
     RatscrewError,
-    StaleInput,
     TooMany,
     by_branch,
 )
@@ -27,7 +26,6 @@ from ratscrew.errors import (
 EXIT_CODES: dict[type[RatscrewError], int] = {
     MalformedInput: 2,
     IllegalAction: 2,
-    StaleInput: 2,
     NotFound: 2,
     Conflict: 3,
     Forbidden: 3,

@@ -3,7 +3,7 @@
 Rooms hand their writes to a queue; one thread writes them in order, batching what arrived together into
 one transaction. A room is its lobby document plus, for the game in progress, its seed and the actions
 applied so far, so a server stopped by SIGTERM or kill -9 reloads every room and replays every game to its
-last written action. Finished games go to the store's ``games`` table, as before.
+last written action. Finished games go to the ``games`` table the store reads (``database.py``).
 """
 
 from __future__ import annotations
@@ -17,29 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ratscrew.rooms.core import Phase
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS rooms (
-    code TEXT PRIMARY KEY,
-    doc TEXT NOT NULL,
-    closed INTEGER NOT NULL DEFAULT 0,
-    updated REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS room_actions (
-    code TEXT NOT NULL,
-    game_no INTEGER NOT NULL,
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (code, game_no, idx)
-);
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    record TEXT NOT NULL,
-    summary TEXT NOT NULL,
-    created REAL NOT NULL
-);
-"""
+from ratscrew import database
+from ratscrew.rooms.wire import Phase
 
 Write = Callable[[sqlite3.Connection], None]
 
@@ -59,9 +38,7 @@ class SqliteJournal:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.executescript(SCHEMA)
+        database.prepare(path)
         # Writes wait in a plain deque (appending is atomic) and the writer is woken only when it sleeps:
         # a queue.Queue took a lock and signalled a condition on every write, on the event loop's thread.
         self._queue: deque[Write | None] = deque()
@@ -72,10 +49,7 @@ class SqliteJournal:
         self._thread.start()
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
-        return db
+        return database.connect(self.path, synchronous="NORMAL", timeout=30, any_thread=True)
 
     # ------------------------------------------------------------------ writes (any thread)
 
@@ -106,7 +80,7 @@ class SqliteJournal:
         row = (game_id, json.dumps(record), json.dumps(summary), time.time())
 
         def write(db: sqlite3.Connection) -> None:
-            db.execute("INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)", row)
+            db.execute(database.SAVE_GAME, row)
 
         self._put(write)
 

@@ -13,17 +13,19 @@ import contextlib
 import json
 import logging
 import secrets
-import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ratscrew.errors import NotFound, TooMany
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import Message, Phase, RoomCore, RoomOptions, SeatInfo, SeatKind
+from ratscrew.rooms.core import Message, RoomCore
 from ratscrew.rooms.journal import SavedRoom, SqliteJournal
+from ratscrew.rooms.seating import RoomOptions, SeatInfo
+from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.model import Rules
-from ratscrew.table.clock import LoopClock
+from ratscrew.table.clock import Alarm, AlarmClock, Clock, LoopClock
 
 log = logging.getLogger(__name__)
 
@@ -65,19 +67,20 @@ _NO_LINK = PageLink(-1)  # what a timer's wake-up carries in the inbox
 
 
 class RoomRunner:
-    def __init__(self, core: RoomCore, journal: SqliteJournal | None, idle_unload_s: float = IDLE_UNLOAD_S) -> None:
+    """The owner task of one room. Its core runs on the server's clock, which also wakes the task at the
+    core's next deadline (or to unload the room once nobody watches)."""
+
+    def __init__(self, core: RoomCore, clock: AlarmClock, idle_unload_s: float = IDLE_UNLOAD_S) -> None:
         self.core = core
-        self.journal = journal
-        self.idle_unload_s = idle_unload_s
+        self.clock = clock
+        self.idle_unload_ms = round(idle_unload_s * 1000)
         self.links: dict[int, PageLink] = {}
         self.inbox: asyncio.Queue[Item | None] = asyncio.Queue()
-        loop = asyncio.get_running_loop()
-        self._loop = loop
-        self.idle_since: float | None = loop.time()
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_at: float | None = None
+        self.idle_since: int | None = clock.now()
+        self._timer: Alarm | None = None
+        self._timer_at: int | None = None
         self._tick_queued = False
-        self._task = loop.create_task(self._run(), name=f"room {core.code}")
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room {core.code}")
 
     @property
     def code(self) -> str:
@@ -154,31 +157,23 @@ class RoomRunner:
             self.links.pop(link.id, None)
             core.close_page(link.id)
             if not self.links:
-                self.idle_since = self._loop.time()
+                self.idle_since = self.clock.now()
 
     def _arm(self) -> bool:
         """Set the one timer that wakes the room at its next deadline (or to unload it when idle); False
         when the room should unload now. One reusable timer, not a task and a timer for every wait."""
-        core = self.core
-        deadline = core.next_deadline()
-        at: float | None = None
-        if deadline is not None:
-            clock = core.clock
-            # The same deadline gives the same loop time, so the timer is set again only when it moved.
-            at = (
-                clock.loop_time(deadline)
-                if isinstance(clock, LoopClock)
-                else self._loop.time() + (deadline - core.now()) / 1000
-            )
+        # The core runs on this same clock, so its deadline is a time of the clock: the timer is set again only
+        # when the deadline moved.
+        at = self.core.next_deadline()
         if self.idle_since is not None:
-            idle_at = self.idle_since + self.idle_unload_s
-            if idle_at <= self._loop.time():
+            idle_at = self.idle_since + self.idle_unload_ms
+            if idle_at <= self.clock.now():
                 return False
             at = idle_at if at is None else min(at, idle_at)
         if at != self._timer_at:
             self._disarm()
             if at is not None:
-                self._timer = self._loop.call_at(at, self._wake)
+                self._timer = self.clock.call_at(at, self._wake)
                 self._timer_at = at
         return True
 
@@ -220,16 +215,74 @@ class RoomRunner:
             link.outbox.put_nowait(None)
 
 
-class Rooms:
-    """Every room on this server by code: creates, finds, reloads from the journal, and enforces the caps."""
+class ClientLimits:
+    """What each client address has done lately, against its limits: rooms created in the last hour, wrong
+    room codes asked for in the last minute (every route that can tell a live code from a wrong one counts
+    them), sockets open. Kept in this process, on the server's clock; an address with nothing left to count
+    is forgotten."""
 
-    def __init__(self, journal: SqliteJournal | None, *, idle_unload_s: float = IDLE_UNLOAD_S) -> None:
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._created: dict[str, deque[int]] = {}
+        self._wrong_codes: dict[str, deque[int]] = {}
+        self.connections: dict[str, int] = defaultdict(int)
+
+    def create(self, client: str) -> None:
+        """One more room by ``client``, or TooMany."""
+        made = self._recent(self._created, client, 3_600_000)
+        if made >= ROOMS_PER_CLIENT_PER_HOUR:
+            raise TooMany(f"you created {made} rooms in the last hour: at most {ROOMS_PER_CLIENT_PER_HOUR}")
+        self._created.setdefault(client, deque()).append(self.clock.now())
+
+    @contextmanager
+    def guessing(self, client: str) -> Iterator[None]:
+        """Around anything that looks a room up by a code the client gave: refused (TooMany) once the client
+        asked for too many wrong codes lately, and a NotFound raised inside counts as one more."""
+        if self._recent(self._wrong_codes, client, 60_000) >= FAILED_LOOKUPS_PER_MINUTE:
+            raise TooMany("too many wrong room codes: wait a minute and check the code")
+        try:
+            yield
+        except NotFound:
+            self._wrong_codes.setdefault(client, deque()).append(self.clock.now())
+            raise
+
+    def connect(self, client: str) -> None:
+        if self.connections[client] >= CONNECTIONS_PER_CLIENT:
+            raise TooMany(f"too many open connections from your address: at most {CONNECTIONS_PER_CLIENT}")
+        self.connections[client] += 1
+
+    def disconnect(self, client: str) -> None:
+        self.connections[client] -= 1
+        if self.connections[client] <= 0:
+            del self.connections[client]
+
+    def _recent(self, book: dict[str, deque[int]], client: str, ms: int) -> int:
+        """How many times ``client`` is in ``book`` within the last ``ms``; older times are dropped."""
+        times = book.get(client)
+        if times is None:
+            return 0
+        cutoff = self.clock.now() - ms
+        while times and times[0] < cutoff:
+            times.popleft()
+        if not times:
+            del book[client]
+        return len(times)
+
+
+class Rooms:
+    """Every room on this server by code: creates, finds, reloads from the journal, and enforces the caps.
+
+    Every room, socket and limit runs on one clock (``clock``): the event loop's unless one is given.
+    """
+
+    def __init__(
+        self, journal: SqliteJournal | None, *, idle_unload_s: float = IDLE_UNLOAD_S, clock: AlarmClock | None = None
+    ) -> None:
         self.journal = journal
         self.idle_unload_s = idle_unload_s
+        self.clock: AlarmClock = clock or LoopClock()
         self.rooms: dict[str, RoomRunner] = {}
-        self._created: dict[str, deque[float]] = defaultdict(deque)
-        self._failed_lookups: dict[str, deque[float]] = defaultdict(deque)
-        self.connections: dict[str, int] = defaultdict(int)
+        self.limits = ClientLimits(self.clock)
         self._next_page = 0
 
     # ------------------------------------------------------------------ creating
@@ -238,11 +291,7 @@ class Rooms:
         self._forget_closed()
         if len(self.rooms) >= MAX_ROOMS:
             raise TooMany(f"this server is full ({MAX_ROOMS} live rooms): try again in a few minutes")
-        recent = self._created[client]
-        _trim(recent, 3600)
-        if len(recent) >= ROOMS_PER_CLIENT_PER_HOUR:
-            raise TooMany(f"you created {len(recent)} rooms in the last hour: at most {ROOMS_PER_CLIENT_PER_HOUR}")
-        recent.append(time.monotonic())
+        self.limits.create(client)
 
     def _unused_code(self) -> str:
         while True:
@@ -258,7 +307,7 @@ class Rooms:
         infos = [SeatInfo(SeatKind.HUMAN, name)] + [SeatInfo() for _ in range(seats - 1)]
         core = RoomCore(
             self._unused_code(),
-            LoopClock(),
+            self.clock,
             seats=infos,
             rules=rules,
             options=RoomOptions(public=public, standins=standins),
@@ -284,7 +333,7 @@ class Rooms:
         infos = list(seats)
         core = RoomCore(
             self._unused_code(),
-            LoopClock(),
+            self.clock,
             seats=infos,
             rules=rules,
             options=RoomOptions(public=False, standins=False, bot_pace=bot_pace, pausable=True),
@@ -299,7 +348,7 @@ class Rooms:
         return self._run(core), core.host_token
 
     def _run(self, core: RoomCore) -> RoomRunner:
-        runner = RoomRunner(core, self.journal, self.idle_unload_s)
+        runner = RoomRunner(core, self.clock, self.idle_unload_s)
         self.rooms[core.code] = runner
         return runner
 
@@ -315,17 +364,13 @@ class Rooms:
         return None if saved is None else self._restore(saved)
 
     def lookup(self, client: str, code: str) -> RoomRunner:
-        """A room a client asked for by code; failed guesses are rate-limited so codes cannot be enumerated."""
-        failed = self._failed_lookups[client]
-        _trim(failed, 60)
-        if len(failed) >= FAILED_LOOKUPS_PER_MINUTE:
-            raise TooMany("too many wrong room codes: wait a minute and check the code")
-        code = code.strip().upper()
-        runner = self.get(code) if code.isascii() and code.isalnum() else None
-        if runner is None:
-            failed.append(time.monotonic())
-            raise NotFound(f"no room {code[:12]!r}: check the code (it has {CODE_LENGTH} letters and digits)")
-        return runner
+        """A room a client asked for by code; wrong codes are rate-limited so codes cannot be enumerated."""
+        with self.limits.guessing(client):
+            code = code.strip().upper()
+            runner = self.get(code) if code.isascii() and code.isalnum() else None
+            if runner is None:
+                raise NotFound(f"no room {code[:12]!r}: check the code (it has {CODE_LENGTH} letters and digits)")
+            return runner
 
     def open_lobbies(self) -> list[dict[str, object]]:
         self._forget_closed()
@@ -347,7 +392,7 @@ class Rooms:
         return listed[:100]
 
     def _restore(self, saved: SavedRoom) -> RoomRunner:
-        core = RoomCore.from_doc(saved.doc, LoopClock(), self.journal)
+        core = RoomCore.from_doc(saved.doc, self.clock, self.journal)
         phase = Phase(str(saved.doc.get("phase", "lobby")))
         if phase is not Phase.LOBBY and core.game_no:
             core.resume_game(core.game_no, core.seed, saved.actions)
@@ -369,16 +414,12 @@ class Rooms:
     # ------------------------------------------------------------------ pages
 
     def connect(self, client: str) -> PageLink:
-        if self.connections[client] >= CONNECTIONS_PER_CLIENT:
-            raise TooMany(f"too many open connections from your address: at most {CONNECTIONS_PER_CLIENT}")
-        self.connections[client] += 1
+        self.limits.connect(client)
         self._next_page += 1
         return PageLink(self._next_page)
 
     def disconnect(self, client: str) -> None:
-        self.connections[client] -= 1
-        if self.connections[client] <= 0:
-            del self.connections[client]
+        self.limits.disconnect(client)
 
     def _forget_closed(self) -> None:
         for code in [c for c, r in self.rooms.items() if r.closed]:
@@ -390,9 +431,3 @@ class Rooms:
         self.rooms.clear()
         if self.journal is not None:
             self.journal.flush()
-
-
-def _trim(times: deque[float], seconds: float) -> None:
-    cutoff = time.monotonic() - seconds
-    while times and times[0] < cutoff:
-        times.popleft()

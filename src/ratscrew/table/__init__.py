@@ -10,6 +10,7 @@ from ratscrew.table.table import (
     TableConfig,
     TableEvent,
     TimerKind,
+    replay,
     run_virtual,
 )
 
@@ -25,5 +26,6 @@ __all__ = [
     "TableEvent",
     "TimerKind",
     "VirtualClock",
+    "replay",
     "run_virtual",
 ]

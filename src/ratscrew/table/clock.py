@@ -1,8 +1,16 @@
-"""Clocks the table can be given: virtual time for tests and the lab, the event loop's time when live."""
+"""Clocks the table can be given: virtual time for tests and the lab, the event loop's time when live.
+
+The server shell (the rooms' owner tasks, their sockets and their limits) runs on one :class:`AlarmClock`
+it is given: the event loop's (:class:`LoopClock`) when live, a :class:`ManualClock` in tests, which move
+time themselves and never sleep.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
+from collections.abc import Callable
 from typing import Protocol
 
 from ratscrew.engine.actions import Millis
@@ -11,6 +19,18 @@ from ratscrew.engine.actions import Millis
 class Clock(Protocol):
     def now(self) -> Millis:
         """Milliseconds since the deal."""
+        ...
+
+
+class Alarm(Protocol):
+    def cancel(self) -> None: ...
+
+
+class AlarmClock(Clock, Protocol):
+    """A clock that can also wake someone up at one of its times."""
+
+    def call_at(self, t: Millis, callback: Callable[[], None]) -> Alarm:
+        """Call ``callback`` once this clock reads ``t`` (at once, soon, if it already does)."""
         ...
 
 
@@ -45,6 +65,50 @@ class LoopClock:
     def loop_time(self, t: Millis) -> float:
         """The event loop's time at which this clock reads ``t`` (half a millisecond late, so it surely does)."""
         return self._start + (t + 0.5) / 1000
+
+    def call_at(self, t: Millis, callback: Callable[[], None]) -> Alarm:
+        return self._loop.call_at(self.loop_time(t), callback)
+
+
+class ManualClock(VirtualClock):
+    """Virtual time with alarms, for the server shell's tests: moving it on fires every alarm due, in order,
+    each with the clock reading its time. An alarm set for a time already past fires at the next move (by 0
+    ms, if need be), where the event loop's would fire at once."""
+
+    def __init__(self, start: Millis = 0) -> None:
+        super().__init__(start)
+        self._alarms: list[tuple[Millis, int, _ManualAlarm]] = []
+        self._order = itertools.count()
+
+    def call_at(self, t: Millis, callback: Callable[[], None]) -> Alarm:
+        alarm = _ManualAlarm(callback)
+        heapq.heappush(self._alarms, (t, next(self._order), alarm))
+        return alarm
+
+    def advance_to(self, t: Millis) -> None:
+        while self._alarms and self._alarms[0][0] <= t:
+            at, _order, alarm = heapq.heappop(self._alarms)
+            super().advance_to(max(at, self.now()))
+            alarm.fire()
+        super().advance_to(t)
+
+    def advance(self, ms: Millis) -> None:
+        self.advance_to(self.now() + ms)
+
+
+class _ManualAlarm:
+    __slots__ = ("_callback",)
+
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self._callback: Callable[[], None] | None = callback
+
+    def cancel(self) -> None:
+        self._callback = None
+
+    def fire(self) -> None:
+        callback, self._callback = self._callback, None
+        if callback is not None:
+            callback()
 
 
 class OffsetClock:

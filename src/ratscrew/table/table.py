@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import NamedTuple
@@ -102,11 +102,13 @@ class TimerKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """An input the table would not take: a code for programs, words for people."""
+    """An input the table would not take: a code for programs, words for people, the seat the words name
+    (whose turn it is, who is about to collect), and the seat whose input it was."""
 
     code: RejectCode
     reason: str
-    seat: Seat | None = None
+    seat: Seat | None
+    by: Seat
 
 
 class _Timer(NamedTuple):
@@ -136,6 +138,7 @@ class Table:
         seed: int = 0,
         config: TableConfig | None = None,
         reactions: dict[Seat, list[Millis]] | None = None,
+        history: Sequence[TableEvent] = (),
     ) -> None:
         if len(seats) != game.players:
             raise ValueError(f"the table has {len(seats)} seats but the game has {game.players} players")
@@ -146,16 +149,18 @@ class Table:
         self.config = config or TableConfig()
         self.hold_ms = self.config.hold_ms  # the room may change it as it measures its players' delays
         self.sight_ms = self.config.sight_ms  # and this with it
-        self.log: list[TableEvent] = []
-        # Inputs taken when they arrived but no longer possible when their landing time came (online play,
-        # where inputs are held): whoever sent them is told, by the seat they were sent for.
-        self.dropped: list[Rejected] = []
+        # Every event of the game, numbered; a game resumed from its journal (``replay``) starts with the
+        # events its actions had.
+        self.log: list[TableEvent] = list(history)
         # What the lab reports, counted as the events are published rather than found in the log afterwards.
         self._published = 0
         self._piles = {"slap": 0, "challenge": 0}
         self._wrong_slaps = 0
         self._wrong_slap_knockouts = 0
         self.listeners: list[Callable[[TableEvent], None]] = []
+        # The table's one way of saying no: an input refused when it arrives, or one taken then but no longer
+        # possible when its landing time came (online play, where inputs are held).
+        self.refusals: list[Callable[[Rejected], None]] = []
         self.card_times: dict[int, Millis] = {}  # when each card was seen: ``sight_ms`` after it landed
         # Reaction times of correct slaps, per seat; a person's carry over from earlier games at the same
         # table (``reactions``), so a "match" computer knows their speed from the first card.
@@ -186,30 +191,38 @@ class Table:
 
     # ------------------------------------------------------------------ inputs from people
 
-    def flip(self, seat: Seat) -> Rejected | None:
-        """A person at ``seat`` turns their card now."""
+    def flip(self, seat: Seat) -> None:
+        """A person at ``seat`` turns their card now (or is refused, through ``refusals``)."""
         game = self.game
         if game.over:
-            return Rejected(RejectCode.GAME_OVER, "the game is over")
-        if game.collect_pending is not None:
-            return Rejected(RejectCode.WAITING, "the pile is still waiting to be collected", game.collect_pending)
-        if seat != game.turn:
-            return Rejected(RejectCode.NOT_YOUR_TURN, f"it is seat {game.turn}'s turn, not seat {seat}'s", game.turn)
-        self._input(Flip(), self.clock.now(), seat)
-        return None
+            self._refuse(Rejected(RejectCode.GAME_OVER, "the game is over", None, seat))
+        elif game.collect_pending is not None:
+            pending = game.collect_pending
+            self._refuse(Rejected(RejectCode.WAITING, "the pile is still waiting to be collected", pending, seat))
+        elif seat != game.turn:
+            reason = f"it is seat {game.turn}'s turn, not seat {seat}'s"
+            self._refuse(Rejected(RejectCode.NOT_YOUR_TURN, reason, game.turn, seat))
+        else:
+            self._input(Flip(), self.clock.now(), seat)
 
-    def slap(self, seat: Seat, *, card: int | None = None, landed: Millis | None = None) -> Rejected | None:
-        """A slap by ``seat`` that landed at ``landed`` (default now), reacting to card number ``card``."""
+    def slap(self, seat: Seat, *, card: int | None = None, landed: Millis | None = None) -> None:
+        """A slap by ``seat`` that landed at ``landed`` (default now), reacting to card number ``card`` (or
+        refused, through ``refusals``)."""
         game = self.game
         if game.over:
-            return Rejected(RejectCode.GAME_OVER, "the game is over")
-        if not 0 <= seat < game.players or game.out[seat]:
-            return Rejected(RejectCode.CANNOT_SLAP, f"seat {seat} cannot slap (it is out or does not exist)", seat)
-        now = self.clock.now()
-        landed = now if landed is None else max(min(landed, now), now - self.hold_ms)
-        card = game.cards if card is None else max(0, min(card, game.cards))
-        self._input(Slap(seat, card=card), landed, seat)
-        return None
+            self._refuse(Rejected(RejectCode.GAME_OVER, "the game is over", None, seat))
+        elif not 0 <= seat < game.players or game.out[seat]:
+            reason = f"seat {seat} cannot slap (it is out or does not exist)"
+            self._refuse(Rejected(RejectCode.CANNOT_SLAP, reason, seat, seat))
+        else:
+            now = self.clock.now()
+            landed = now if landed is None else max(min(landed, now), now - self.hold_ms)
+            card = game.cards if card is None else max(0, min(card, game.cards))
+            self._input(Slap(seat, card=card), landed, seat)
+
+    def _refuse(self, rejected: Rejected) -> None:
+        for listener in self.refusals:
+            listener(rejected)
 
     def _input(self, action: Action, landed: Millis, seat: Seat) -> None:
         # Nothing already applied can be overtaken: a landing time before the last applied one moves up to it.
@@ -285,10 +298,10 @@ class Table:
             assert action is not None
             if isinstance(action, Flip) and (game.collect_pending is not None or game.turn != seat):
                 reason = "the pile was waiting to be collected" if game.collect_pending is not None else "turn passed"
-                self.dropped.append(Rejected(RejectCode.NOT_YOUR_TURN, f"flip not played: {reason}", seat))
+                self._refuse(Rejected(RejectCode.NOT_YOUR_TURN, f"flip not played: {reason}", seat, seat))
                 return
             if isinstance(action, Slap) and game.out[action.seat]:
-                self.dropped.append(Rejected(RejectCode.CANNOT_SLAP, "slap not played: out of the game", seat))
+                self._refuse(Rejected(RejectCode.CANNOT_SLAP, "slap not played: out of the game", seat, seat))
                 return
             self._apply(action, at)  # at the moment it landed
         elif kind is TimerKind.TIME_LIMIT:
@@ -450,6 +463,16 @@ class Table:
 def _plays_match(spec: SeatSpec) -> bool:
     """A ``match`` computer (with or without a strategy), whose speed follows its person's."""
     return spec.bot is not None and spec.bot.strip().lower().partition(":")[0] == MATCH
+
+
+def replay(game: Game, actions: Iterable[Action]) -> list[TableEvent]:
+    """Apply a journal's actions to the game they were played in, from its deal: the events they had, as a
+    table numbers them, for a ``Table`` that takes the game over from there (``history``)."""
+    log: list[TableEvent] = []
+    for action in actions:
+        for event in game.apply(action):
+            log.append(TableEvent(len(log), game.now, event))
+    return log
 
 
 def run_virtual(table: Table, clock: Clock, *, max_steps: int = 10_000_000) -> None:

@@ -21,7 +21,6 @@ from ratscrew.errors import (
     MalformedInput,
     NotFound,
     RatscrewError,
-    StaleInput,
     TooMany,
     by_branch,
 )
@@ -33,7 +32,6 @@ STATUS: dict[type[RatscrewError], int] = {
     MalformedInput: 400,
     IllegalAction: 400,
     NotFound: 404,
-    StaleInput: 409,
     Conflict: 409,
     Forbidden: 403,
     TooMany: 429,

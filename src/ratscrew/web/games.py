@@ -15,23 +15,15 @@ from starlette.routing import BaseRoute, Route
 
 from ratscrew.bots.registry import PLAYABLE, resolve
 from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound, RatscrewError
-from ratscrew.rooms.core import Phase, SeatInfo, SeatKind
 from ratscrew.rooms.runner import Rooms
-from ratscrew.rooms.wire import MAX_NAME
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.wire import Phase, SeatKind, clean_name
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.web.bodies import read_body
 from ratscrew.web.store import Store
 
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
-
-
-def parse_name(value: object, fallback: str) -> str:
-    if value is None or value == "":
-        return fallback
-    if not isinstance(value, str):
-        raise BadRequest(f"a name must be text, got {type(value).__name__}")
-    return "".join(ch for ch in value if ch.isprintable()).strip()[:MAX_NAME] or fallback
 
 
 def parse_level(value: object, where: str) -> str:
@@ -64,10 +56,11 @@ def parse_setup(doc: dict[str, Any]) -> tuple[list[SeatInfo], Rules, float, int]
             raise BadRequest(f"seat {i} must be an object with a name and a kind")
         kind = item.get("kind", "human")
         if kind == "human":
-            seats.append(SeatInfo(SeatKind.HUMAN, parse_name(item.get("name"), f"Player {i + 1}")))
+            seats.append(SeatInfo(SeatKind.HUMAN, clean_name(item.get("name"), f"Player {i + 1}", error=BadRequest)))
         elif kind == "bot":
             level = parse_level(item.get("level", "medium"), f"seat {i}")
-            seats.append(SeatInfo(SeatKind.BOT, parse_name(item.get("name"), f"Computer {i + 1}"), level, ready=True))
+            name = clean_name(item.get("name"), f"Computer {i + 1}", error=BadRequest)
+            seats.append(SeatInfo(SeatKind.BOT, name, level, ready=True))
         else:
             raise BadRequest(f"seat {i}: kind must be human or bot")
     people = [s for s in seats if s.kind is SeatKind.HUMAN]
@@ -105,9 +98,10 @@ async def create_game(request: Request) -> Response:
 
 async def play_again(request: Request) -> Response:
     rooms = rooms_of(request)
-    runner = rooms.get(request.path_params["game_id"])
-    if runner is None:
-        raise NotFound("no such game (it may have ended a long time ago)")
+    with rooms.limits.guessing(client_of(request)):  # a 403 or a 409 would tell a live code from a wrong one
+        runner = rooms.get(request.path_params["game_id"])
+        if runner is None:
+            raise NotFound("no such game (it may have ended a long time ago)")
     doc = await read_body(request, '{"token": "..."}')
     core = runner.core
     token = doc.get("token")
@@ -131,11 +125,13 @@ async def play_again(request: Request) -> Response:
 async def game_record(request: Request) -> Response:
     """A finished game's record. Never a live one: it holds the seed, which tells every card to come."""
     game_id: str = request.path_params["game_id"]
-    runner = rooms_of(request).get(game_id.split("-")[0])
-    if runner is not None and runner.core.phase is Phase.PLAYING and runner.core.game_id == game_id:
-        raise Conflict("the record of a game is available once the game is over")
+    rooms = rooms_of(request)
     store: Store = request.app.state.store
-    record = await asyncio.to_thread(store.game_record, game_id)
+    with rooms.limits.guessing(client_of(request)):  # the 409 of a live game, or a record, tells a code is right
+        runner = rooms.get(game_id.split("-")[0])
+        if runner is not None and runner.core.phase is Phase.PLAYING and runner.core.game_id == game_id:
+            raise Conflict("the record of a game is available once the game is over")
+        record = await asyncio.to_thread(store.game_record, game_id)
     headers = {"Content-Disposition": f'attachment; filename="ratscrew-{game_id}.json"'}
     return JSONResponse(record, headers=headers)
 

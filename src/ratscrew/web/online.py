@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from typing import Any
 
 from starlette.requests import Request
@@ -22,15 +21,16 @@ from ratscrew.errors import BadMessage, BadRequest, NotFound, RatscrewError, Too
 from ratscrew.rooms import wire
 from ratscrew.rooms.runner import LinkSample, PageLink, RoomRunner, Rooms
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
+from ratscrew.table.clock import Alarm, AlarmClock
 from ratscrew.web.bodies import read_body
-from ratscrew.web.games import client_of, parse_name, parse_rules, rooms_of
+from ratscrew.web.games import client_of, parse_rules, rooms_of
 from ratscrew.web.wslink import timer_of
 
 log = logging.getLogger(__name__)
 
 MESSAGES_PER_SECOND = 40
-IDLE_SOCKET_S = 60.0  # a page answers a probe every two seconds; one silent this long is gone
-HELLO_WITHIN_S = 10.0
+IDLE_SOCKET_MS = 60_000  # a page answers a probe every two seconds; one silent this long is gone
+HELLO_WITHIN_MS = 10_000
 LINK_EVERY_S = 2.0  # how often the server times each socket's link itself (the bound of every slap's credit)
 
 
@@ -45,7 +45,7 @@ async def create_room(request: Request) -> Response:
     standins = doc.get("standins", True)
     if not isinstance(standins, bool):
         raise BadRequest("standins must be true or false (may a computer hold a dropped player's seat?)")
-    name = parse_name(doc.get("name"), "Player 1")
+    name = wire.clean_name(doc.get("name"), "Player 1", error=BadRequest)
     rules = parse_rules(doc, seats)
     runner, token = rooms_of(request).create_room(
         client_of(request), seats=seats, rules=rules, name=name, public=public, standins=standins
@@ -72,7 +72,7 @@ async def room_socket(ws: WebSocket) -> None:
         link = rooms.connect(client)
     except (NotFound, TooMany) as exc:
         log.info("room socket refused for %s: %s", client, exc)
-        await _refuse(ws, str(exc), 4404 if isinstance(exc, NotFound) else 4429)
+        await _refuse(ws, str(exc), wire.CloseCode.NO_ROOM if isinstance(exc, NotFound) else wire.CloseCode.TOO_MANY)
         return
     runner.open(link)
     timer = timer_of(ws.scope)
@@ -80,9 +80,9 @@ async def room_socket(ws: WebSocket) -> None:
         timer.start(LINK_EVERY_S, lambda ping, tcp: runner.measured(link, LinkSample(ping, tcp)))
     loop = asyncio.get_running_loop()
     sender = loop.create_task(_pump(ws, link))
-    heard = Heard(time.monotonic())
-    reader = loop.create_task(_read(ws, runner, link, client, heard))
-    watchdog = Watchdog(reader, heard)
+    heard = Heard(rooms.clock.now())
+    reader = loop.create_task(_read(ws, runner, link, client, heard, rooms.clock))
+    watchdog = Watchdog(reader, heard, rooms.clock)
     try:
         await asyncio.wait({reader})  # the watchdog cancelling the reader ends this socket, not the server
         if not reader.cancelled() and (failure := reader.exception()) is not None:
@@ -102,53 +102,54 @@ async def room_socket(ws: WebSocket) -> None:
 
 
 class Heard:
-    """When a socket last sent anything, and whether it has said hello."""
+    """When a socket last sent anything (on the server's clock), and whether it has said hello."""
 
     __slots__ = ("greeted", "last")
 
-    def __init__(self, last: float) -> None:
+    def __init__(self, last: int) -> None:
         self.last = last
         self.greeted = False
 
-    def silent_for(self) -> float:
-        return HELLO_WITHIN_S if not self.greeted else IDLE_SOCKET_S
+    def silent_for(self) -> int:
+        return HELLO_WITHIN_MS if not self.greeted else IDLE_SOCKET_MS
 
 
 class Watchdog:
-    """Stops a socket's reader once the socket has been silent too long: one timer per connection, moved
+    """Stops a socket's reader once the socket has been silent too long: one alarm per connection, moved
     along lazily, rather than a timeout (a task and a timer) around every message received."""
 
-    def __init__(self, reader: asyncio.Task[None], heard: Heard) -> None:
+    def __init__(self, reader: asyncio.Task[None], heard: Heard, clock: AlarmClock) -> None:
         self._reader = reader
         self._heard = heard
-        self._loop = asyncio.get_running_loop()
-        self._handle = self._loop.call_later(heard.silent_for(), self._check)
+        self._clock = clock
+        self._alarm: Alarm = clock.call_at(heard.last + heard.silent_for(), self._check)
 
     def _check(self) -> None:
-        left = self._heard.last + self._heard.silent_for() - time.monotonic()
-        if left <= 0:
+        due = self._heard.last + self._heard.silent_for()
+        if due <= self._clock.now():
             self._reader.cancel()
         else:
-            self._handle = self._loop.call_later(left, self._check)
+            self._alarm = self._clock.call_at(due, self._check)
 
     def stop(self) -> None:
-        self._handle.cancel()
+        self._alarm.cancel()
 
 
-async def _read(ws: WebSocket, runner: RoomRunner, link: PageLink, client: str, heard: Heard) -> None:
-    window_start, in_window = time.monotonic(), 0
+async def _read(
+    ws: WebSocket, runner: RoomRunner, link: PageLink, client: str, heard: Heard, clock: AlarmClock
+) -> None:
+    window_start, in_window = clock.now(), 0
     while True:
         try:
             message = await ws.receive()
         except (WebSocketDisconnect, RuntimeError):
             return
-        heard.last = time.monotonic()
+        now = heard.last = clock.now()
         if message["type"] == "websocket.disconnect":
             return
         text, data = message.get("text"), message.get("bytes")
         raw: str | bytes = text if isinstance(text, str) else data if isinstance(data, bytes) else b""
-        now = heard.last
-        if now - window_start >= 1.0:
+        if now - window_start >= 1000:
             window_start, in_window = now, 0
         in_window += 1
         if in_window > MESSAGES_PER_SECOND:
@@ -171,12 +172,12 @@ def _tell(link: PageLink, message: str) -> None:
         # A page this far behind is about to be sent the whole state or closed (runner.py); the log keeps it.
         log.info("page %d: error not sent, its outbox is full: %s", link.id, message)
         return
-    link.outbox.put_nowait(json.dumps({"type": "error", "message": message}))
+    link.outbox.put_nowait(json.dumps(wire.ErrorMsg(message).to_json()))
 
 
-async def _refuse(ws: WebSocket, message: str, code: int) -> None:
+async def _refuse(ws: WebSocket, message: str, code: wire.CloseCode) -> None:
     with contextlib.suppress(Exception):
-        await ws.send_json({"type": "error", "message": message})
+        await ws.send_json(wire.ErrorMsg(message).to_json())
         await ws.close(code=code)
 
 
@@ -186,7 +187,7 @@ async def _pump(ws: WebSocket, link: PageLink) -> None:
         message = await link.outbox.get()
         if message is None:
             with contextlib.suppress(Exception):
-                await ws.close(code=4408)
+                await ws.close(code=wire.CloseCode.SENT_AWAY)
             return
         try:
             await ws.send_text(message)

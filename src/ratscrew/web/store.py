@@ -1,4 +1,4 @@
-"""The embedded store: one SQLite file for score-keeper matches and finished games.
+"""The embedded store: score-keeper matches and finished games, in the server's SQLite file (``database.py``).
 
 Every write is its own transaction, committed before the request answers, so stopping the server at any
 moment loses nothing that was saved. Each call opens its own connection, which keeps the store safe to use
@@ -20,43 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ratscrew import database
 from ratscrew.errors import MalformedInput, NotFound
 
 __all__ = ["NotFound", "Round", "ScoreMatch", "Store", "match_not_found"]
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    players TEXT NOT NULL,
-    rules TEXT NOT NULL,
-    timer_s INTEGER NOT NULL DEFAULT 0,
-    round_started REAL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    key_hash TEXT
-);
-CREATE TABLE IF NOT EXISTS rounds (
-    match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
-    number INTEGER NOT NULL,
-    winner INTEGER,
-    cards TEXT,
-    created REAL NOT NULL,
-    PRIMARY KEY (match_id, number)
-);
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    record TEXT NOT NULL,
-    summary TEXT NOT NULL,
-    created REAL NOT NULL
-);
-"""
-# Run after SCHEMA, once ``key_hash`` exists (a file from before keys gets the column first).
-INDEXES = """
-CREATE INDEX IF NOT EXISTS matches_by_key ON matches (key_hash, created, id);
-CREATE INDEX IF NOT EXISTS matches_by_age ON matches (created, id);
-"""
 MATCH_COLUMNS = "id, name, players, rules, timer_s, round_started, finished, created, updated, key_hash"
 
 
@@ -119,21 +87,13 @@ class ScoreMatch:
 class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.executescript(SCHEMA)
-            columns = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
-            if "key_hash" not in columns:
-                db.execute("ALTER TABLE matches ADD COLUMN key_hash TEXT")
-            db.executescript(INDEXES)
+        database.prepare(path)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=10)
+        db = database.connect(self.path, synchronous="FULL", timeout=10)
         try:
             db.execute("PRAGMA foreign_keys = ON")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
             with db:  # commits on success, rolls back on error
                 yield db
         finally:
@@ -251,10 +211,7 @@ class Store:
 
     def save_game(self, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
         with self._connect() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)",
-                (game_id, json.dumps(record), json.dumps(summary), time.time()),
-            )
+            db.execute(database.SAVE_GAME, (game_id, json.dumps(record), json.dumps(summary), time.time()))
 
     def game_record(self, game_id: str) -> dict[str, object]:
         with self._connect() as db:

@@ -1,0 +1,87 @@
+"""The one SQLite file a server keeps: every table of it, made in one place, and how it is opened.
+
+Two parts write to it: the store (``web/store.py``: score-keeper matches, and finished games as the history
+page reads them) and the rooms' journal (``rooms/journal.py``: every live room and the actions of its game,
+and each game as it finishes). Whichever opens the file first makes what is missing and brings a file from
+an older version up to date; both then share the schema below, and the one way a finished game is saved.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Literal
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    players TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    timer_s INTEGER NOT NULL DEFAULT 0,
+    round_started REAL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    key_hash TEXT
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    winner INTEGER,
+    cards TEXT,
+    created REAL NOT NULL,
+    PRIMARY KEY (match_id, number)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    doc TEXT NOT NULL,
+    closed INTEGER NOT NULL DEFAULT 0,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS room_actions (
+    code TEXT NOT NULL,
+    game_no INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (code, game_no, idx)
+);
+"""
+# Made after SCHEMA, once ``key_hash`` exists (a file from before keys gets the column first).
+INDEXES = """
+CREATE INDEX IF NOT EXISTS matches_by_key ON matches (key_hash, created, id);
+CREATE INDEX IF NOT EXISTS matches_by_age ON matches (created, id);
+"""
+# A finished game: its record and summary, as the history page and the record download read them.
+SAVE_GAME = "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)"
+
+
+def connect(
+    path: Path, *, synchronous: Literal["FULL", "NORMAL"], timeout: float, any_thread: bool = False
+) -> sqlite3.Connection:
+    """A connection to the file in write-ahead-log mode; ``synchronous`` is SQLite's setting (FULL, NORMAL)."""
+    db = sqlite3.connect(path, timeout=timeout, check_same_thread=not any_thread)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute(f"PRAGMA synchronous = {synchronous}")
+    return db
+
+
+def prepare(path: Path) -> None:
+    """Make the file, and every table and index it lacks."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = connect(path, synchronous="FULL", timeout=30)
+    try:
+        with db:
+            db.executescript(SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
+            if "key_hash" not in columns:
+                db.execute("ALTER TABLE matches ADD COLUMN key_hash TEXT")
+            db.executescript(INDEXES)
+    finally:
+        db.close()

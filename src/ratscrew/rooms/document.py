@@ -1,0 +1,105 @@
+"""What a room keeps, and where: the room document a journal holds, and the journal's interface.
+
+A room is kept as its lobby (seats, rules, settings, tokens) and a few counters; its game is kept as the
+seed here plus the actions the journal writes as they are applied. ``rooms/journal.py`` keeps all of it in
+the SQLite file; tests may keep nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ratscrew.rooms.seating import RoomOptions, SeatInfo
+from ratscrew.rooms.wire import Phase, SeatKind
+from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
+from ratscrew.rules.model import Rules
+
+
+class Journal(Protocol):
+    """Where a room keeps what must survive a restart (the SQLite journal, or nothing in some tests)."""
+
+    def room(self, code: str, doc: dict[str, object]) -> None: ...
+
+    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None: ...
+
+    def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None: ...
+
+
+class NoJournal:
+    def room(self, code: str, doc: dict[str, object]) -> None:
+        pass
+
+    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None:
+        pass
+
+    def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRoom:
+    """A room as its journal keeps it (the game itself is its seed plus its actions, kept beside it)."""
+
+    code: str
+    phase: Phase
+    seats: list[SeatInfo]
+    rules: Rules
+    options: RoomOptions
+    paused: bool
+    host_token: str
+    tokens: dict[str, frozenset[int]]
+    game_no: int
+    seed: int
+    reactions: dict[int, list[int]]  # each person's reaction times, carried over from game to game
+    summary: dict[str, object] | None
+
+    def to_doc(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "phase": self.phase.value,
+            "seats": [s.to_doc() for s in self.seats],
+            "ready": [s.ready for s in self.seats],
+            "rules": rules_to_mapping(self.rules, full=True),
+            "public": self.options.public,
+            "standins": self.options.standins,
+            "bot_pace": self.options.bot_pace,
+            "pausable": self.options.pausable,
+            "paused": self.paused,
+            "host_token": self.host_token,
+            "tokens": {t: sorted(s) for t, s in self.tokens.items()},
+            "game_no": self.game_no,
+            "seed": self.seed,
+            "reactions": {str(k): v for k, v in self.reactions.items()},
+            "summary": self.summary,
+        }
+
+    @classmethod
+    def from_doc(cls, doc: dict[str, Any]) -> KeptRoom:
+        """The document read back (the journal's own, so its shape is trusted; older ones lack newer fields)."""
+        ready = doc.get("ready", [])
+        seats = [
+            SeatInfo(SeatKind(item["kind"]), str(item["name"]), item.get("level"), bool(i < len(ready) and ready[i]))
+            for i, item in enumerate(doc["seats"])
+        ]
+        options = RoomOptions(
+            bool(doc.get("public")),
+            bool(doc.get("standins", True)),
+            float(doc.get("bot_pace", 1.0)),
+            bool(doc.get("pausable", False)),
+        )
+        summary = doc.get("summary")
+        return cls(
+            code=str(doc["code"]),
+            phase=Phase(str(doc.get("phase", Phase.LOBBY.value))),
+            seats=seats,
+            rules=rules_from_mapping(doc["rules"]),
+            options=options,
+            paused=bool(doc.get("paused", False)),
+            host_token=str(doc["host_token"]),
+            tokens={str(t): frozenset(int(s) for s in held) for t, held in doc["tokens"].items()},
+            game_no=int(doc.get("game_no", 0)),
+            seed=int(doc.get("seed", 0)),
+            reactions={int(k): [int(x) for x in v] for k, v in doc.get("reactions", {}).items()},
+            summary=summary if isinstance(summary, dict) else None,
+        )

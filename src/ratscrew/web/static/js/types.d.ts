@@ -17,6 +17,8 @@ export type RulesSection = { [name: string]: RuleValue };
  * section; a section left out keeps the preset's values. */
 export interface RulesDoc {
   preset: string;
+  /** A section by its name (the sections below, as the option list names them). */
+  [section: string]: RulesSection | string | undefined;
   slaps?: RulesSection;
   challenge?: RulesSection;
   slapping?: RulesSection;
@@ -37,6 +39,8 @@ interface OptionBase {
   /** In the page's language. */
   summary: string;
   allowed: string;
+  /** Only for an option that depends on another. */
+  needs?: OptionNeeds;
 }
 export interface BoolOption extends OptionBase {
   kind: "bool";
@@ -49,6 +53,13 @@ export interface IntOption extends OptionBase {
 export interface ChoiceOption extends OptionBase {
   kind: "choice";
   choices: { value: string | number; label: string }[];
+}
+/** An option that only applies while another holds one of some values (rules/options.py `Needs`): a form
+ * greys it out otherwise, and sets it to `off` when that is not null (the rules refuse it on its own). */
+export interface OptionNeeds {
+  key: string;
+  values: RuleValue[];
+  off: RuleValue | null;
 }
 /** One house rule (web/meta.py `option_doc`). */
 export type OptionDoc = BoolOption | IntOption | ChoiceOption;
@@ -186,15 +197,17 @@ export interface WrongSlap {
   burned: (CardText | null)[];
   given: [Seat, CardText | null][];
 }
+/** A slap set aside without effect (engine/events.py `DismissReason`): not a wrong slap. */
 export interface SlapDismissed {
   kind: "slap_dismissed";
   seat: Seat;
-  reason: "late" | "already_sharing";
+  reason: "late" | "already_sharing" | "locked_out" | "once_per_card";
 }
 export interface PileWon {
   kind: "pile_won";
   seat: Seat;
-  how: "slap" | "challenge" | "last_in";
+  /** `given`: a wrong slap gave the pile away (slapping.penalty = give-pile). */
+  how: "slap" | "challenge" | "last_in" | "given";
   cards: (CardText | null)[];
   /** Who took how many cards: one pair, or several when a tied slap split the pile. */
   shares: [Seat, number][];
@@ -223,6 +236,9 @@ export type GameEvent =
 
 // ---------------------------------------------------------------------------------------- the table
 
+/** How long a seat's slaps are set aside after a wrong slap under a lockout (engine/game.py `Lockout`): so
+ * many more cards turned, until a pile is won ("pile"), or not at all (null). */
+export type Lockout = number | "pile" | null;
 /** What one seat may see of the game (engine/view.py `View.as_dict`). */
 export interface GameView {
   seat: Seat | null;
@@ -231,6 +247,8 @@ export interface GameView {
   burned_count: number;
   stack_sizes: number[];
   out: boolean[];
+  /** One per seat. */
+  locked: Lockout[];
   turn: Seat;
   owed: number;
   challenger: Seat | null;
@@ -275,7 +293,10 @@ export interface RoomDoc {
   preset: string;
   /** The id of the game at the table ("ABCD", "ABCD-2" for a rematch), null before the first. */
   game: string | null;
+  /** The decision window while a game is played (the table holds every input this long), else null. */
   window_ms: number | null;
+  /** The seat whose slow link widens that window, or null. */
+  waits_for: Seat | null;
 }
 /** One numbered event of a room's game. */
 export interface EventItem {
@@ -300,6 +321,10 @@ export interface RaceSlap {
   quota: number;
   compensation: number;
   landed: number;
+  /** The page's own answers to the probes: recorded, never believed. */
+  echo_rtt: number | null;
+  /** The kernel's round trip of the TCP connection. */
+  tcp_rtt: number | null;
 }
 /** A card several people slapped (rooms/core.py `races`), the slaps in the order they landed. */
 export interface Race {
@@ -394,6 +419,7 @@ export interface LatencyMessage {
   /** Each seat's measured delay in ms, null where nothing is measured. */
   seats: (number | null)[];
   window_ms: number | null;
+  waits_for: Seat | null;
 }
 export type ServerMessage =
   | WelcomeMessage
@@ -463,7 +489,7 @@ export interface RoomHandlers {
   events?(items: EventItem[], state: RoomState): void;
   state?(message: StateMessage): void;
   lobby?(room: RoomDoc): void;
-  latency?(seats: LatencyMessage["seats"]): void;
+  latency?(seats: LatencyMessage["seats"], message: LatencyMessage): void;
   seated?(message: SeatedMessage): void;
   rejected?(message: RejectedMessage): void;
   error?(message: ErrorMessage): void;

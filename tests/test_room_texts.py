@@ -14,7 +14,16 @@ from ratscrew.rooms.core import Phase, Refusal
 from ratscrew.table.table import RejectCode
 
 STATIC = Path(str(resources.files("ratscrew.web").joinpath("static", "js")))
-SCRIPTS = ("pages/room.js", "pages/setup.js", "pages/game.js", "table.js", "connection.js", "rules-form.js")
+TABLE_PARTS = tuple(f"table/{path.name}" for path in sorted((STATIC / "table").glob("*.js")))
+SCRIPTS = (
+    "pages/room.js",
+    "pages/setup.js",
+    "pages/game.js",
+    "table.js",
+    *TABLE_PARTS,
+    "connection.js",
+    "rules-form.js",
+)
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 

@@ -667,6 +667,167 @@ export interface MatchPage {
   next: string | null;
 }
 
+// ---------------------------------------------------------------------------------------- GET /api/learn
+
+/** One rules key beside an explanation (learn/words.py `key_doc`): its value and that value in words. */
+export interface KeyDoc {
+  key: string;
+  value: RuleValue;
+  label: string;
+  default: RuleValue;
+  changed: boolean;
+}
+/** A pattern found in an example pile, named in the page's language (learn/examples.py `match_doc`). */
+export interface MatchDoc extends PatternMatch {
+  name: string;
+}
+/** An example pile, bottom first, with the engine's verdict (learn/examples.py). */
+export interface ExampleDoc {
+  type: "example";
+  cards: CardText[];
+  shows: string;
+  caption: string;
+  slappable: boolean;
+  patterns: string[];
+  matches: MatchDoc[];
+  verdict: string;
+}
+/** What a court card (or a joker) demands (learn/rules_page.py `demand_rows`). */
+export interface DemandRow {
+  card: CardText;
+  rank: string;
+  name: string;
+  demand: number;
+  text: string;
+}
+/** A block of a section of the rules page, by `type` (learn/rules_page.py). */
+export type LearnBlock =
+  | { type: "p" | "note"; text: string }
+  | { type: "list"; items: string[] }
+  | { type: "demands"; rows: DemandRow[]; caption: string }
+  | { type: "walkthrough"; id: string; title: string; steps: { seat: Seat; name: string; card: CardText; owed: number; text: string }[] }
+  | { type: "pattern"; key: string; name: string; rule: string; examples: ExampleDoc[]; keys: KeyDoc[] }
+  | ExampleDoc
+  | { type: "off"; text: string; items: { key: string; name: string; summary: string }[] };
+export interface LearnSection {
+  id: string;
+  title: string;
+  keys: KeyDoc[];
+  blocks: LearnBlock[];
+}
+/** One house rule in the rules page's table (learn/rules_page.py). */
+export interface HouseOption extends KeyDoc {
+  summary: string;
+  default_label: string;
+}
+export interface CheatBlock {
+  id: string;
+  title: string;
+  items: string[];
+  demands?: DemandRow[];
+  patterns?: { key: string; name: string; short: string; example: ExampleDoc | null }[];
+}
+export interface CardEntry {
+  rank: string;
+  symbol: string;
+  card: CardText;
+  name: string;
+  kind: "number" | "court" | "joker";
+  kind_label: string;
+  demand: number;
+  /** The words a filter may match: names and symbols in every language, lower case. */
+  search: string[];
+  facts: { text: string; example?: ExampleDoc | null }[];
+}
+export interface FaqQuestion {
+  id: string;
+  q: string;
+  a: string[];
+  /** What the question comes to under the chosen rules. */
+  now?: string | null;
+  keys: KeyDoc[];
+}
+export interface FaqVariant {
+  id: string;
+  title: string;
+  text: string;
+  preset?: string | null;
+  preset_label?: string;
+  keys: KeyDoc[];
+}
+/** Everything the Learn pages show, in one language, for one rule set (learn/document.py `learn_document`). */
+export interface LearnDoc {
+  lang: string;
+  preset: string;
+  preset_label: string;
+  rules: {
+    title: string;
+    lede: string;
+    sections: LearnSection[];
+    house: { title: string; intro: string; groups: { section: string; title: string; options: HouseOption[] }[] };
+  };
+  cheatsheet: {
+    title: string;
+    subtitle: string;
+    blocks: CheatBlock[];
+    changed: (KeyDoc & { summary: string })[];
+  };
+  cards: { title: string; intro: string; cards: CardEntry[] };
+  faq: {
+    title: string;
+    intro: string;
+    questions: FaqQuestion[];
+    variants_title: string;
+    variants_intro: string;
+    variants: FaqVariant[];
+  };
+}
+
+// ---------------------------------------------------------------------------------------- GET /api/drills/<kind>
+
+/** A button of a question drill; `key` is the key that presses it. */
+export interface DrillChoice {
+  value: string;
+  label: string;
+  key: string;
+}
+interface DrillBase {
+  seed: number;
+  preset: string;
+  lang: string;
+  question: string;
+  choices: DrillChoice[];
+}
+/** Count the debt (learn/drills.py `debt_drill`): the cards played so far, and who owes or wins what. */
+export interface DebtQuestion extends DrillBase {
+  kind: "debt";
+  players: { seat: Seat; name: string; cards_left: number }[];
+  plays: { seat: Seat; name: string; card: CardText; demand: number; text: string }[];
+  steps: string[];
+  answer: string;
+  why: string;
+}
+/** Is it slappable? (learn/drills.py `slap_drill`): a pile, bottom first, and the patterns in it ("none"). */
+export interface SlapQuestion extends DrillBase {
+  kind: "slap";
+  pile: CardText[];
+  answer: string[];
+  matches: MatchDoc[];
+  why: string[];
+}
+export type DrillQuestion = DebtQuestion | SlapQuestion;
+/** Slap or not, timed (learn/drills.py `stream_drill`): cards one at a time, each pile ending on a pattern. */
+export interface StreamDrill {
+  kind: "stream";
+  seed: number;
+  cards: { card: CardText; patterns: string[]; matches: MatchDoc[]; reset: boolean }[];
+  /** How many top cards to show: as many as the patterns in play look at. */
+  shown: number;
+  interval_ms: number;
+  patterns: { key: string; name: string }[];
+  question: string;
+}
+
 // ---------------------------------------------------------------------------------------- the window
 
 declare global {

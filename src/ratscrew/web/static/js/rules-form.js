@@ -3,7 +3,8 @@
 // room's host edit it; everyone else in a room sees the same form read-only.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-/** @import { Meta, OptionDoc, OptionNeeds, RulesDoc, RulesSection, RuleValue } from "./types.js" */
+import { dependency, forcedValue } from "./needs.js";
+/** @import { Meta, OptionDoc, RulesDoc, RulesSection, RuleValue } from "./types.js" */
 
 /**
  * What a change of one option is told: its key and its new value.
@@ -11,7 +12,7 @@ import { t } from "./i18n.js";
  */
 /**
  * An option that depends on another, with its field in the form.
- * @typedef {{ opt: OptionDoc & { needs: OptionNeeds }, field: HTMLElement, editable: boolean }} Dependent
+ * @typedef {{ opt: OptionDoc, field: HTMLElement, editable: boolean }} Dependent
  */
 
 /**
@@ -87,7 +88,7 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
     const options = meta.options.filter((o) => o.section === section);
     for (const opt of options) {
       const field = optionField(opt, values, { idPrefix, editable, onChange: changed });
-      if (opt.needs) dependents.push({ opt: { ...opt, needs: opt.needs }, field, editable });
+      if (opt.needs) dependents.push({ opt, field, editable });
       fields.append(field);
     }
     return h("fieldset", { class: "option-section", disabled: !editable }, h("legend", {}, t(`rules.section.${section}`)), fields,
@@ -105,17 +106,19 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
  * @param {OnRuleChange} onChange
  */
 function settleNeeds(dependents, values, onChange) {
+  /** @param {string} key */
+  const valueOf = (key) => getValue(values, key);
   for (const { opt, field, editable } of dependents) {
-    const met = opt.needs.values.some((v) => String(v) === String(getValue(values, opt.needs.key)));
+    const { met } = dependency(opt, valueOf);
     field.classList.toggle("option-inactive", !met);
     for (const input of field.querySelectorAll("input, select")) {
       /** @type {HTMLInputElement | HTMLSelectElement} */ (input).disabled = !editable || !met;
     }
-    const off = opt.needs.off;
-    if (!met && off !== null && String(getValue(values, opt.key)) !== String(off)) {
-      setValue(values, opt.key, off);
-      showValue(field, off);
-      onChange(opt.key, off);
+    const forced = forcedValue(opt, valueOf);
+    if (forced !== undefined) {
+      setValue(values, opt.key, forced);
+      showValue(field, forced);
+      onChange(opt.key, forced);
     }
   }
 }

@@ -2,9 +2,9 @@
 // The live table, shared by a game against the computer (#/game/...) and an online room (#/room/...): the
 // felt, the seats with their names, connection and delay, the pile, the buttons, what happened, and the
 // end-of-game summary. It never decides a rule: it sends flips and slaps and shows what the server says.
-// Its parts are under table/, each a function of one shared value (table/core.js): the seats and their
-// layout, the pile and the slap window, the status line and banner, the feed, the controls and keys, the
-// words for screen readers, where a verdict becomes words, where things move, and the summary.
+// Its parts are under table/, each a function of one shared value (table/core.js): the seats and where they
+// sit, the pile and the slap window, the status line and banner, the events and the feed, the controls and
+// keys, the words for screen readers, where a verdict becomes words, where things move, and the summary.
 import { announce, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./format.js";
@@ -13,8 +13,7 @@ import { buildControls, renderFlipReady } from "./table/controls.js";
 import { buildParts, newModel, startGame } from "./table/core.js";
 import { hideSummary, keepFocusIn, showSummary } from "./table/end.js";
 import { onKey, slap } from "./table/input.js";
-import { placeSeats } from "./table/layout.js";
-import { buildSeats, renderSeats, showConnections } from "./table/seats.js";
+import { buildSeats, placeSeats, renderSeats, showConnections } from "./table/seats.js";
 import { applyEvents, renderTurn, showState } from "./table/show.js";
 import { renderClock, showBanner } from "./table/status.js";
 export { connectionClass, connectionText } from "./table/seats.js";

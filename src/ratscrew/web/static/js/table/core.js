@@ -22,7 +22,7 @@ import { soundControls } from "../sound.js";
  * @property {Map<number, Seat>} flippers card number -> the seat that turned it
  * @property {boolean} announceCards every card turned is read out (off: the pace is kept)
  * @property {boolean} pausable a game against the computer (or two on one screen): its clock stops on request
- * @property {{ key: string, px: number }} seatRoom the seats' width that fitted this felt (table/layout.js)
+ * @property {{ key: string, px: number }} seatRoom the seats' width that fitted this felt (table/seats.js)
  * @property {ReturnType<typeof setTimeout> | undefined} toastTimer
  */
 

@@ -4,7 +4,7 @@
 import { announce } from "../dom.js";
 import { t } from "../i18n.js";
 import { replay } from "./motion.js";
-import { reactionMs } from "./timing.js";
+import { reactionMs } from "./pile.js";
 /** @import { Seat } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 

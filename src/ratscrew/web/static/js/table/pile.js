@@ -1,16 +1,18 @@
 // @ts-check
 // The middle of the felt: the pile's top cards, its count, the cards burned underneath, and the slap window
-// that stays open after a won challenge (a ring that drains around the pile, and the same in words).
+// that stays open after a won challenge (a ring that drains around the pile, and the same in words); and
+// when each card was first painted, so that a slap can say how long after it the player reacted (the
+// server credits a slow link by it; rooms/fairness.py).
 import { h, clear, reducedMotion } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardBack, cardFace, cardName } from "../cards.js";
 import { seatName } from "../format.js";
 import { landFrom, replay } from "./motion.js";
-import { notePainted } from "./timing.js";
 /** @import { TableState } from "../types.js" */
-/** @import { TableCore } from "./core.js" */
+/** @import { TableCore, TableModel } from "./core.js" */
 
 const PILE_SHOWN = 7;
+const PAINTS_KEPT = 64;
 
 /**
  * Each card lies at its own slight angle (fixed by its number, so it never jumps), fanned enough that
@@ -98,4 +100,39 @@ function renderSlapWindow({ model, parts }, state) {
     waitRing.style.setProperty("--wait", `${state.collect_delay_ms}ms`);
     replay(waitRing, "run");
   }
+}
+
+// ------------------------------------------------------------------ when each card was first painted
+
+/**
+ * The pile now shows card `number` on top: note when it is first painted. The frame the callback runs in is
+ * the one that first shows it, so reaction times count from there.
+ * @param {TableModel} model
+ * @param {number} number
+ */
+export function notePainted(model, number) {
+  if (model.paintedAt.has(number)) return;
+  model.paintedAt.set(number, performance.now());
+  requestAnimationFrame(() => model.paintedAt.set(number, performance.now()));
+  forgetBefore(model.paintedAt, number);
+}
+
+/**
+ * How long after its first paint a slap on card `card` came, in whole ms; null when it never showed here.
+ * @param {TableModel} model
+ * @param {number | null} card
+ * @returns {number | null}
+ */
+export function reactionMs(model, card) {
+  const painted = card === null ? undefined : model.paintedAt.get(card);
+  return painted === undefined ? null : Math.max(0, Math.min(600000, Math.round(performance.now() - painted)));
+}
+
+/**
+ * Only the last cards' entries are kept.
+ * @param {Map<number, unknown>} map by card number
+ * @param {number} number the newest card
+ */
+export function forgetBefore(map, number) {
+  for (const key of map.keys()) if (key < number - PAINTS_KEPT) map.delete(key);
 }

@@ -1,21 +1,25 @@
 // @ts-check
 // What the room sends, onto the table: numbered events one by one (the feed, the sounds, the banner, the
-// motion, the words for screen readers), then the state after them (the pile, the seats, the status).
-import { announce } from "../dom.js";
+// motion, the words for screen readers), then the state after them (the pile, the seats, the status). The
+// feed, below the table, keeps the last few events newest first, each shown with glyphs and small cards
+// and read once in words by a screen reader.
+import { h, announce } from "../dom.js";
+import { t } from "../i18n.js";
+import { miniCards } from "../cards.js";
 import { playSound } from "../sound.js";
 import { describe } from "../format.js";
 import { renderFlipReady } from "./controls.js";
-import { addFeed } from "./feed.js";
 import { replay, sweepTo } from "./motion.js";
 import { narrate } from "./narrate.js";
-import { renderCentre } from "./pile.js";
+import { forgetBefore, renderCentre } from "./pile.js";
 import { renderSeats } from "./seats.js";
 import { renderPause, renderStatus, showBanner } from "./status.js";
-import { forgetBefore } from "./timing.js";
 import { answerFor, eventWords } from "./verdicts.js";
 /** @import { CardTurned, EventItem, GameEvent, RoomState, TableState } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
+/** @import { EventWords } from "./verdicts.js" */
 
+const FEED_LENGTH = 6;
 const CATCHING_UP = 12; // more events than this at once: a page catching up, shown without a burst of animations
 
 /**
@@ -115,4 +119,17 @@ function cardTurned({ model }, event, quiet) {
   if (quiet) return;
   playSound("card");
   if (model.announceCards) announce(describe(event, model.seats, { spoken: true }));
+}
+
+/**
+ * @param {HTMLOListElement} feed
+ * @param {GameEvent} event
+ * @param {EventWords} words
+ */
+export function addFeed(feed, event, { shown, spoken }) {
+  const line = h("span", { class: "feed-shown", "aria-hidden": "true" }, shown);
+  if (event.kind === "slap_correct") line.append(" ", ...event.matches.map((m) => miniCards(m.cards, t)));
+  const item = h("li", { class: `feed-item kind-${event.kind}` }, line, h("span", { class: "visually-hidden" }, spoken));
+  feed.prepend(item);
+  while (feed.children.length > FEED_LENGTH) feed.lastChild?.remove();
 }

@@ -4,8 +4,7 @@
 import { h, clear, announce, reducedMotion } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { rememberGame } from "../../played.js";
-import { renderLobby, renderWait, say } from "./lobby.js";
-import { renderSeatList } from "./seats.js";
+import { renderLobby, renderSeatList, renderWait, say } from "./lobby.js";
 /** @import { RejectedMessage, RoomDoc, RoomHandlers } from "../../types.js" */
 /** @import { RoomCore } from "./core.js" */
 

@@ -30,7 +30,17 @@ def test_access_catalogs_have_the_same_keys_and_placeholders_in_every_language()
 
 
 STATIC = Path(str(resources.files("ratscrew.web").joinpath("static", "js")))
-SCRIPTS = ("app.js", "table.js", "sound.js", "format.js", "rules-form.js", "pages/game.js", "pages/setup.js")
+TABLE_PARTS = tuple(f"table/{path.name}" for path in sorted((STATIC / "table").glob("*.js")))
+SCRIPTS = (
+    "app.js",
+    "table.js",
+    *TABLE_PARTS,
+    "sound.js",
+    "format.js",
+    "rules-form.js",
+    "pages/game.js",
+    "pages/setup.js",
+)
 
 
 def test_every_key_the_scripts_ask_for_is_there() -> None:

@@ -1,12 +1,14 @@
-"""Keeping score at a real table, in Chromium: rounds survive stopping and restarting the server, and a share
-link lets another phone keep the same score while a phone without it can only watch."""
+"""Keeping score at a real table, in Chromium: rounds survive stopping and restarting the server, a share
+link lets another phone keep the same score while a phone without it can only watch, and a match's house
+rules (a Big Mac, a lockout) reach its rules card and its referee."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import SCREENSHOTS, Server, open_page, start_server
 
@@ -99,3 +101,49 @@ def test_the_list_shows_older_matches_on_demand(browser: Browser, live_server: S
     assert page.locator(".sk-list-more").count() == 0
     assert errors == []
     page.context.close()
+
+
+def test_a_match_with_big_mac_and_a_lockout_is_created_and_its_rules_and_referee_know_them(
+    browser: Browser, live_server: Server
+) -> None:
+    page, errors = open_page(browser, live_server.url + "#/scores", height=900)
+    try:
+        names = page.locator(".sk-player-row input")
+        names.nth(0).fill("Léa")
+        names.nth(1).fill("Tom")
+        page.click(".sk-changes summary")
+        lockout_cards = page.locator("#sk-opt-slapping-lockout_cards")
+        expect(lockout_cards).to_be_disabled()  # its length means nothing under the preset's burn
+        expect(page.locator("#sk-opt-slapping-penalty_cards")).to_be_enabled()
+        page.check("#sk-opt-slaps-bigmac")
+        page.select_option("#sk-opt-slapping-penalty", json.dumps("lockout"))
+        expect(lockout_cards).to_be_enabled()
+        expect(page.locator("#sk-opt-slapping-penalty_cards")).to_be_disabled()  # a lockout burns nothing
+        expect(page.locator("#sk-opt-slapping-penalty_from")).to_be_disabled()
+        page.select_option("#sk-opt-slapping-lockout_cards", "3")
+        preview = page.locator(".sk-preview")
+        expect(preview).to_contain_text("Big Mac")
+        expect(preview).to_contain_text("until 3 more cards have been turned")
+        page.click(".sk-start")
+        page.wait_for_selector(".sk-tile")
+
+        match_id = page.url.rsplit("/", 1)[-1]
+        status, match = live_server.get(f"/api/matches/{match_id}")
+        assert status == 200, match
+        values = match["rules_values"]
+        assert values["slaps.bigmac"] is True
+        assert (values["slapping.penalty"], values["slapping.lockout_cards"]) == ("lockout", 3)
+        card = page.locator(".sk-match-side .sk-rules")
+        expect(card.locator(".sk-slaps")).to_contain_text("Big Mac")
+        expect(card).to_contain_text("until 3 more cards have been turned")
+
+        # The referee judges a pile by the match's rules: 7 2 K 7 is a Big Mac here.
+        page.click(".sk-referee-open")
+        for rank in ("7", "2", "K", "7"):
+            page.locator(".sk-referee .sk-rank", has_text=re.compile(f"^{rank}$")).click()
+        verdict = page.locator(".sk-referee .sk-verdict")
+        expect(verdict.locator(".sk-verdict-word")).to_have_text("Slap!")
+        expect(verdict.locator(".sk-verdict-list")).to_contain_text("Big Mac")
+    finally:
+        page.context.close()
+    assert errors == []

@@ -189,7 +189,9 @@ def test_client_side_keys_exist() -> None:
     """Every learn./drill. key the page scripts ask for is in the English catalog (and so in all three)."""
     pages = Path(str(resources.files("ratscrew.web").joinpath("static", "js", "pages")))
     english = _json_file("en", "learn.json")
-    for name in ("learn.js", "drills.js"):
+    names = ["learn.js", "drills.js", *(f"drills/{path.name}" for path in sorted((pages / "drills").glob("*.js")))]
+    assert len(names) > 2  # the drills' parts were found
+    for name in names:
         source = (pages / name).read_text(encoding="utf-8")
         for key in re.findall(r"[\"`]((?:learn|drill)\.[a-z_.]+[a-z])[\"`]", source):
             assert key in english, f"{name} uses {key}"

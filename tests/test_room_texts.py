@@ -14,7 +14,21 @@ from ratscrew.rooms.core import Phase, Refusal
 from ratscrew.table.table import RejectCode
 
 STATIC = Path(str(resources.files("ratscrew.web").joinpath("static", "js")))
-SCRIPTS = ("pages/room.js", "pages/setup.js", "pages/game.js", "table.js", "connection.js", "rules-form.js")
+# The table's and the room page's modules, each split into parts under a folder of its name.
+PARTS = tuple(
+    path.relative_to(STATIC).as_posix()
+    for folder in ("table", "pages/room")
+    for path in sorted((STATIC / folder).glob("*.js"))
+)
+SCRIPTS = (
+    "pages/room.js",
+    "pages/setup.js",
+    "pages/game.js",
+    "table.js",
+    *PARTS,
+    "connection.js",
+    "rules-form.js",
+)
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 

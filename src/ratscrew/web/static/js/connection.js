@@ -1,17 +1,24 @@
+// @ts-check
 // One room's websocket (protocol version 4): says hello with this browser's seat token and the last event it
 // saw, answers the server's probes at once, applies numbered events exactly once and in order, and
 // reconnects on its own. Games against the computer are rooms too (their page uses the same connection).
+/** @import { ClientMessage, RoomConnection, RoomHandlers, ServerMessage } from "./types.js" */
 
 export const PROTOCOL = 4;
 const NAME_KEY = "ratscrew.name";
 const RETRY_MS = [500, 1000, 2000, 4000];
 
+/** @param {string} code */
 function seatKey(code) {
   return `ratscrew.seat.${code}`;
 }
 
 // The seat token this browser holds for a room (kept across reloads). The token of a game started before
 // tokens moved to localStorage is read once from sessionStorage and moved.
+/**
+ * @param {string} code a room's code or a game's id
+ * @returns {string | null}
+ */
 export function loadToken(code) {
   let token = null;
   try {
@@ -26,6 +33,10 @@ export function loadToken(code) {
   return token || null;
 }
 
+/**
+ * @param {string} code
+ * @param {string | null} token null forgets it
+ */
 export function saveToken(code, token) {
   try {
     if (token) localStorage.setItem(seatKey(code), token);
@@ -34,28 +45,38 @@ export function saveToken(code, token) {
 }
 
 // The name this browser plays under in online rooms.
+/** @returns {string} */
 export function savedName() {
   try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
 }
 
+/** @param {string} name */
 export function keepName(name) {
   try { localStorage.setItem(NAME_KEY, name); } catch { /* storage refused: the name lasts this page */ }
 }
 
-// handlers: welcome(msg), events(items, state) for new items only, state(msg), lobby(room), seated(msg),
-// latency(seats, msg), rejected(msg), error(msg), over(summary), status(connected: bool), gone() when there is no
-// such room.
+/**
+ * The room's socket, open until `close()`; each of `handlers` is called with what the room says (types.d.ts).
+ * @param {string} code
+ * @param {RoomHandlers} handlers
+ * @returns {RoomConnection}
+ */
 export function openRoom(code, handlers) {
   let token = loadToken(code);
   let lastSeq = -1;
+  /** @type {WebSocket | null} */
   let socket = null;
   let closed = false;
-  let retry = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let retry;
   let attempts = 0;
   let pingId = 0;
   let welcomed = false;
 
-  // A socket closed before any welcome: is there such a room at all?
+  /**
+   * A socket closed before any welcome: is there such a room at all?
+   * @returns {Promise<boolean>}
+   */
   async function missing() {
     try {
       const response = await fetch(`/api/rooms/${encodeURIComponent(code)}`, { headers: { Accept: "application/json" } });
@@ -76,9 +97,11 @@ export function openRoom(code, handlers) {
     });
     ws.addEventListener("message", (event) => {
       if (ws !== socket) return;
+      /** @type {unknown} */
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
-      if (message && typeof message === "object") receive(message);
+      // The server's own messages (rooms/wire.py): their shapes are held there, by its golden corpus.
+      if (message && typeof message === "object") receive(/** @type {ServerMessage} */ (message));
     });
     ws.addEventListener("close", async () => {
       if (ws !== socket) return;
@@ -95,6 +118,10 @@ export function openRoom(code, handlers) {
     });
   }
 
+  /**
+   * @param {ClientMessage} message
+   * @returns {boolean} false: the socket is not open, and the message is dropped
+   */
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(message));
@@ -103,6 +130,7 @@ export function openRoom(code, handlers) {
     return false;
   }
 
+  /** @param {ServerMessage} message */
   function receive(message) {
     switch (message.type) {
       case "probe":
@@ -117,7 +145,7 @@ export function openRoom(code, handlers) {
         handlers.welcome?.(message);
         break;
       case "events": {
-        const items = (message.items || []).filter((item) => item.seq > lastSeq).sort((a, b) => a.seq - b.seq);
+        const items = message.items.filter((item) => item.seq > lastSeq).sort((a, b) => a.seq - b.seq);
         if (items.length && items[0].seq > lastSeq + 1 && lastSeq >= 0) {
           // A hole in the numbering: ask for what is missing rather than show a table that skipped events.
           send({ type: "resync", since: lastSeq });
@@ -135,7 +163,7 @@ export function openRoom(code, handlers) {
         handlers.lobby?.(message.room);
         break;
       case "latency":
-        handlers.latency?.(message.seats || [], message); // the message also says the window and whom it waits for
+        handlers.latency?.(message.seats, message); // the message also says the window and whom it waits for
         break;
       case "seated":
         token = message.token || null;

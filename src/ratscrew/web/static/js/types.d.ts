@@ -17,6 +17,8 @@ export type RulesSection = { [name: string]: RuleValue };
  * section; a section left out keeps the preset's values. */
 export interface RulesDoc {
   preset: string;
+  /** A section by its name (the sections below, as the option list names them). */
+  [section: string]: RulesSection | string | undefined;
   slaps?: RulesSection;
   challenge?: RulesSection;
   slapping?: RulesSection;
@@ -37,6 +39,8 @@ interface OptionBase {
   /** In the page's language. */
   summary: string;
   allowed: string;
+  /** Only for an option that depends on another. */
+  needs?: OptionNeeds;
 }
 export interface BoolOption extends OptionBase {
   kind: "bool";
@@ -49,6 +53,13 @@ export interface IntOption extends OptionBase {
 export interface ChoiceOption extends OptionBase {
   kind: "choice";
   choices: { value: string | number; label: string }[];
+}
+/** An option that only applies while another holds one of some values (rules/options.py `Needs`): a form
+ * greys it out otherwise, and sets it to `off` when that is not null (the rules refuse it on its own). */
+export interface OptionNeeds {
+  key: string;
+  values: RuleValue[];
+  off: RuleValue | null;
 }
 /** One house rule (web/meta.py `option_doc`). */
 export type OptionDoc = BoolOption | IntOption | ChoiceOption;
@@ -186,15 +197,17 @@ export interface WrongSlap {
   burned: (CardText | null)[];
   given: [Seat, CardText | null][];
 }
+/** A slap set aside without effect (engine/events.py `DismissReason`): not a wrong slap. */
 export interface SlapDismissed {
   kind: "slap_dismissed";
   seat: Seat;
-  reason: "late" | "already_sharing";
+  reason: "late" | "already_sharing" | "locked_out" | "once_per_card";
 }
 export interface PileWon {
   kind: "pile_won";
   seat: Seat;
-  how: "slap" | "challenge" | "last_in";
+  /** `given`: a wrong slap gave the pile away (slapping.penalty = give-pile). */
+  how: "slap" | "challenge" | "last_in" | "given";
   cards: (CardText | null)[];
   /** Who took how many cards: one pair, or several when a tied slap split the pile. */
   shares: [Seat, number][];
@@ -223,6 +236,9 @@ export type GameEvent =
 
 // ---------------------------------------------------------------------------------------- the table
 
+/** How long a seat's slaps are set aside after a wrong slap under a lockout (engine/game.py `Lockout`): so
+ * many more cards turned, until a pile is won ("pile"), or not at all (null). */
+export type Lockout = number | "pile" | null;
 /** What one seat may see of the game (engine/view.py `View.as_dict`). */
 export interface GameView {
   seat: Seat | null;
@@ -231,6 +247,8 @@ export interface GameView {
   burned_count: number;
   stack_sizes: number[];
   out: boolean[];
+  /** One per seat. */
+  locked: Lockout[];
   turn: Seat;
   owed: number;
   challenger: Seat | null;
@@ -275,7 +293,10 @@ export interface RoomDoc {
   preset: string;
   /** The id of the game at the table ("ABCD", "ABCD-2" for a rematch), null before the first. */
   game: string | null;
+  /** The decision window while a game is played (the table holds every input this long), else null. */
   window_ms: number | null;
+  /** The seat whose slow link widens that window, or null. */
+  waits_for: Seat | null;
 }
 /** One numbered event of a room's game. */
 export interface EventItem {
@@ -300,6 +321,10 @@ export interface RaceSlap {
   quota: number;
   compensation: number;
   landed: number;
+  /** The page's own answers to the probes: recorded, never believed. */
+  echo_rtt: number | null;
+  /** The kernel's round trip of the TCP connection. */
+  tcp_rtt: number | null;
 }
 /** A card several people slapped (rooms/core.py `races`), the slaps in the order they landed. */
 export interface Race {
@@ -394,6 +419,7 @@ export interface LatencyMessage {
   /** Each seat's measured delay in ms, null where nothing is measured. */
   seats: (number | null)[];
   window_ms: number | null;
+  waits_for: Seat | null;
 }
 export type ServerMessage =
   | WelcomeMessage
@@ -463,7 +489,7 @@ export interface RoomHandlers {
   events?(items: EventItem[], state: RoomState): void;
   state?(message: StateMessage): void;
   lobby?(room: RoomDoc): void;
-  latency?(seats: LatencyMessage["seats"]): void;
+  latency?(seats: LatencyMessage["seats"], message: LatencyMessage): void;
   seated?(message: SeatedMessage): void;
   rejected?(message: RejectedMessage): void;
   error?(message: ErrorMessage): void;
@@ -639,6 +665,167 @@ export interface MatchListItem {
 export interface MatchPage {
   matches: MatchListItem[];
   next: string | null;
+}
+
+// ---------------------------------------------------------------------------------------- GET /api/learn
+
+/** One rules key beside an explanation (learn/words.py `key_doc`): its value and that value in words. */
+export interface KeyDoc {
+  key: string;
+  value: RuleValue;
+  label: string;
+  default: RuleValue;
+  changed: boolean;
+}
+/** A pattern found in an example pile, named in the page's language (learn/examples.py `match_doc`). */
+export interface MatchDoc extends PatternMatch {
+  name: string;
+}
+/** An example pile, bottom first, with the engine's verdict (learn/examples.py). */
+export interface ExampleDoc {
+  type: "example";
+  cards: CardText[];
+  shows: string;
+  caption: string;
+  slappable: boolean;
+  patterns: string[];
+  matches: MatchDoc[];
+  verdict: string;
+}
+/** What a court card (or a joker) demands (learn/rules_page.py `demand_rows`). */
+export interface DemandRow {
+  card: CardText;
+  rank: string;
+  name: string;
+  demand: number;
+  text: string;
+}
+/** A block of a section of the rules page, by `type` (learn/rules_page.py). */
+export type LearnBlock =
+  | { type: "p" | "note"; text: string }
+  | { type: "list"; items: string[] }
+  | { type: "demands"; rows: DemandRow[]; caption: string }
+  | { type: "walkthrough"; id: string; title: string; steps: { seat: Seat; name: string; card: CardText; owed: number; text: string }[] }
+  | { type: "pattern"; key: string; name: string; rule: string; examples: ExampleDoc[]; keys: KeyDoc[] }
+  | ExampleDoc
+  | { type: "off"; text: string; items: { key: string; name: string; summary: string }[] };
+export interface LearnSection {
+  id: string;
+  title: string;
+  keys: KeyDoc[];
+  blocks: LearnBlock[];
+}
+/** One house rule in the rules page's table (learn/rules_page.py). */
+export interface HouseOption extends KeyDoc {
+  summary: string;
+  default_label: string;
+}
+export interface CheatBlock {
+  id: string;
+  title: string;
+  items: string[];
+  demands?: DemandRow[];
+  patterns?: { key: string; name: string; short: string; example: ExampleDoc | null }[];
+}
+export interface CardEntry {
+  rank: string;
+  symbol: string;
+  card: CardText;
+  name: string;
+  kind: "number" | "court" | "joker";
+  kind_label: string;
+  demand: number;
+  /** The words a filter may match: names and symbols in every language, lower case. */
+  search: string[];
+  facts: { text: string; example?: ExampleDoc | null }[];
+}
+export interface FaqQuestion {
+  id: string;
+  q: string;
+  a: string[];
+  /** What the question comes to under the chosen rules. */
+  now?: string | null;
+  keys: KeyDoc[];
+}
+export interface FaqVariant {
+  id: string;
+  title: string;
+  text: string;
+  preset?: string | null;
+  preset_label?: string;
+  keys: KeyDoc[];
+}
+/** Everything the Learn pages show, in one language, for one rule set (learn/document.py `learn_document`). */
+export interface LearnDoc {
+  lang: string;
+  preset: string;
+  preset_label: string;
+  rules: {
+    title: string;
+    lede: string;
+    sections: LearnSection[];
+    house: { title: string; intro: string; groups: { section: string; title: string; options: HouseOption[] }[] };
+  };
+  cheatsheet: {
+    title: string;
+    subtitle: string;
+    blocks: CheatBlock[];
+    changed: (KeyDoc & { summary: string })[];
+  };
+  cards: { title: string; intro: string; cards: CardEntry[] };
+  faq: {
+    title: string;
+    intro: string;
+    questions: FaqQuestion[];
+    variants_title: string;
+    variants_intro: string;
+    variants: FaqVariant[];
+  };
+}
+
+// ---------------------------------------------------------------------------------------- GET /api/drills/<kind>
+
+/** A button of a question drill; `key` is the key that presses it. */
+export interface DrillChoice {
+  value: string;
+  label: string;
+  key: string;
+}
+interface DrillBase {
+  seed: number;
+  preset: string;
+  lang: string;
+  question: string;
+  choices: DrillChoice[];
+}
+/** Count the debt (learn/drills.py `debt_drill`): the cards played so far, and who owes or wins what. */
+export interface DebtQuestion extends DrillBase {
+  kind: "debt";
+  players: { seat: Seat; name: string; cards_left: number }[];
+  plays: { seat: Seat; name: string; card: CardText; demand: number; text: string }[];
+  steps: string[];
+  answer: string;
+  why: string;
+}
+/** Is it slappable? (learn/drills.py `slap_drill`): a pile, bottom first, and the patterns in it ("none"). */
+export interface SlapQuestion extends DrillBase {
+  kind: "slap";
+  pile: CardText[];
+  answer: string[];
+  matches: MatchDoc[];
+  why: string[];
+}
+export type DrillQuestion = DebtQuestion | SlapQuestion;
+/** Slap or not, timed (learn/drills.py `stream_drill`): cards one at a time, each pile ending on a pattern. */
+export interface StreamDrill {
+  kind: "stream";
+  seed: number;
+  cards: { card: CardText; patterns: string[]; matches: MatchDoc[]; reset: boolean }[];
+  /** How many top cards to show: as many as the patterns in play look at. */
+  shown: number;
+  interval_ms: number;
+  patterns: { key: string; name: string }[];
+  question: string;
 }
 
 // ---------------------------------------------------------------------------------------- the window

@@ -5,14 +5,9 @@ import { useStyles } from "../styles.js";
 import { h, clear, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { errorText, sendJSON } from "../api.js";
-import { openRoom as untypedOpenRoom, saveToken } from "../connection.js";
-import { createTable as untypedCreateTable } from "../table.js";
-/** @import { NextGame, PageContext, RoomConnection, RoomDoc, RoomHandlers, RoomState, Seat, Table, TableOptions } from "../types.js" */
-
-// connection.js and table.js are not type-checked yet, and what the checker guesses of them from their
-// defaults is too narrow: they are used here as types.d.ts spells them.
-const createTable = /** @type {(options: TableOptions) => Table} */ (untypedCreateTable);
-const openRoom = /** @type {(code: string, handlers: RoomHandlers) => RoomConnection} */ (untypedOpenRoom);
+import { openRoom, saveToken } from "../connection.js";
+import { createTable } from "../table.js";
+/** @import { NextGame, PageContext, RoomConnection, RoomDoc, RoomState, Seat } from "../types.js" */
 
 /**
  * @param {HTMLElement} view

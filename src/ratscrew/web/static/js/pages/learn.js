@@ -1,11 +1,18 @@
+// @ts-check
 // Learn: the rules, a printable cheat sheet, a card reference and the common questions. Every word about a
 // rule comes from /api/learn, which builds it from the engine's own rule definitions; this module only lays
 // it out. Sub-pages: #/learn, #/learn/cheatsheet, #/learn/cards, #/learn/faq.
 import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
 import { t, lang } from "../i18n.js";
-import { getJSON } from "../api.js";
+import { errorText, getJSON } from "../api.js";
 import { cardFace, cardName } from "../cards.js";
+/** @import { CardEntry, CheatBlock, DemandRow, ExampleDoc, FaqVariant, KeyDoc, LearnBlock, LearnDoc, LearnSection, Meta, PageContext } from "../types.js" */
+
+/**
+ * A preset picker: its element, and how to show another preset in it.
+ * @typedef {{ element: HTMLDivElement, update(name: string): void }} Picker
+ */
 
 export const PRESET_KEY = "ratscrew.learn.preset";
 const SUBPAGES = [
@@ -15,37 +22,60 @@ const SUBPAGES = [
   { id: "faq", hash: "#/learn/faq", label: "learn.nav.faq" },
 ];
 
+/**
+ * The preset this browser learns and drills under (the standard one until another is chosen).
+ * @param {Meta} meta
+ * @returns {string}
+ */
 export function savedPreset(meta) {
   const saved = localStorage.getItem(PRESET_KEY);
-  return meta.presets.some((p) => p.name === saved) ? saved : "standard";
+  return saved !== null && meta.presets.some((p) => p.name === saved) ? saved : "standard";
 }
 
+/** @param {string} name */
 export function savePreset(name) {
   localStorage.setItem(PRESET_KEY, name);
 }
 
-// A <select> of the named rule sets; calls onChange(name) when the choice changes.
+/**
+ * A <select> of the named rule sets with the chosen one's summary; calls onChange(name) when the choice changes.
+ * @param {Meta} meta
+ * @param {string} current
+ * @param {(name: string) => void} onChange
+ * @param {{ id?: string, labelKey?: string }} [options]
+ * @returns {Picker}
+ */
 export function presetPicker(meta, current, onChange, { id = "learn-preset", labelKey = "learn.ui.preset" } = {}) {
-  const select = h("select", { id, onchange: (event) => onChange(event.target.value) },
+  const select = h("select", { id },
     meta.presets.map((p) => h("option", { value: p.name, selected: p.name === current }, p.label)));
+  select.addEventListener("change", () => onChange(select.value));
   const summary = h("p", { class: "preset-summary", id: `${id}-summary` },
     meta.presets.find((p) => p.name === current)?.summary ?? "");
   select.setAttribute("aria-describedby", summary.id);
-  const wrap = h("div", { class: "preset-picker" },
+  const element = h("div", { class: "preset-picker" },
     h("label", { for: id }, t(labelKey)), select, summary);
-  wrap.update = (name) => {
+  /** @param {string} name */
+  const update = (name) => {
     select.value = name;
     summary.textContent = meta.presets.find((p) => p.name === name)?.summary ?? "";
   };
-  return wrap;
+  return { element, update };
 }
 
-// One card drawn by cards.js, in a box of the given size class.
-export function drawnCard(text, size = "sm", extra = {}) {
-  return h("span", { class: `card-slot card-${size}`, ...extra }, cardFace(text, { label: cardName(text, t) }));
+/**
+ * One card drawn by cards.js, in a box of the given size class.
+ * @param {string} text
+ * @param {"xs" | "sm" | "md" | "lg"} [size]
+ */
+export function drawnCard(text, size = "sm") {
+  return h("span", { class: `card-slot card-${size}` }, cardFace(text, { label: cardName(text, t) }));
 }
 
-// Rules keys with their values, e.g. "slaps.run = 4 cards": the settings an explanation depends on.
+/**
+ * Rules keys with their values, e.g. "slaps.run = 4 cards": the settings an explanation depends on.
+ * @param {KeyDoc[] | undefined} keys
+ * @param {{ title?: string }} [options]
+ */
 export function keyChips(keys, { title = t("learn.ui.set_by") } = {}) {
   if (!keys || !keys.length) return null;
   return h("div", { class: "key-chips" },
@@ -55,8 +85,12 @@ export function keyChips(keys, { title = t("learn.ui.set_by") } = {}) {
     h("code", {}, k.key), h("span", { class: "key-eq", "aria-hidden": "true" }, "="), h("span", {}, k.label)))));
 }
 
-// A pile of cards, bottom first, on a small felt mat, with the engine's verdict.
-export function examplePile(example, { size = "sm" } = {}) {
+/**
+ * A pile of cards, bottom first, on a small felt mat, with the engine's verdict.
+ * @param {ExampleDoc} example
+ */
+export function examplePile(example) {
+  /** @type {Set<number>} */
   const inMatch = new Set();
   for (const m of example.matches) {
     // Mark the cards that make a pattern (by position from the top: the matches are always at the top,
@@ -82,6 +116,7 @@ export function examplePile(example, { size = "sm" } = {}) {
 
 // ------------------------------------------------------------------------------------------ rules page
 
+/** @param {LearnBlock} block */
 function renderBlock(block) {
   switch (block.type) {
     case "p":
@@ -106,6 +141,10 @@ function renderBlock(block) {
   }
 }
 
+/**
+ * @param {DemandRow[]} rows
+ * @param {string} caption
+ */
 export function demandsBlock(rows, caption) {
   return h("figure", { class: "demands" },
     caption ? h("figcaption", {}, caption) : null,
@@ -115,6 +154,7 @@ export function demandsBlock(rows, caption) {
       h("span", { class: "demand-text" }, h("strong", {}, r.name), " ", r.text)))));
 }
 
+/** @param {Extract<LearnBlock, { type: "walkthrough" }>} block */
 function walkthroughBlock(block) {
   return h("figure", { class: "walk" },
     h("figcaption", {}, h("h3", {}, block.title)),
@@ -123,6 +163,7 @@ function walkthroughBlock(block) {
     h("ol", { class: "walk-steps" }, block.steps.map((s) => h("li", { class: `who-${s.seat}` }, s.text))));
 }
 
+/** @param {Extract<LearnBlock, { type: "pattern" }>} block */
 function patternBlock(block) {
   return h("article", { class: "pattern-card", id: `pattern-${block.key}`, "aria-labelledby": `pattern-${block.key}-h` },
     h("h3", { id: `pattern-${block.key}-h` }, block.name),
@@ -131,6 +172,7 @@ function patternBlock(block) {
     keyChips(block.keys));
 }
 
+/** @param {LearnSection} section */
 function sectionView(section) {
   const headingId = `learn-${section.id}`;
   return h("section", { class: `learn-section panel section-${section.id}`, "aria-labelledby": headingId },
@@ -139,8 +181,10 @@ function sectionView(section) {
     keyChips(section.keys));
 }
 
+/** @param {[string, string][]} items the id of each section, and its title */
 function tocView(items) {
-  const jump = (id) => (event) => {
+  /** @param {string} id */
+  const jump = (id) => (/** @type {Event} */ event) => {
     event.preventDefault();
     const target = document.getElementById(id);
     if (!target) return;
@@ -152,6 +196,7 @@ function tocView(items) {
     h("ol", {}, items.map(([id, title]) => h("li", {}, h("a", { href: `#/learn`, onclick: jump(id) }, title)))));
 }
 
+/** @param {LearnDoc["rules"]["house"]} house */
 function houseView(house) {
   return h("section", { class: "learn-section panel house", "aria-labelledby": "learn-house" },
     h("h2", { id: "learn-house", tabindex: "-1" }, house.title),
@@ -169,9 +214,12 @@ function houseView(house) {
           h("td", { "data-label": t("learn.ui.standard") }, o.default_label))))))));
 }
 
+/** @param {LearnDoc} doc */
 function rulesPage(doc) {
   const r = doc.rules;
-  const toc = r.sections.map((s) => [`learn-${s.id}`, s.title]).concat([["learn-house", r.house.title]]);
+  /** @type {[string, string][]} */
+  const toc = r.sections.map((s) => /** @type {[string, string]} */ ([`learn-${s.id}`, s.title]));
+  toc.push(["learn-house", r.house.title]);
   return h("div", { class: "learn-rules" },
     h("header", { class: "learn-intro" }, h("h1", {}, r.title), h("p", { class: "lede" }, r.lede)),
     h("div", { class: "learn-columns" },
@@ -181,8 +229,10 @@ function rulesPage(doc) {
 
 // ------------------------------------------------------------------------------------------ cheat sheet
 
+/** @param {LearnDoc} doc */
 function cheatsheetPage(doc) {
   const cs = doc.cheatsheet;
+  /** @param {CheatBlock} b */
   const block = (b) => h("section", { class: `cs-block cs-${b.id}`, "aria-labelledby": `cs-${b.id}` },
     h("h2", { id: `cs-${b.id}` }, b.title),
     b.demands ? h("ul", { class: "cs-demands", role: "list" }, b.demands.map((d) => h("li", {},
@@ -213,34 +263,21 @@ function cheatsheetPage(doc) {
 
 // ------------------------------------------------------------------------------------------ card reference
 
+/** @param {LearnDoc} doc */
 function cardsPage(doc) {
   const ref = doc.cards;
   const status = h("p", { class: "hint filter-status", "aria-live": "polite" });
   const empty = h("p", { class: "empty-filter", hidden: true });
-  const tiles = ref.cards.map((c) => {
-    const tile = h("article", { class: `card-tile kind-${c.kind}`, "aria-labelledby": `card-${c.rank}` },
-      h("div", { class: "card-tile-face" }, drawnCard(c.card, "lg"),
-        c.demand ? h("span", { class: "demand-badge", title: t("learn.ui.demand_title") }, String(c.demand)) : null),
-      h("div", { class: "card-tile-body" },
-        h("h2", { id: `card-${c.rank}` }, c.name, " ", h("span", { class: "card-symbol" }, c.symbol)),
-        h("span", { class: `kind-chip ${c.kind}` }, c.kind_label),
-        h("ul", { class: "card-facts" }, c.facts.map((f) => h("li", {},
-          h("span", {}, f.text),
-          f.example ? h("span", { class: `fact-example ${f.example.slappable ? "yes" : "no"}`, role: "img",
-            "aria-label": `${f.example.cards.map((x) => cardName(x, t)).join(", ")}: ${f.example.verdict}` },
-          f.example.cards.map((x) => h("span", { class: "mini-card", "aria-hidden": "true" }, cardFace(x, { label: "" })))) : null)))));
-    tile.search = c.search;
-    return tile;
-  });
+  const tiles = ref.cards.map((c) => ({ tile: cardTile(c), search: c.search }));
   const input = h("input", { type: "search", id: "card-filter", autocomplete: "off", spellcheck: "false",
     placeholder: t("learn.ui.filter_placeholder"), "aria-describedby": "card-filter-hint" });
   const apply = () => {
     const q = input.value.trim().toLowerCase();
     let shown = 0;
-    for (const tile of tiles) {
+    for (const { tile, search } of tiles) {
       // A symbol must match whole ("K", "10"); longer text matches the start of any word of a name, so
       // "roi" finds the King but not "trois", and "court" finds every court card.
-      const match = !q || tile.search.some((s) => s === q || (q.length >= 2 && s.split(/[\s-]+/).some((w) => w.startsWith(q))));
+      const match = !q || search.some((s) => s === q || (q.length >= 2 && s.split(/[\s-]+/).some((w) => w.startsWith(q))));
       tile.hidden = !match;
       if (match) shown += 1;
     }
@@ -257,11 +294,33 @@ function cardsPage(doc) {
       h("p", { class: "hint", id: "card-filter-hint" }, t("learn.ui.filter_hint")),
       status),
     empty,
-    h("div", { class: "card-grid" }, tiles));
+    h("div", { class: "card-grid" }, tiles.map(({ tile }) => tile)));
+}
+
+/**
+ * One card of the reference: its face, what it demands, its kind, and the facts about it with examples.
+ * @param {CardEntry} c
+ */
+function cardTile(c) {
+  return h("article", { class: `card-tile kind-${c.kind}`, "aria-labelledby": `card-${c.rank}` },
+    h("div", { class: "card-tile-face" }, drawnCard(c.card, "lg"),
+      c.demand ? h("span", { class: "demand-badge", title: t("learn.ui.demand_title") }, String(c.demand)) : null),
+    h("div", { class: "card-tile-body" },
+      h("h2", { id: `card-${c.rank}` }, c.name, " ", h("span", { class: "card-symbol" }, c.symbol)),
+      h("span", { class: `kind-chip ${c.kind}` }, c.kind_label),
+      h("ul", { class: "card-facts" }, c.facts.map((f) => h("li", {},
+        h("span", {}, f.text),
+        f.example ? h("span", { class: `fact-example ${f.example.slappable ? "yes" : "no"}`, role: "img",
+          "aria-label": `${f.example.cards.map((x) => cardName(x, t)).join(", ")}: ${f.example.verdict}` },
+        f.example.cards.map((x) => h("span", { class: "mini-card", "aria-hidden": "true" }, cardFace(x, { label: "" })))) : null)))));
 }
 
 // ------------------------------------------------------------------------------------------ questions
 
+/**
+ * @param {LearnDoc} doc
+ * @param {(preset: string) => void} choosePreset
+ */
 function faqPage(doc, choosePreset) {
   const f = doc.faq;
   return h("div", { class: "learn-faq" },
@@ -277,16 +336,33 @@ function faqPage(doc, choosePreset) {
     h("section", { class: "variants", "aria-labelledby": "faq-variants" },
       h("h2", { id: "faq-variants" }, f.variants_title),
       h("p", {}, f.variants_intro),
-      h("div", { class: "variant-grid" }, f.variants.map((v) => h("article", { class: "variant panel", "aria-labelledby": `variant-${v.id}` },
-        h("h3", { id: `variant-${v.id}` }, v.title),
-        h("p", {}, v.text),
-        keyChips(v.keys, { title: t("learn.ui.now") }),
-        v.preset ? h("button", { type: "button", class: "secondary", onclick: () => choosePreset(v.preset) },
-          t("learn.ui.try_preset", { preset: v.preset_label })) : null)))));
+      h("div", { class: "variant-grid" }, f.variants.map((v) => variantCard(v, choosePreset)))));
+}
+
+/**
+ * A variant people play, the rules keys it comes to now, and a button to learn under its preset.
+ * @param {FaqVariant} v
+ * @param {(preset: string) => void} choosePreset
+ */
+function variantCard(v, choosePreset) {
+  const { preset } = v;
+  return h("article", { class: "variant panel", "aria-labelledby": `variant-${v.id}` },
+    h("h3", { id: `variant-${v.id}` }, v.title),
+    h("p", {}, v.text),
+    keyChips(v.keys, { title: t("learn.ui.now") }),
+    preset ? h("button", { type: "button", class: "secondary", onclick: () => choosePreset(preset) },
+      t("learn.ui.try_preset", { preset: v.preset_label ?? preset })) : null);
 }
 
 // ------------------------------------------------------------------------------------------ the page
 
+/** @type {Record<string, (doc: LearnDoc, choosePreset: (preset: string) => void) => HTMLElement>} */
+const PAGES = { rules: rulesPage, cheatsheet: cheatsheetPage, cards: cardsPage, faq: faqPage };
+
+/**
+ * @param {HTMLElement} view
+ * @param {PageContext} ctx
+ */
 export async function render(view, ctx) {
   await useStyles("learn");
   const subId = ctx.params[0] || "rules";
@@ -301,7 +377,7 @@ export async function render(view, ctx) {
     h("div", { class: "learn-hero no-print" },
       h("div", { class: "hero-text" }, h("p", { class: "eyebrow" }, t("learn.ui.eyebrow")),
         h("p", { class: "hero-lede" }, t("learn.ui.hero_lede")), nav),
-      h("div", { class: "hero-tools" }, picker)),
+      h("div", { class: "hero-tools" }, picker.element)),
     content));
 
   if (!sub) {
@@ -310,31 +386,37 @@ export async function render(view, ctx) {
       h("ul", {}, SUBPAGES.map((s) => h("li", {}, h("a", { href: s.hash }, t(s.label)))))));
     return null;
   }
+  const page = PAGES[sub.id];
 
   let loading = 0;
   async function load({ announceIt = false } = {}) {
     const ticket = ++loading;
     content.setAttribute("aria-busy", "true");
     try {
+      /** @type {LearnDoc} */
       const doc = await getJSON(`/api/learn?lang=${encodeURIComponent(lang())}&preset=${encodeURIComponent(preset)}`);
       if (ticket !== loading) return;
       clear(content);
-      const pages = { rules: rulesPage, cheatsheet: cheatsheetPage, cards: cardsPage, faq: (d) => faqPage(d, (p) => choosePreset(p)) };
-      content.append(pages[sub.id](doc));
+      content.append(page(doc, (p) => choosePreset(p)));
       if (announceIt) announce(t("learn.ui.preset_now", { preset: doc.preset_label }));
     } catch (error) {
       clear(content);
-      content.append(h("p", { class: "error-box", role: "alert" }, `${t("app.error")} ${error.message}`));
+      content.append(h("p", { class: "error-box", role: "alert" }, `${t("app.error")} ${errorText(error)}`));
     } finally {
       if (ticket === loading) content.removeAttribute("aria-busy");
     }
   }
 
+  /**
+   * Learn under another preset: the page again (the questions page goes to the rules, which it changes).
+   * @param {string} name
+   * @param {{ stay?: boolean }} [options] stay: on this page whatever it is
+   */
   async function choosePreset(name, { stay = false } = {}) {
     preset = name;
     savePreset(name);
     picker.update(name);
-    if (!stay && sub.id === "faq") {
+    if (!stay && sub?.id === "faq") {
       ctx.navigate("#/learn");
       return;
     }

@@ -6,6 +6,7 @@ import { t, tn } from "../../i18n.js";
 import { sendJSON } from "../../api.js";
 import { rememberKey } from "./keys.js";
 import { MAX_PLAYERS, MIN_PLAYERS, describeError, matchTitle, presetLabel } from "./parts.js";
+import { dependency, forcedValue } from "../../needs.js";
 import { nest, presetValues, rulesHolderDrawer } from "./rules.js";
 /** @import { CreatedMatch, FlatRules, Meta, OptionDoc, PageContext, RuleValue } from "../../types.js" */
 /** @import { ErrorBox } from "./parts.js" */
@@ -16,11 +17,13 @@ const TIMER_CHOICES = [0, 5, 10, 15, 20, 30, 45, 60]; // minutes
 // computer can measure (collect delay, tie window) and the simulation guards (end.*) are left out.
 /** @type {[string, string[]][]} */
 const EDITABLE = [
-  ["slaps", ["slaps.double", "slaps.sandwich", "slaps.top_bottom", "slaps.marriage", "slaps.divorce", "slaps.run",
-    "slaps.run_wrap", "slaps.ten", "slaps.ten_gap", "slaps.joker", "slaps.burned_count"]],
+  ["slaps", ["slaps.double", "slaps.sandwich", "slaps.top_bottom", "slaps.marriage", "slaps.divorce", "slaps.bigmac",
+    "slaps.six_nine", "slaps.run", "slaps.run_wrap", "slaps.flush", "slaps.ten", "slaps.ten_gap", "slaps.top_bottom_ten",
+    "slaps.wildcard", "slaps.joker", "slaps.burned_count"]],
   ["challenge", ["challenge.J", "challenge.Q", "challenge.K", "challenge.A", "challenge.empty_payer",
     "challenge.ten_stops", "challenge.joker"]],
-  ["slapping", ["slapping.penalty", "slapping.penalty_cards", "slapping.tie"]],
+  ["slapping", ["slapping.penalty", "slapping.penalty_cards", "slapping.lockout_cards", "slapping.penalty_from",
+    "slapping.once_per_card", "slapping.tie"]],
   ["players", ["players.slap_in", "players.out_when", "players.leader"]],
   ["deck", ["deck.decks", "deck.jokers"]],
 ];
@@ -193,7 +196,7 @@ function ruleChoices(meta, state, translated, playerCount) {
       h("span", { class: "sk-preset-summary" }, preset.summary)));
   }
 
-  /** @type {Map<string, OptionControl>} */
+  /** @type {Map<string, { opt: OptionDoc, control: OptionControl }>} */
   const controls = new Map();
   const changeCount = h("span", { class: "chip sk-change-count" });
   const changesBox = h("details", { class: "sk-changes" },
@@ -214,21 +217,46 @@ function ruleChoices(meta, state, translated, playerCount) {
       const control = optionControl(opt, translated);
       grid.append(control.field);
       control.onChange(() => {
-        const value = control.read();
-        const base = presetValues(meta, state.preset)[key];
-        if (value === base) delete state.changes[key];
-        else state.changes[key] = value;
+        choose(key, control.read());
+        settleNeeds();
         refreshPreview();
       });
-      controls.set(key, control);
+      controls.set(key, { opt, control });
     }
     changesBox.append(fieldset);
   }
   changesBox.append(h("div", { class: "sk-changes-foot" }, resetButton));
 
+  /**
+   * A value chosen for a rule, kept as a change only where it differs from the preset.
+   * @param {string} key
+   * @param {RuleValue} value
+   */
+  function choose(key, value) {
+    if (value === presetValues(meta, state.preset)[key]) delete state.changes[key];
+    else state.changes[key] = value;
+  }
+
   function fillControls() {
     const values = { ...presetValues(meta, state.preset), ...state.changes };
-    for (const [key, control] of controls) control.write(values[key]);
+    for (const [key, { control }] of controls) control.write(values[key]);
+    settleNeeds();
+  }
+
+  // A rule that depends on another (a lockout's length on the lockout penalty, a ten with a gap on adding
+  // to ten) is greyed out while that one does not call for it, and goes back to its off value where it has one.
+  function settleNeeds() {
+    const values = { ...presetValues(meta, state.preset), ...state.changes };
+    /** @param {string} key */
+    const valueOf = (key) => values[key];
+    for (const [key, { opt, control }] of controls) {
+      control.setActive(dependency(opt, valueOf).met);
+      const forced = forcedValue(opt, valueOf);
+      if (forced === undefined) continue;
+      choose(key, forced);
+      values[key] = forced;
+      control.write(forced);
+    }
   }
 
   const preview = h("div", { class: "sk-preview" });
@@ -246,9 +274,10 @@ function ruleChoices(meta, state, translated, playerCount) {
 }
 
 /**
- * One rule's control in the form: its field (label, control, hint), and how to read, set and watch its value.
+ * One rule's control in the form: its field (label, control, hint), how to read, set and watch its value,
+ * and whether it may be changed now (a rule that depends on another is greyed out until that one calls for it).
  * @typedef {{ field: HTMLElement, read(): RuleValue, write(value: RuleValue | undefined): void,
- *   onChange(listener: () => void): void }} OptionControl
+ *   onChange(listener: () => void): void, setActive(active: boolean): void }} OptionControl
  */
 
 /**
@@ -264,22 +293,26 @@ function optionControl(opt, translated) {
   const hint = opt.summary && !NO_HINT.has(key) && translated(`option.${key}`) ? h("small", { id: hintId, class: "sk-opt-hint" }, opt.summary) : null;
   if (opt.kind === "bool") {
     const box = h("input", { type: "checkbox", id, "aria-describedby": hint ? hintId : null });
+    const field = h("div", { class: "sk-opt sk-opt-bool" }, box, h("label", { for: id }, t(`scores.opt.${key}`)), hint);
     return {
-      field: h("div", { class: "sk-opt sk-opt-bool" }, box, h("label", { for: id }, t(`scores.opt.${key}`)), hint),
+      field,
       read: () => box.checked,
       write: (value) => { box.checked = Boolean(value); },
       onChange: (listener) => box.addEventListener("change", listener),
+      setActive: (active) => { box.disabled = !active; field.classList.toggle("sk-opt-inactive", !active); },
     };
   }
   /** @type {RuleValue[]} */
   const values = opt.kind === "choice" ? opt.choices.map((c) => c.value) : range(opt.minimum, opt.maximum);
   const select = h("select", { id, "aria-describedby": hint ? hintId : null },
     values.map((value) => h("option", { value: JSON.stringify(value) }, valueLabel(opt, value))));
+  const field = h("div", { class: "sk-opt sk-opt-select" }, h("label", { for: id }, t(`scores.opt.${key}`)), select, hint);
   return {
-    field: h("div", { class: "sk-opt sk-opt-select" }, h("label", { for: id }, t(`scores.opt.${key}`)), select, hint),
+    field,
     read: () => JSON.parse(select.value),
     write: (value) => { select.value = JSON.stringify(value); },
     onChange: (listener) => select.addEventListener("change", listener),
+    setActive: (active) => { select.disabled = !active; field.classList.toggle("sk-opt-inactive", !active); },
   };
 }
 

@@ -1,0 +1,137 @@
+// @ts-check
+// What the room page does with each message of its socket: the lobby and the phase change the page, the
+// game's events and states go to the table, refusals are said where the player is looking.
+import { h, clear, announce, reducedMotion } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { rememberGame } from "../../played.js";
+import { renderLobby, renderSeatList, renderWait, say } from "./lobby.js";
+/** @import { RejectedMessage, RoomDoc, RoomHandlers } from "../../types.js" */
+/** @import { RoomCore } from "./core.js" */
+
+// Refusals about the lobby: said in the lobby's status line even while a game is played.
+const LOBBY_REFUSALS = ["not_host", "not_seated", "seat_taken", "not_ready", "bad_value"];
+
+/**
+ * The lobby or the table, as the room's phase says, and everything the lobby shows.
+ * @param {RoomCore} core
+ */
+export function renderRoom(core) {
+  const { room } = core.model;
+  if (!room) return;
+  renderLobby(core, room);
+  showPhase(core, room);
+  renderWait(core, room);
+}
+
+/**
+ * The lobby while the room is in it, else the table (set up again for a new game of the room).
+ * @param {RoomCore} core
+ * @param {RoomDoc} room
+ */
+function showPhase({ model, parts, table, connection }, room) {
+  const playing = room.phase !== "lobby";
+  parts.lobby.hidden = playing;
+  parts.tableBox.hidden = !playing;
+  parts.root.classList.toggle("at-table", playing);
+  if (!playing) {
+    clearTimeout(model.overTimer);
+    table.hideSummary();
+    model.tableGame = null;
+    return;
+  }
+  if (model.tableGame !== room.game) {
+    model.tableGame = room.game;
+    table.hideSummary();
+    table.setup(room.seats, model.yours, room.rules, room.game);
+    connection?.resync(); // the state of the table that was just dealt
+  } else {
+    table.setSeats(room.seats);
+  }
+}
+
+/**
+ * @param {RoomCore} core
+ * @param {RejectedMessage} message
+ */
+function rejected(core, message) {
+  const { room } = core.model;
+  if (room && room.phase !== "lobby" && !LOBBY_REFUSALS.includes(message.code)) {
+    core.table.rejected(message);
+    return;
+  }
+  const key = `room.rejected.${message.code}`;
+  const text = t(key, { n: message.seat === null || message.seat === undefined ? "" : message.seat + 1 });
+  say(core.parts, text === key ? message.reason : `${text} ${message.reason ? `(${message.reason})` : ""}`.trim(), "bad");
+  renderRoom(core); // a refused change shows the values the room still has
+}
+
+/**
+ * @param {RoomCore} core
+ * @param {HTMLElement} view
+ * @returns {RoomHandlers}
+ */
+export function roomHandlers(core, view) {
+  const { model, parts, table } = core;
+  return {
+    welcome: (message) => {
+      const room = message.room;
+      model.room = room;
+      model.yours = message.yours;
+      model.host = message.host;
+      model.shownRules = null;
+      model.rowKeys.length = 0;
+      model.tableGame = room.phase === "lobby" ? null : room.game;
+      if (model.tableGame !== null) {
+        table.setup(room.seats, model.yours, room.rules, room.game);
+        table.update(message.state, { animate: false });
+      }
+      renderRoom(core);
+      if (message.summary && room.phase === "over") table.showSummary(message.summary);
+    },
+    events: (items, state) => table.apply(items, state),
+    state: (message) => {
+      model.room = message.room;
+      renderRoom(core);
+      table.setSeats(message.room.seats);
+      table.update(message.state, { animate: false });
+    },
+    lobby: (next) => {
+      const before = model.room?.phase;
+      model.room = next;
+      renderRoom(core);
+      if (before && before !== next.phase) announce(t(`room.phase.${next.phase}`));
+    },
+    latency: (seats, message) => {
+      const { room } = model;
+      if (!room) return;
+      seats.forEach((ms, i) => { if (room.seats[i]) room.seats[i].latency_ms = ms; });
+      room.window_ms = message.window_ms;
+      room.waits_for = message.waits_for;
+      renderSeatList(core, room);
+      renderWait(core, room);
+      if (room.phase !== "lobby") table.setSeats(room.seats);
+    },
+    seated: (message) => {
+      model.yours = message.seats;
+      model.rowKeys.length = 0;
+      say(parts, model.yours.length ? t("room.seated", { n: model.yours[0] + 1 }) : t("room.stood"));
+      if (model.room) renderRoom(core);
+    },
+    over: (summary) => {
+      if (model.yours.length && summary.game) rememberGame(summary.game); // a player's finished game is in their history
+      clearTimeout(model.overTimer);
+      model.overTimer = setTimeout(() => table.showSummary(summary), reducedMotion() ? 0 : 900);
+    },
+    rejected: (message) => rejected(core, message),
+    error: (message) => say(parts, message.message, "bad"),
+    status: (connected) => {
+      parts.netChip.textContent = connected ? t("room.net.online") : t("room.net.reconnecting");
+      parts.netChip.classList.toggle("offline", !connected);
+    },
+    gone: () => {
+      clear(view);
+      view.append(h("section", { class: "panel missing" }, h("h1", {}, t("room.missing.title")),
+        h("p", {}, t("room.missing.text", { code: core.code })), h("a", { class: "button", href: "#/" }, t("room.leave"))));
+    },
+  };
+}

@@ -1,0 +1,143 @@
+// @ts-check
+// The one value the live table's parts share: what the table knows between two messages (the model), the
+// elements it draws on (the parts), and how it talks to the room. Each part of table/ is a function of it.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { pref, setPref } from "../prefs.js";
+import { soundControls } from "../sound.js";
+/** @import { GameSummary, RulesDoc, Seat, SeatDoc, TableOptions, TableState } from "../types.js" */
+
+/**
+ * What the table knows between two messages.
+ * @typedef {object} TableModel
+ * @property {SeatDoc[]} seats the room's seats
+ * @property {Seat[]} yours the seats this page plays
+ * @property {RulesDoc | null} rules
+ * @property {TableState | null} state the last state shown
+ * @property {string | null} game which game of the room the table is set up for
+ * @property {number} shownCards the cards turned when the pile was last drawn (a higher number lands)
+ * @property {number} startedAt performance.now() at the table's clock zero
+ * @property {number} applied events applied (the tests compare pages by it)
+ * @property {Map<number, number>} paintedAt card number -> performance.now() at its first paint
+ * @property {Map<number, Seat>} flippers card number -> the seat that turned it
+ * @property {boolean} announceCards every card turned is read out (off: the pace is kept)
+ * @property {boolean} pausable a game against the computer (or two on one screen): its clock stops on request
+ * @property {{ key: string, px: number }} seatRoom the seats' width that fitted this felt (table/seats.js)
+ * @property {ReturnType<typeof setTimeout> | undefined} toastTimer
+ */
+
+/**
+ * The table's elements, built once; the seats are rebuilt for each set of seats.
+ * @typedef {object} TableParts
+ * @property {HTMLElement} element the whole table
+ * @property {HTMLDivElement} felt
+ * @property {HTMLDivElement} seatList
+ * @property {HTMLElement[]} seatEls one per seat, by index
+ * @property {HTMLDivElement} pileBox
+ * @property {HTMLDivElement} pileCount
+ * @property {HTMLDivElement} burnedBox
+ * @property {HTMLDivElement} waitRing the slap window after a won challenge, as a ring that drains
+ * @property {HTMLParagraphElement} windowFlag the same window in words
+ * @property {HTMLParagraphElement} statusLine
+ * @property {HTMLDivElement} chips
+ * @property {HTMLOListElement} feed
+ * @property {HTMLDivElement} controls
+ * @property {HTMLSpanElement} clock
+ * @property {HTMLDivElement} toast the banner over the felt
+ * @property {HTMLDivElement} pausedFlag
+ * @property {HTMLDivElement} overlay the end-of-game summary
+ */
+
+/**
+ * @typedef {object} TableCore
+ * @property {TableModel} model
+ * @property {TableParts} parts
+ * @property {TableOptions["send"]} send
+ * @property {(summary: GameSummary, yours: Seat[]) => (Node | null)[]} actions the summary's buttons
+ * @property {ResizeObserver} resized watches the felt and each seat (the seats are placed again)
+ */
+
+/** @returns {TableModel} */
+export function newModel() {
+  return {
+    seats: [],
+    yours: [],
+    rules: null,
+    state: null,
+    game: null,
+    shownCards: 0,
+    startedAt: performance.now(),
+    applied: 0,
+    paintedAt: new Map(),
+    flippers: new Map(),
+    announceCards: Boolean(pref("announceCards", false)),
+    pausable: false,
+    seatRoom: { key: "", px: 0 },
+    toastTimer: undefined,
+  };
+}
+
+/**
+ * A new game of the room starts from a clean table: its cards are numbered from 1 again.
+ * @param {TableModel} model
+ * @param {string | null} game
+ */
+export function startGame(model, game) {
+  model.game = game;
+  model.state = null;
+  model.shownCards = 0;
+  model.applied = 0;
+  model.paintedAt.clear();
+  model.flippers.clear();
+}
+
+/**
+ * @param {TableModel} model its `announceCards` follows the setting
+ * @returns {TableParts}
+ */
+export function buildParts(model) {
+  const felt = h("div", { class: "felt", role: "group", "aria-label": t("game.table") });
+  const pileBox = h("div", { class: "pile", id: "pile", role: "button", tabindex: "-1", "aria-label": t("game.pile") });
+  const pileCount = h("div", { class: "pile-count" });
+  const burnedBox = h("div", { class: "burned", hidden: true });
+  // The slap window after a won challenge, in words: the ring around the pile is only an animation.
+  const windowFlag = h("p", { class: "slap-window", id: "slap-window", hidden: true });
+  const statusLine = h("p", { class: "status-line", id: "status-line", role: "status" });
+  const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
+  const center = h("div", { class: "center" }, waitRing, pileBox, pileCount, burnedBox, windowFlag);
+  const seatList = h("div", { class: "table-seats", id: "table-seats", role: "list", "aria-label": t("access.seats") });
+  // One line of chips that scrolls sideways on a narrow screen: it takes the keyboard's focus so it can be scrolled.
+  const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", tabindex: "0", "aria-label": t("game.agreed_rules") });
+  const feed = h("ol", { class: "feed", id: "feed", "aria-label": t("game.feed") });
+  const controls = h("div", { class: "controls", id: "controls" });
+  const clock = h("span", { class: "clock", role: "timer", "aria-label": t("game.clock") });
+  const toast = h("div", { class: "toast", hidden: true, "aria-hidden": "true" });
+  const pausedFlag = h("div", { class: "paused-flag", id: "paused-flag", hidden: true },
+    h("strong", {}, t("access.paused_title")), h("span", {}, t("access.paused_hint")));
+  const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" });
+  felt.append(seatList, center, toast, pausedFlag);
+  const element = h("section", { class: "game" },
+    h("div", { class: "game-head" }, h("h1", { class: "visually-hidden" }, t("game.title")), chips, clock),
+    felt, statusLine, controls,
+    // Below the fold, so the table keeps the whole screen: the settings, then what happened.
+    h("div", { class: "below-table" }, settings(model),
+      h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed)),
+    overlay);
+  return { element, felt, seatList, seatEls: [], pileBox, pileCount, burnedBox, waitRing, windowFlag, statusLine,
+    chips, feed, controls, clock, toast, pausedFlag, overlay };
+}
+
+/**
+ * The table's settings: the sounds, and whether every card turned is read out.
+ * @param {TableModel} model
+ */
+function settings(model) {
+  const announceBox = h("input", { type: "checkbox", id: "announce-cards", checked: model.announceCards });
+  announceBox.addEventListener("change", () => { model.announceCards = announceBox.checked; setPref("announceCards", model.announceCards); });
+  return h("details", { class: "table-settings", id: "table-settings" },
+    h("summary", {}, t("access.settings")),
+    h("div", { class: "table-settings-body" },
+      ...soundControls(),
+      h("label", { class: "check" }, announceBox, " ", t("access.announce_cards")),
+      h("p", { class: "hint" }, t("access.announce_hint"))));
+}

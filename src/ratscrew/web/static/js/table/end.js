@@ -1,0 +1,149 @@
+// @ts-check
+// The end of a game: a modal summary over the table with each player's figures, the races several people
+// slapped (and why each went the way it did), and the page's own buttons (play again, rematch, download).
+import { h, clear } from "../dom.js";
+import { t, tn } from "../i18n.js";
+/** @import { GameSummary, Race, Seat, SummaryPlayer } from "../types.js" */
+/** @import { TableCore } from "./core.js" */
+
+/**
+ * @param {TableCore} core
+ * @param {GameSummary} summary
+ */
+export function showSummary({ model, parts, actions }, summary) {
+  const { overlay } = parts;
+  clear(overlay);
+  const buttons = actions(summary, model.yours);
+  overlay.append(h("div", { class: "overlay-card panel" },
+    h("h2", { id: "over-title" }, headline(summary, model.yours)),
+    h("p", { class: "lead" }, lengthText(summary)),
+    summary.how ? h("p", { class: "hint" }, t(`game.summary.how.${summary.how}`)) : null,
+    // On a phone the table scrolls sideways: its box takes the keyboard's focus so it can be scrolled.
+    h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": "over-title" }, playersTable(summary)),
+    racesBlock(summary.races || [], summary.players),
+    h("div", { class: "overlay-actions" }, ...buttons)));
+  overlay.hidden = false;
+  /** @type {HTMLElement | null} */
+  const first = overlay.querySelector(".overlay-actions button") || overlay.querySelector(".overlay-actions a");
+  first?.focus();
+}
+
+/** @param {TableCore} core */
+export function hideSummary({ parts }) {
+  parts.overlay.hidden = true;
+  clear(parts.overlay);
+}
+
+/**
+ * The summary is a modal dialog: Tab and Shift+Tab go round its own buttons and links, not the table behind.
+ * @param {HTMLElement} overlay
+ * @param {KeyboardEvent} event
+ */
+export function keepFocusIn(overlay, event) {
+  if (event.key !== "Tab") return;
+  /** @type {NodeListOf<HTMLElement>} */
+  const found = overlay.querySelectorAll("button, a[href], summary");
+  const items = [...found].filter((el) => !(/** @type {HTMLButtonElement} */ (el)).disabled && el.getClientRects().length > 0);
+  if (!items.length) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+  else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+}
+
+/**
+ * @param {GameSummary} summary
+ * @param {Seat[]} yours
+ */
+function headline(summary, yours) {
+  if (summary.result !== "win" || summary.winner === null) return t(`game.summary.${summary.result}`);
+  const name = summary.players[summary.winner].name;
+  return yours.includes(summary.winner) ? t("game.summary.you_win", { name }) : t("game.summary.wins", { name });
+}
+
+/** @param {GameSummary} summary */
+function lengthText(summary) {
+  const minutes = Math.floor(summary.ms / 60000);
+  const seconds = Math.round((summary.ms % 60000) / 1000);
+  return t("access.summary.length", { cards: tn("access.summary.cards", summary.cards),
+    piles: tn("access.summary.piles", summary.tricks), m: minutes, s: String(seconds).padStart(2, "0") });
+}
+
+/**
+ * Each player's cards, piles won by slap and by challenge, wrong slaps and median reaction.
+ * @param {GameSummary} summary
+ */
+function playersTable(summary) {
+  const columns = ["game.summary.player", "game.summary.cards", "game.summary.by_slap", "game.summary.by_challenge",
+    "game.summary.wrong", "game.summary.reaction"];
+  return h("table", { class: "summary-table" },
+    h("thead", {}, h("tr", {}, ...columns.map((key) => h("th", { scope: "col" }, t(key))))),
+    h("tbody", {}, ...summary.players.map((p) => playerRow(p, summary.winner))));
+}
+
+/**
+ * @param {SummaryPlayer} p
+ * @param {Seat | null} winner
+ */
+function playerRow(p, winner) {
+  return h("tr", { class: p.seat === winner ? "winner" : "", "aria-current": p.seat === winner ? "true" : null },
+    h("th", { scope: "row" }, p.name, p.bot ? h("span", { class: "seat-badge" }, t(`level.${p.bot}`)) : null),
+    h("td", {}, String(p.cards)), h("td", {}, String(p.piles_by_slap)), h("td", {}, String(p.piles_by_challenge)),
+    h("td", {}, String(p.wrong_slaps)),
+    h("td", {}, p.median_reaction_ms === null ? "–" : t("game.summary.ms", { n: Math.round(p.median_reaction_ms) }),
+      p.reaction_ms.length ? h("span", { class: "hint" }, ` (${p.reaction_ms.length})`) : null));
+}
+
+/**
+ * Cards several people slapped, and why the race went the way it did: each slap's reaction, the delay it
+ * was credited, and the time the server counted it as landing.
+ * @param {Race[]} races
+ * @param {SummaryPlayer[]} players
+ */
+export function racesBlock(races, players) {
+  if (!races.length) return null;
+  /** @param {Seat} seat */
+  const name = (seat) => players[seat]?.name ?? t("game.seat", { n: seat + 1 });
+  /** @param {number | null | undefined} value */
+  const ms = (value) => (value === null || value === undefined ? "–" : t("game.summary.ms", { n: Math.round(value) }));
+  const columns = ["game.summary.player", "room.race.verdict", "room.race.reaction", "room.race.rtt", "room.race.compensation",
+    "room.race.received", "room.race.landed"];
+  const list = h("ol", { class: "races" });
+  for (const race of races) {
+    const first = race.slaps[0];
+    const rows = race.slaps.map((slap) => h("tr", { class: slap === first ? "first" : "" },
+      h("th", { scope: "row" }, name(slap.seat)),
+      h("td", {}, slap.verdict ? t(`room.verdict.${slap.verdict}`) : "–"),
+      h("td", {}, ms(slap.reaction)),
+      h("td", {}, ms(slap.rtt)),
+      h("td", {}, ms(slap.compensation)),
+      h("td", {}, ms(slap.received)),
+      h("td", {}, ms(slap.landed))));
+    list.append(h("li", { class: "race" },
+      h("p", {}, raceLead(race, name)),
+      h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": raceLead(race, name) }, h("table", { class: "summary-table race-table" },
+        h("thead", {}, h("tr", {}, ...columns.map((key) => h("th", { scope: "col" }, t(key))))),
+        h("tbody", {}, ...rows)))));
+  }
+  return h("details", { class: "races-wrap", id: "races" },
+    h("summary", {}, t("room.races.title", { n: races.length })),
+    h("p", { class: "hint" }, t("room.races.hint")),
+    list);
+}
+
+/**
+ * One sentence on a race: who won it, and whether the delay credited to a slower link is why.
+ * @param {Race} race
+ * @param {(seat: Seat) => string} name
+ */
+function raceLead(race, name) {
+  const winner = race.slaps.find((slap) => slap.verdict === "slap_correct");
+  const first = race.slaps[0];
+  if (!winner) return t("room.race.first", { card: race.card, name: name(first.seat) });
+  const overtaken = race.slaps.find((slap) => slap !== winner && slap.received < winner.received);
+  if (overtaken) {
+    return t("room.race.overtook", { card: race.card, name: name(winner.seat), other: name(overtaken.seat),
+      n: Math.round(winner.compensation ?? 0) });
+  }
+  return t("room.race.won", { card: race.card, name: name(winner.seat) });
+}

@@ -1,5 +1,6 @@
 """House rules in the browser, in French: a game with a Big Mac, flushes and a lockout penalty is set up on
-the setup page, and a wrong slap locks the player out, which the table shows and explains."""
+the setup page, and a wrong slap locks the player out, which the table shows and explains. On the way, a
+wrongly typed room code is explained in French beside the code's field."""
 
 from __future__ import annotations
 
@@ -13,6 +14,18 @@ from tests.conftest import Server, open_page
 def test_a_lockout_is_set_up_shown_and_explained_in_french(browser: Browser, live_server: Server) -> None:
     page, errors = open_page(browser, live_server.url, lang="fr")
     try:
+        join_error = page.locator(".online-join #join-error")
+        page.fill("#join-code", "!!!!!!")
+        page.click("#join-room")
+        expect(join_error).to_have_text(
+            "Le code d'une salle a 6 lettres et chiffres : vérifiez-le auprès de votre hôte."
+        )
+        page.fill("#join-code", "zz zz zz")  # typed loosely, as a code read aloud is: cleaned to ZZZZZZ
+        expect(join_error).to_be_hidden()  # typing again takes the old complaint away
+        page.click("#join-room")
+        expect(join_error).to_contain_text("Aucune salle n'a le code ZZZZZZ")
+        expect(page.locator("#join-code")).to_have_attribute("aria-invalid", "true")
+
         page.click("details.house-rules summary")
         lockout_cards = page.locator("#opt-slapping-lockout_cards")
         expect(lockout_cards).to_be_disabled()  # a lockout's length means nothing under the default burn

@@ -10,6 +10,7 @@ from ratscrew.bots.levels import LEVELS
 from ratscrew.errors import NotFound
 from ratscrew.i18n import LANGUAGE_NAMES, LANGUAGES, catalog, text
 from ratscrew.patterns import PATTERN_KEYS
+from ratscrew.rooms.runner import CODE_LENGTH
 from ratscrew.rules import OPTIONS, PRESETS, Rules, rules_to_mapping
 from ratscrew.rules.options import Option
 from ratscrew.web.language import request_lang
@@ -57,6 +58,7 @@ async def meta(request: Request) -> Response:
                 for name in LEVELS
             ],
             "patterns": [{"key": k, "label": text(lang, f"pattern.{k}")} for k in PATTERN_KEYS],
+            "room_code_length": CODE_LENGTH,
         }
     )
 

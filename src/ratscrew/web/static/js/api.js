@@ -40,8 +40,21 @@ export async function sendJSON(url, data, method = "POST", headers = {}) {
  */
 async function answer(response) {
   const body = await response.json().catch(() => ({ error: response.statusText }));
-  if (!response.ok) throw new Error(body.error || response.statusText);
+  if (!response.ok) throw new RequestError(body.error || response.statusText, response.status);
   return body;
+}
+
+/** A refused request: the server's message and its HTTP status, so a page can say it in the player's language. */
+export class RequestError extends Error {
+  /**
+   * @param {string} message
+   * @param {number} status
+   */
+  constructor(message, status) {
+    super(message);
+    this.name = "RequestError";
+    this.status = status;
+  }
 }
 
 /**

@@ -79,6 +79,8 @@ export interface Meta {
   presets: PresetDoc[];
   levels: { name: string; label: string; summary: string }[];
   patterns: { key: string; label: string }[];
+  /** How many letters and digits a room's code has. */
+  room_code_length: number;
 }
 
 // ---------------------------------------------------------------------------------------- pages

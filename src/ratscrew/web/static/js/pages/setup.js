@@ -4,7 +4,7 @@
 import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
 import { t, translate } from "../i18n.js";
-import { errorText, getJSON, sendJSON } from "../api.js";
+import { RequestError, errorText, getJSON, sendJSON } from "../api.js";
 import { cardBack, cardFace } from "../cards.js";
 import { presetValues, rulesForm } from "../rules-form.js";
 import { fillChips, summaryDrawer } from "../summary.js";
@@ -307,6 +307,9 @@ function onlinePanel(ctx, currentRules) {
   const codeInput = h("input", { type: "text", id: "join-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters",
     spellcheck: "false", placeholder: "ABC234", "aria-describedby": "join-hint" });
   const openList = h("ul", { class: "open-rooms", id: "open-rooms", "aria-live": "polite" });
+  const joinError = h("p", { class: "error-box", id: "join-error", role: "alert", hidden: true });
+  codeInput.setAttribute("aria-describedby", "join-hint join-error");
+  codeInput.addEventListener("input", () => { joinError.hidden = true; codeInput.removeAttribute("aria-invalid"); });
 
   /** @param {unknown} error */
   function fail(error) {
@@ -337,18 +340,30 @@ function onlinePanel(ctx, currentRules) {
   async function join(event) {
     event.preventDefault();
     errorBox.hidden = true;
-    const code = codeInput.value.replace(/[^0-9a-z]/gi, "").toUpperCase();
-    if (!code) {
-      fail(new Error(t("online.code_missing")));
-      codeInput.focus();
+    joinError.hidden = true;
+    const typed = codeInput.value.trim();
+    const code = typed.replace(/[^0-9a-z]/gi, "").toUpperCase();
+    if (code.length !== ctx.meta.room_code_length) {
+      joinFail(typed ? t("online.code_shape", { n: ctx.meta.room_code_length }) : t("online.code_missing"));
       return;
     }
     try {
       await getJSON(`/api/rooms/${encodeURIComponent(code)}`);
       ctx.navigate(`#/room/${code}`);
     } catch (error) {
-      fail(error);
+      const status = error instanceof RequestError ? error.status : 0;
+      if (status === 404) joinFail(t("online.code_unknown", { code }));
+      else if (status === 429) joinFail(t("online.code_too_many"));
+      else joinFail(errorText(error));
     }
+  }
+
+  /** @param {string} text what was wrong with the code, said by the field it is about */
+  function joinFail(text) {
+    joinError.textContent = text;
+    joinError.hidden = false;
+    codeInput.setAttribute("aria-invalid", "true");
+    codeInput.focus();
   }
 
   async function refresh() {
@@ -381,7 +396,8 @@ function onlinePanel(ctx, currentRules) {
     h("h3", { id: "online-join-title" }, t("online.join_title")),
     h("div", { class: "field-row" }, h("label", { for: "join-code" }, t("online.code")), codeInput,
       h("button", { type: "submit", id: "join-room" }, t("online.join"))),
-    h("p", { class: "hint", id: "join-hint" }, t("online.code_hint")));
+    h("p", { class: "hint", id: "join-hint" }, t("online.code_hint")),
+    joinError);
   joinForm.addEventListener("submit", join);
   const refreshButton = h("button", { type: "button", class: "ghost small", id: "refresh-rooms" }, t("online.refresh"));
   refreshButton.addEventListener("click", refresh);

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ratscrew.cards import Rank
 from ratscrew.learn.examples import pattern_pile
 from ratscrew.learn.rules_page import pattern_rule
-from ratscrew.learn.words import Doc, Texts, card_text, no_challenges, value_label, wildcard_text
+from ratscrew.learn.words import Doc, Texts, card_text, no_challenges, option_label, value_label, wildcard_text
 from ratscrew.patterns import enabled_patterns
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
 
@@ -126,9 +126,7 @@ def changes(tr: Texts, rules: Rules) -> list[Doc]:
     out: list[Doc] = []
     for key, value in rules.changes_from_preset().items():
         opt = OPTIONS_BY_KEY[key]
-        label = tr(f"scores.opt.{key}")
-        if label == f"scores.opt.{key}":
-            label = tr(f"option.{key}")
+        label = option_label(tr, key)
         words = value_label(tr, opt, value)
         out.append(
             {

@@ -103,12 +103,19 @@ def value_label(tr: Texts, opt: Option, value: Value) -> str:
     return str(value)
 
 
+def option_label(tr: Texts, key: str) -> str:
+    """A rules key's short name for players (the score keeper's label), or its summary where it has none."""
+    label = tr(f"scores.opt.{key}")
+    return tr(f"option.{key}") if label == f"scores.opt.{key}" else label
+
+
 def key_doc(tr: Texts, rules: Rules, key: str) -> Doc:
-    """One rules key as shown beside an explanation: the key, its value and the value in words."""
+    """One rules key as shown beside an explanation: the key, its name, its value and the value in words."""
     opt = OPTIONS_BY_KEY[key]
     value = rules.get(key)
     return {
         "key": key,
+        "name": option_label(tr, key),
         "value": value,
         "label": value_label(tr, opt, value),
         "default": opt.default,

@@ -674,6 +674,8 @@ export interface MatchPage {
 /** One rules key beside an explanation (learn/words.py `key_doc`): its value and that value in words. */
 export interface KeyDoc {
   key: string;
+  /** The key's short name for players. */
+  name: string;
   value: RuleValue;
   label: string;
   default: RuleValue;

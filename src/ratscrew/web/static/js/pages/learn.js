@@ -81,8 +81,9 @@ export function keyChips(keys, { title = t("learn.ui.set_by") } = {}) {
   return h("div", { class: "key-chips" },
     h("span", { class: "key-chips-title" }, title),
     h("ul", { role: "list" }, keys.map((k) => h("li", { class: `key-chip${k.changed ? " changed" : ""}`,
-      title: k.changed ? t("learn.ui.changed_from", { value: String(k.default) }) : null },
-    h("code", {}, k.key), h("span", { class: "key-eq", "aria-hidden": "true" }, "="), h("span", {}, k.label)))));
+      // The rules key itself, as the command line and the record spell it, for whoever wants it.
+      title: k.changed ? `${k.key} · ${t("learn.ui.changed_from", { value: String(k.default) })}` : k.key },
+    h("span", {}, k.name), h("span", { class: "key-eq", "aria-hidden": "true" }, ":"), h("strong", {}, k.label)))));
 }
 
 /**

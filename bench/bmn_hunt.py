@@ -26,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ratscrew.bmn import block_seed, play_block, play_bmn, to_notation
+from ratscrew.executor import open_runner
 from ratscrew.lab.bmn_search import HuntSettings, run_batch
-from ratscrew.lab.executor import open_runner
 
 Progress = list[tuple[float, int]]  # (seconds since the start, longest game found by then)
 MARKS = (3_000, 3_500, 4_000)  # lengths past which the deals found are counted

@@ -37,7 +37,8 @@ from types import ModuleType
 
 from ratscrew.engine import Flip, Game
 from ratscrew.lab import kernel
-from ratscrew.lab.simulate import game_seed, guarded, play_one
+from ratscrew.lab.game import play_one
+from ratscrew.lab.simulate import game_seed, guarded
 from ratscrew.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,7 +104,11 @@ def baseline_games(module: ModuleType, games: int) -> float:
 # Run in a fresh process whose ratscrew comes from PYTHONPATH: games per second and a digest of every game.
 TIMED_GAMES = """
 import hashlib, json, sys, time
-from ratscrew.lab.simulate import game_seed, guarded, play_one
+from ratscrew.lab.simulate import game_seed, guarded
+try:
+    from ratscrew.lab.game import play_one
+except ImportError:  # a revision from before lab/game.py
+    from ratscrew.lab.simulate import play_one
 from ratscrew.rules import Rules
 rules, games = guarded(Rules.build("standard")), int(sys.argv[1])
 start, digest = time.process_time(), hashlib.sha256()

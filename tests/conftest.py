@@ -1,4 +1,8 @@
-"""Shared fixtures: a real `ratscrew play` server on loopback, and Debian's Chromium driven by Playwright."""
+"""Shared fixtures: a real `ratscrew play` server on loopback, and Debian's Chromium driven by Playwright.
+
+The suite runs in several processes (pytest-xdist, ``scripts/test``): see CONTRIBUTING.md for what a test must
+respect to run beside others.
+"""
 
 from __future__ import annotations
 
@@ -80,6 +84,24 @@ def start_server(data: Path) -> Server:
         process.kill()
         raise RuntimeError(f"server did not start: {first!r} {process.stderr.read() if process.stderr else ''}")
     return Server(first[len(prefix) :], data, process)
+
+
+WIDER_SCOPES = frozenset({"class", "module", "package"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup`` the tests of one module that share a fixture wider than a test (a server,
+    browser pages, a cluster) run in one worker, in their order, so that fixture is set up once; every other
+    test goes to whichever worker is free."""
+    for item in items:
+        if isinstance(item, pytest.Function) and _shares_a_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid))
+
+
+def _shares_a_fixture(item: pytest.Function) -> bool:
+    # pytest keeps the fixtures a test resolved to in _fixtureinfo; it has no public way to ask their scope.
+    info: Any = item._fixtureinfo
+    return any(d.scope in WIDER_SCOPES for defs in info.name2fixturedefs.values() for d in defs)
 
 
 @pytest.fixture(scope="module")

@@ -122,12 +122,17 @@ def test_seconds_stops_the_search_and_ctrl_c_keeps_the_state(tmp_path: Path) -> 
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 60
-    while batches_done(state) < 1:
-        assert time.monotonic() < deadline, "no batch finished within a minute"
-        time.sleep(0.1)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        deadline = time.monotonic() + 60
+        while batches_done(state) < 1:
+            assert time.monotonic() < deadline, "no batch finished within a minute"
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:  # a search without --seconds runs until stopped: never leave one behind on a failure
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130
     assert err.strip().splitlines() == [err.strip()] and "stopped at batch" in err and str(state) in err
     assert json.loads(state.read_text())["next_batch"] >= 1

@@ -22,11 +22,10 @@ from typing import Any, TypeVar
 import pytest
 from distributed import LocalCluster
 
-from ratscrew import bmn
+from ratscrew import bmn, executor
 from ratscrew.bmn import play_random
-from ratscrew.lab import executor
+from ratscrew.executor import ClusterError, open_runner
 from ratscrew.lab.bmn_search import HuntSettings, SearchState, search
-from ratscrew.lab.executor import ClusterError, open_runner
 from ratscrew.lab.simulate import simulate
 from ratscrew.rules import Rules
 

@@ -8,7 +8,8 @@ import statistics
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratscrew.lab.simulate import GameStats, Paired, Summary, Tally
+from ratscrew.lab.game import GameStats
+from ratscrew.lab.simulate import Paired, Summary, Tally
 
 PLAYERS = 3
 

@@ -11,7 +11,7 @@ from ratscrew.bots.levels import LEVELS, PATTERN_DIFFICULTY
 from ratscrew.bots.reaction import ExGaussian, probability_first
 from ratscrew.cards import Card, parse_cards
 from ratscrew.engine import Game
-from ratscrew.engine.events import OutReason, PileWon, PlayerOut, SlapCorrect, SlapDismissed, WrongSlap
+from ratscrew.engine.events import PileWon, SlapCorrect, SlapDismissed, WrongSlap
 from ratscrew.record import Record, state_json
 from ratscrew.rules import Rules
 from ratscrew.table import RejectCode, Rejected, SeatSpec, Table, TableConfig, VirtualClock, replay, run_virtual
@@ -387,33 +387,6 @@ def test_a_slap_is_judged_against_the_pile_its_player_saw_not_the_card_that_cove
             assert any(isinstance(e.event, WrongSlap) and e.event.seat == 0 for e in table.log)
 
 
-def test_the_counts_kept_while_playing_are_what_the_log_says() -> None:
-    rules = Rules.build("standard", {"end.max_cards": 3000})
-    knockouts = 0
-    for seed in range(6):
-        game = Game.from_seed(rules, 4, seed)
-        clock = VirtualClock()
-        table = Table(game, [SeatSpec(f"b{i}", "medium") for i in range(4)], clock, seed=seed)
-        run_virtual(table, clock)
-        piles = {"slap": 0, "challenge": 0}
-        for how in (e.event.how for e in table.log if isinstance(e.event, PileWon)):
-            if how in piles:
-                piles[how] += 1
-        wrong = sum(1 for e in table.log if isinstance(e.event, WrongSlap))
-        knocked = sum(1 for e in table.log if isinstance(e.event, PlayerOut) and e.event.reason is OutReason.WRONG_SLAP)
-        assert (table.piles_won(), table.wrong_slaps(), table.wrong_slap_knockouts()) == (piles, wrong, knocked)
-        # A table taking over a game resumed from its journal counts the events it was handed, too.
-        fresh = Table(
-            Game.from_seed(rules, 4, seed),
-            [SeatSpec(f"b{i}", "medium") for i in range(4)],
-            VirtualClock(),
-            history=table.log,
-        )
-        assert (fresh.piles_won(), fresh.wrong_slaps(), fresh.wrong_slap_knockouts()) == (piles, wrong, knocked)
-        knockouts += knocked
-    assert knockouts  # the seeds do knock someone out with a wrong slap
-
-
 def test_a_held_input_no_longer_possible_is_refused_the_same_way_when_its_time_comes() -> None:
     game = Game(Rules.build("standard"), hands("3H 4H", "5D 6D"))
     clock = VirtualClock()
@@ -442,6 +415,6 @@ def test_a_game_resumed_from_its_actions_has_the_log_it_had_and_plays_on() -> No
     assert [(e.seq, e.t, e.event) for e in history] == [(e.seq, e.t, e.event) for e in played.log]
     assert state_json(game) == state_json(played.game)
     resumed = Table(game, seats, VirtualClock(game.now), seed=3, history=history)
-    assert resumed.log == played.log and resumed.wrong_slaps() == played.wrong_slaps()
+    assert resumed.log == played.log
     resumed.slap(0)  # and it plays on: the next events are numbered after the ones it was handed
     assert resumed.log[-1].seq == len(resumed.log) - 1 > len(history) - 1

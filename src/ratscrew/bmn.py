@@ -20,7 +20,7 @@ from types import ModuleType
 from ratscrew import kernels
 from ratscrew.engine.outcome import Loop
 from ratscrew.errors import NotationError
-from ratscrew.lab.executor import open_runner
+from ratscrew.executor import open_runner
 from ratscrew.shuffle import SeededRandom
 
 # The C player (_bmn_fast.c); RATSCREW_PURE_PYTHON=1 forces the Python one (see kernels.py).

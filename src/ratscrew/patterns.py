@@ -18,9 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import TYPE_CHECKING, TypeAlias
 
 from ratscrew.cards import Card, Rank, format_cards
-from ratscrew.rules.model import Rules, SlapRules
+
+if TYPE_CHECKING:  # the rules import the patterns (Rules.any_slap_enabled); these only name the rules' types
+    from ratscrew.rules.model import Rules, SlapRules
 
 __all__ = ["PATTERNS", "PATTERN_KEYS", "Match", "Pattern", "enabled_patterns", "find_matches", "wildcard_rank"]
 
@@ -36,7 +39,7 @@ class Match:
 
 # A predicate sees the pile (bottom first), the slap rules and how many of the pile's cards are face up
 # (the rest, under ``burned_count``, are burned cards at the bottom).
-Predicate = Callable[[Sequence[Card], SlapRules, int], "Match | None"]
+Predicate: TypeAlias = "Callable[[Sequence[Card], SlapRules, int], Match | None]"
 
 
 @dataclass(frozen=True, slots=True)

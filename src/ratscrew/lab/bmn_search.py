@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ratscrew.bmn import play_block, play_bmn, to_notation
+from ratscrew.executor import open_runner
 from ratscrew.lab.bmn_family import Position, Relative, cycle_of, family, into_cycle
-from ratscrew.lab.executor import open_runner
 from ratscrew.shuffle import SeededRandom
 
 _MASK = (1 << 64) - 1

@@ -2,7 +2,7 @@
 
 ``ratscrew._ers_fast`` (``src/ratscrew/_ers_fast.c``) plays one complete game between computer players on
 virtual time, the engine, the table and the bots together, and gives the same per-game figures as
-:func:`ratscrew.lab.simulate.play_one` for the same rules, seats and seed. It is a port, so it only plays
+:func:`ratscrew.lab.game.play_one` for the same rules, seats and seed. It is a port, so it only plays
 what it was ported for: :func:`covers` names what it does not cover, and such a game is played by the
 Python modules, which stay the reference. ``RATSCREW_PURE_PYTHON=1`` forces Python (see kernels.py).
 
@@ -22,7 +22,6 @@ import struct
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING
 
 from ratscrew import kernels
 from ratscrew.bots.levels import LONG_CHALLENGE_MISS, NEAR_MISS_WRONG, PATTERN_DIFFICULTY, Level
@@ -50,13 +49,11 @@ from ratscrew.engine.events import (
     WrongSlap,
 )
 from ratscrew.engine.outcome import Ending, Result
+from ratscrew.lab.game import GameStats, play_one
 from ratscrew.patterns import PATTERN_KEYS
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, Value
-
-if TYPE_CHECKING:
-    from ratscrew.lab.simulate import GameStats
-    from ratscrew.table.table import TableEvent
+from ratscrew.table.table import TableEvent
 
 MODULE = "ratscrew._ers_fast"
 # The levels whose every draw the kernel makes as the Python bot does. ``match`` plays at Medium's speed
@@ -315,8 +312,6 @@ def play_c(
 
 def play_python(rules: Rules, levels: Sequence[str], seed: int, *, want_hash: bool = False) -> tuple[GameStats, int]:
     """One game on the Python modules: its figures and (when asked, else 0) its event hash."""
-    from ratscrew.lab.simulate import play_one
-
     if not want_hash:
         return play_one(rules, levels, seed), 0
     h = EventHash()
@@ -325,8 +320,6 @@ def play_python(rules: Rules, levels: Sequence[str], seed: int, *, want_hash: bo
 
 
 def _stats(row: tuple[int, int, int, int, int, int, int, int, int]) -> tuple[GameStats, int]:
-    from ratscrew.lab.simulate import GameStats
-
     cards, ms, by_slap, by_challenge, wrong, knocked, result, winner, digest = row
     stats = GameStats(
         cards, ms, by_slap, by_challenge, wrong, knocked, _RESULTS[result], None if winner < 0 else winner
@@ -346,8 +339,6 @@ class Player:
 
 def player(rules: Rules, levels: Sequence[str]) -> Player:
     """The fastest exact way to play these games: the kernel when it covers them, else Python."""
-    from ratscrew.lab.simulate import GameStats, play_one
-
     seats = tuple(levels)
 
     def python(seed: int) -> GameStats:

@@ -2,7 +2,7 @@
 
 Each game's seed comes from the run's seed and the game's index alone, and the totals do not depend on the
 order games are added in, so the figures are the same for the same seed whatever the number of worker
-processes, and on a Dask cluster (lab/executor.py).
+processes, and on a Dask cluster (executor.py).
 """
 
 from __future__ import annotations
@@ -15,33 +15,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ratscrew.bots.registry import resolve_all
-from ratscrew.engine.game import Game
 from ratscrew.errors import MalformedInput
+from ratscrew.executor import open_runner
 from ratscrew.lab import kernel
-from ratscrew.lab.executor import open_runner
+from ratscrew.lab.game import GameStats
 from ratscrew.lab.stats import mean_se, median, median_of, middle, percentile
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
-from ratscrew.table.clock import VirtualClock
-from ratscrew.table.table import SeatSpec, Table, TableConfig, TableEvent, run_virtual
 
 # Without a card limit a game with slaps can in principle go on for ever; the lab stops one at this many
 # cards (result "limit") unless the rules set their own end.max_cards.
 GUARD_MAX_CARDS = 50_000
 _MASK = (1 << 64) - 1
 SECOND_MS = 1_000  # game lengths are counted per second for the median time
-
-
-@dataclass(frozen=True, slots=True)
-class GameStats:
-    cards: int
-    ms: int
-    piles_by_slap: int
-    piles_by_challenge: int
-    wrong_slaps: int
-    out_by_wrong_slap: int
-    result: str
-    winner: int | None
 
 
 # The per-game figures whose means the summary gives, by their GameStats names and their names in the summary.
@@ -243,38 +229,6 @@ def check_levels(levels: Sequence[str]) -> None:
 
 def guarded(rules: Rules) -> Rules:
     return rules if rules.end.max_cards else rules.with_changes({"end.max_cards": GUARD_MAX_CARDS})
-
-
-def play_one(
-    rules: Rules, levels: Sequence[str], seed: int, *, on_event: Callable[[TableEvent], None] | None = None
-) -> GameStats:
-    """One complete game between bots at ``levels`` (seat order), on virtual time; ``on_event`` hears
-    every event the table publishes."""
-    game = Game.from_seed(rules, len(levels), seed)
-    clock = VirtualClock()
-    table = Table(
-        game,
-        [SeatSpec(f"bot {i + 1}", level) for i, level in enumerate(levels)],
-        clock,
-        seed=seed,
-        config=TableConfig(),
-    )
-    if on_event is not None:
-        table.listeners.append(on_event)
-    run_virtual(table, clock)
-    assert game.outcome is not None
-    piles = table.piles_won()
-    knocked = table.wrong_slap_knockouts()
-    return GameStats(
-        game.cards,
-        clock.now(),
-        piles["slap"],
-        piles["challenge"],
-        table.wrong_slaps(),
-        knocked,
-        game.outcome.result.value,
-        game.outcome.winner,
-    )
 
 
 @dataclass(slots=True)

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any, Literal, cast
 
 from ratscrew.cards import Card, DeckSpec, Rank
+from ratscrew.patterns import PATTERNS
 from ratscrew.rules.options import LOCKING, OPTIONS, PAYING, Value, check_needs, option
 from ratscrew.rules.presets import preset as find_preset
 
@@ -161,8 +162,6 @@ class Rules:
 
     def any_slap_enabled(self, *, jokers_in_play: bool) -> bool:
         """Whether any pattern could ever be slapped (without one, a game can loop forever)."""
-        from ratscrew.patterns import PATTERNS  # the patterns are defined on the rules, so they import them
-
         s = self.slaps
         return any(p.enabled(s) and (p.key != "joker" or jokers_in_play) for p in PATTERNS)
 

@@ -36,16 +36,7 @@ from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
 from ratscrew.bots.registry import resolve
 from ratscrew.engine.actions import Action, Flip, Millis, Seat, Slap, Wait
-from ratscrew.engine.events import (
-    CardTurned,
-    ChallengeWon,
-    Event,
-    OutReason,
-    PileWon,
-    PlayerOut,
-    SlapCorrect,
-    WrongSlap,
-)
+from ratscrew.engine.events import CardTurned, ChallengeWon, Event, SlapCorrect
 from ratscrew.engine.game import Game
 from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import Clock, VirtualClock
@@ -152,11 +143,6 @@ class Table:
         # Every event of the game, numbered; a game resumed from its journal (``replay``) starts with the
         # events its actions had.
         self.log: list[TableEvent] = list(history)
-        # What the lab reports, counted as the events are published rather than found in the log afterwards.
-        self._published = 0
-        self._piles = {"slap": 0, "challenge": 0}
-        self._wrong_slaps = 0
-        self._wrong_slap_knockouts = 0
         self.listeners: list[Callable[[TableEvent], None]] = []
         # The table's one way of saying no: an input refused when it arrives, or one taken then but no longer
         # possible when its landing time came (online play, where inputs are held).
@@ -350,13 +336,6 @@ class Table:
                     self._schedule(t + game.rules.slapping.tie_window_ms, TimerKind.SPLIT_CLOSE)
             elif isinstance(event, ChallengeWon):
                 self._schedule(t + game.rules.slapping.collect_delay_ms, TimerKind.COLLECT)
-            elif isinstance(event, PileWon):
-                if event.how in self._piles:
-                    self._piles[event.how] += 1
-            elif isinstance(event, WrongSlap):
-                self._wrong_slaps += 1
-            elif isinstance(event, PlayerOut) and event.reason is OutReason.WRONG_SLAP:
-                self._wrong_slap_knockouts += 1
         if game.outcome is not None:
             return
         key = (game.cards, game.tricks, len(game.burned) if self._burned_in_patterns else 0)
@@ -370,7 +349,6 @@ class Table:
     def _publish(self, t: Millis, event: Event) -> None:
         published = TableEvent(len(self.log), t, event)
         self.log.append(published)
-        self._published += 1
         for listener in self.listeners:
             listener(published)
 
@@ -430,34 +408,6 @@ class Table:
         fitted = ExGaussian.fit(samples[-50:], floor=120.0)
         summary = "plays at a person's own speed"
         return Level(MATCH, fitted, medium.miss, medium.wrong, medium.flip, summary, level.strategy)
-
-    # ------------------------------------------------------------------ helpers for drivers
-
-    def piles_won(self) -> dict[str, int]:
-        """Piles won by slap and by challenge, from every event in the log."""
-        if self._counted_all():
-            return dict(self._piles)
-        counts = {"slap": 0, "challenge": 0}
-        for item in self.log:
-            if isinstance(item.event, PileWon) and item.event.how in counts:
-                counts[item.event.how] += 1
-        return counts
-
-    def wrong_slaps(self) -> int:
-        if self._counted_all():
-            return self._wrong_slaps
-        return sum(1 for item in self.log if isinstance(item.event, WrongSlap))
-
-    def wrong_slap_knockouts(self) -> int:
-        """How many players a wrong slap put out (``players.out_when = wrong-slap``)."""
-        if self._counted_all():
-            return self._wrong_slap_knockouts
-        return sum(1 for e in self.log if isinstance(e.event, PlayerOut) and e.event.reason is OutReason.WRONG_SLAP)
-
-    def _counted_all(self) -> bool:
-        """The counts cover the whole log: nothing was put in it but what this table published (a room
-        restoring a game after a restart puts the events it replayed there itself, and then they are read)."""
-        return self._published == len(self.log)
 
 
 def _plays_match(spec: SeatSpec) -> bool:

@@ -1,0 +1,89 @@
+"""One game of the lab on the Python modules, and the figures the lab takes from it.
+
+Both ways of playing a lab game give a :class:`GameStats`: :func:`play_one` here (the reference: the engine,
+the real-time table and the bots on virtual time) and the compiled kernel (lab/kernel.py). The table only
+plays; what the lab reports (piles won by slap and by challenge, wrong slaps, players a wrong slap put out)
+the lab counts itself, in the events the table published (:func:`count_events`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from ratscrew.engine.events import OutReason, PileWon, PlayerOut, WonBy, WrongSlap
+from ratscrew.engine.game import Game
+from ratscrew.rules.model import Rules
+from ratscrew.table.clock import VirtualClock
+from ratscrew.table.table import SeatSpec, Table, TableConfig, TableEvent, run_virtual
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    cards: int
+    ms: int
+    piles_by_slap: int
+    piles_by_challenge: int
+    wrong_slaps: int
+    out_by_wrong_slap: int
+    result: str
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventCounts:
+    """What the lab counts in a game's events (the rest of GameStats is the game's own state)."""
+
+    piles_by_slap: int = 0
+    piles_by_challenge: int = 0
+    wrong_slaps: int = 0
+    out_by_wrong_slap: int = 0  # players a wrong slap put out (``players.out_when = wrong-slap``)
+
+
+def count_events(log: Iterable[TableEvent]) -> EventCounts:
+    """The lab's counts over a game's published events (a table's ``log``): one pass once the game is over,
+    rather than counters the table would keep for the lab on every event."""
+    by_slap = by_challenge = wrong = knocked = 0
+    for published in log:
+        event = published.event
+        if isinstance(event, PileWon):
+            if event.how is WonBy.SLAP:
+                by_slap += 1
+            elif event.how is WonBy.CHALLENGE:
+                by_challenge += 1
+        elif isinstance(event, WrongSlap):
+            wrong += 1
+        elif isinstance(event, PlayerOut) and event.reason is OutReason.WRONG_SLAP:
+            knocked += 1
+    return EventCounts(by_slap, by_challenge, wrong, knocked)
+
+
+def play_one(
+    rules: Rules, levels: Sequence[str], seed: int, *, on_event: Callable[[TableEvent], None] | None = None
+) -> GameStats:
+    """One complete game between bots at ``levels`` (seat order), on virtual time; ``on_event`` hears
+    every event the table publishes."""
+    game = Game.from_seed(rules, len(levels), seed)
+    clock = VirtualClock()
+    table = Table(
+        game,
+        [SeatSpec(f"bot {i + 1}", level) for i, level in enumerate(levels)],
+        clock,
+        seed=seed,
+        config=TableConfig(),
+    )
+    if on_event is not None:
+        table.listeners.append(on_event)
+    run_virtual(table, clock)
+    assert game.outcome is not None
+    counts = count_events(table.log)
+    return GameStats(
+        game.cards,
+        clock.now(),
+        counts.piles_by_slap,
+        counts.piles_by_challenge,
+        counts.wrong_slaps,
+        counts.out_by_wrong_slap,
+        game.outcome.result.value,
+        game.outcome.winner,
+    )

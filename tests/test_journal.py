@@ -20,7 +20,7 @@ def test_rooms_untouched_for_weeks_are_forgotten_and_recent_ones_kept(tmp_path: 
     journal = SqliteJournal(path)
     for code, phase in (("OLDLOB", "lobby"), ("OLDPLY", "playing"), ("NEWPLY", "playing")):
         journal.room(code, {"code": code, "phase": phase, "game_no": 1})
-        journal.actions(code, 1, 0, [{"type": "flip", "t": 0}])
+        journal.actions(code, 1, 0, [{"type": "flip", "t": 0}], 0)
     journal.flush()
     journal.close()
     with sqlite3.connect(path) as db:  # two of them were last touched three weeks ago
@@ -37,9 +37,9 @@ def test_a_new_game_drops_the_actions_of_the_rooms_earlier_games(tmp_path: Path)
     path = tmp_path / "store.sqlite3"
     journal = SqliteJournal(path)
     journal.room("REMATC", {"code": "REMATC", "phase": "playing", "game_no": 2})
-    journal.actions("REMATC", 1, 0, [{"type": "flip", "t": 0}, {"type": "flip", "t": 500}])
-    journal.actions("REMATC", 2, 0, [{"type": "flip", "t": 0}])
-    journal.actions("REMATC", 2, 1, [{"type": "flip", "t": 400}])
+    journal.actions("REMATC", 1, 0, [{"type": "flip", "t": 0}, {"type": "flip", "t": 500}], 1)
+    journal.actions("REMATC", 2, 0, [{"type": "flip", "t": 0}], 2)
+    journal.actions("REMATC", 2, 1, [{"type": "flip", "t": 400}], 3)
     journal.flush()
     assert count(path, "room_actions", "REMATC") == 2
     (saved,) = journal.playing_rooms()

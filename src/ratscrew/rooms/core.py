@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 HOST_GRACE_MS = 30_000  # a host gone this long from the lobby hands the room to the next seated player
 PROBE_EVERY_MS = 2_000  # how often each page is probed (its answers keep the socket alive, and are recorded)
 LATENCY_EVERY_MS = 5_000  # a latency message for a change of measured latency alone goes out at most this often
+NOT_SAVING = "the server cannot save games just now: no new game can start until it can (try again later)"
 
 
 class RoomCore:
@@ -364,6 +365,8 @@ class RoomCore:
                 if host
                 else refused(Refusal.NOT_HOST, "only the host changes the seats and the rules")
             )
+            if no is None and not self.journal.healthy():
+                no = refused(Refusal.NOT_SAVING, NOT_SAVING)
             if no is not None:
                 self.outbox.refuse(page.id, no)
             else:

@@ -21,20 +21,27 @@ class Journal(Protocol):
 
     def room(self, code: str, doc: dict[str, object]) -> None: ...
 
-    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None: ...
+    def actions(self, code: str, game_no: int, start: int, actions: list[object], seq: int) -> None: ...
 
     def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None: ...
+
+    def healthy(self) -> bool:
+        """Whether what the room is given to keep is being kept (a room starts no game while it is not)."""
+        ...
 
 
 class NoJournal:
     def room(self, code: str, doc: dict[str, object]) -> None:
         pass
 
-    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None:
+    def actions(self, code: str, game_no: int, start: int, actions: list[object], seq: int) -> None:
         pass
 
     def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
         pass
+
+    def healthy(self) -> bool:
+        return True
 
 
 @dataclass(frozen=True, slots=True)

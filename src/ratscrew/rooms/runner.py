@@ -4,6 +4,11 @@ Each room's task waits for the next thing in its inbox (a page opening, a messag
 room's next deadline, hands it to the room's core, and puts what the core wants sent into each page's
 outbox. Outboxes are bounded: a page that cannot keep up is sent the whole state instead of the backlog,
 and closed if it keeps falling behind. Nothing else touches a room.
+
+Nothing is told before it is kept: what one step of the room wants sent waits until the journal has
+committed every write that step (and the room's earlier ones) queued, then goes out in order. A room whose
+messages wait ``STALL_MS`` for a commit that does not come (the journal is failing) stops: its pages are
+told why and closed, and it cannot be loaded again until its writes are in the file.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ratscrew.errors import NotFound, TooMany
+from ratscrew.errors import NotFound, TooMany, Unavailable
 from ratscrew.rooms import wire
 from ratscrew.rooms.core import Message, RoomCore
 from ratscrew.rooms.journal import SavedRoom, SqliteJournal
@@ -38,6 +43,8 @@ CONNECTIONS_PER_CLIENT = 48
 FAILED_LOOKUPS_PER_MINUTE = 20
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud across a table
 CODE_LENGTH = 6
+STALL_MS = 10_000  # a room's messages held this long for a commit that does not come: the room stops
+NOT_SAVING = "the server cannot save games just now: it goes on from the last saved move once it can"
 
 
 def new_code() -> str:
@@ -70,10 +77,22 @@ class RoomRunner:
     """The owner task of one room. Its core runs on the server's clock, which also wakes the task at the
     core's next deadline (or to unload the room once nobody watches)."""
 
-    def __init__(self, core: RoomCore, clock: AlarmClock, idle_unload_s: float = IDLE_UNLOAD_S) -> None:
+    def __init__(
+        self,
+        core: RoomCore,
+        clock: AlarmClock,
+        idle_unload_s: float = IDLE_UNLOAD_S,
+        journal: SqliteJournal | None = None,
+    ) -> None:
         self.core = core
         self.clock = clock
         self.idle_unload_ms = round(idle_unload_s * 1000)
+        self.journal = journal
+        # The journal's ticket of the room's last write: what the room sends waits until it is committed.
+        # The writes of its creation (or its restoring) are already queued.
+        self.ticket = journal.queued if journal is not None else 0
+        self._held: deque[tuple[int, int, list[tuple[int, Message]]]] = deque()  # (ticket, since, messages)
+        self._stale: set[int] = set()  # pages whose backlog was dropped while messages were held
         self.links: dict[int, PageLink] = {}
         self.inbox: asyncio.Queue[Item | None] = asyncio.Queue()
         self.idle_since: int | None = clock.now()
@@ -120,6 +139,8 @@ class RoomRunner:
                 self._disarm()
                 return  # nobody watches: the journal keeps the room; it is loaded again when someone comes
             item = await inbox.get()
+            # From here to the delivery is one synchronous step: every write queued meanwhile is this room's.
+            mark = self.journal.queued if self.journal is not None else 0
             # Take everything that arrived meanwhile before the room's clock moves on and before anything is
             # sent: under load one pass serves many messages (in the order they came) with one delivery.
             while True:
@@ -131,7 +152,7 @@ class RoomRunner:
                     break
                 item = inbox.get_nowait()
             self._guarded(core.tick)
-            self._guarded(self._deliver)
+            self._guarded(self._deliver, mark)
 
     def _guarded(self, step: Callable[..., None], *args: object) -> None:
         """A bug met by one message must not end the room for everyone in it: it is logged, the room goes on."""
@@ -165,6 +186,12 @@ class RoomRunner:
         # The core runs on this same clock, so its deadline is a time of the clock: the timer is set again only
         # when the deadline moved.
         at = self.core.next_deadline()
+        if self._held:
+            stall_at = self._held[0][1] + STALL_MS
+            if stall_at <= self.clock.now():
+                self._stall()
+                return False
+            at = stall_at if at is None else min(at, stall_at)
         if self.idle_since is not None:
             idle_at = self.idle_since + self.idle_unload_ms
             if idle_at <= self.clock.now():
@@ -188,12 +215,42 @@ class RoomRunner:
             self._tick_queued = True
             self.inbox.put_nowait(("tick", _NO_LINK, None))
 
-    def _deliver(self) -> None:
+    def _deliver(self, mark: int) -> None:
+        """Send what the step wants sent, or hold it until the journal has committed what the step wrote."""
+        out = self.core.take_outgoing()
+        journal = self.journal
+        if journal is None:
+            self._send(out)
+            return
+        if journal.queued != mark:
+            self.ticket = journal.queued
+        if not out:
+            return
+        if not self._held and self.ticket <= journal.committed:
+            self._send(out)
+            return
+        if not self._held or self._held[-1][0] != self.ticket:
+            journal.after(self.ticket, self._committed)
+        self._held.append((self.ticket, self.clock.now(), out))
+
+    def _committed(self) -> None:
+        """The journal committed more: send, in order, everything held that it now covers."""
+        if self.journal is None:
+            return
+        committed = self.journal.committed
+        while self._held and self._held[0][0] <= committed:
+            out = self._held.popleft()[2]
+            try:
+                self._send(out)
+            except Exception:
+                log.exception("room %s: an error while sending what was committed", self.code)
+
+    def _send(self, out: list[tuple[int, Message]]) -> None:
         # The same message often goes to every page of the room: it is encoded once, not once per page.
         encoded: dict[int, tuple[Message, str]] = {}
-        for page_id, message in self.core.take_outgoing():
+        for page_id, message in out:
             link = self.links.get(page_id)
-            if link is None:
+            if link is None or page_id in self._stale:
                 continue
             if link.outbox.qsize() >= OUTBOX_LIMIT:
                 # The page cannot keep up: drop its backlog and send the whole state once instead.
@@ -203,12 +260,34 @@ class RoomRunner:
                 if link.overflows >= OVERFLOWS_BEFORE_CLOSE:
                     self._shut(link)
                     continue
+                if self._held:  # the room's state now is ahead of what is committed: the state waits for it
+                    self._stale.add(page_id)
+                    continue
                 message = self.core.snapshot()
             known = encoded.get(id(message))
             if known is None or known[0] is not message:
                 known = (message, json.dumps(message, ensure_ascii=False, separators=(",", ":")))
                 encoded[id(message)] = known
             link.outbox.put_nowait(known[1])
+        if self._stale and not self._held:
+            state = json.dumps(self.core.snapshot(), ensure_ascii=False, separators=(",", ":"))
+            for page_id in self._stale:
+                if (link := self.links.get(page_id)) is not None:
+                    link.outbox.put_nowait(state)
+            self._stale.clear()
+
+    def _stall(self) -> None:
+        """The journal has not committed this room's writes for ``STALL_MS``: tell its pages and stop, so
+        nothing more is played that could not be kept (what was committed stays)."""
+        log.error("room %s: stopped, its writes were not committed for %d ms", self.code, STALL_MS)
+        self._held.clear()
+        self._stale.clear()
+        text = json.dumps(wire.ErrorMsg(NOT_SAVING).to_json())
+        for link in self.links.values():
+            while not link.outbox.empty():  # room for the last words
+                link.outbox.get_nowait()
+            link.outbox.put_nowait(text)
+            self._shut(link)
 
     def _shut(self, link: PageLink) -> None:
         with contextlib.suppress(asyncio.QueueFull):
@@ -284,11 +363,22 @@ class Rooms:
         self.rooms: dict[str, RoomRunner] = {}
         self.limits = ClientLimits(self.clock)
         self._next_page = 0
+        # Rooms that left memory with writes not yet committed (by ticket): not loaded again before they are.
+        self._unsaved: dict[str, int] = {}
+
+    def journal_healthy(self) -> bool:
+        """Whether the journal keeps what it is given (a health check's question; no journal: nothing to keep)."""
+        return self.journal is None or self.journal.healthy()
+
+    def _check_saving(self) -> None:
+        if not self.journal_healthy():
+            raise Unavailable(NOT_SAVING)
 
     # ------------------------------------------------------------------ creating
 
     def _check_create(self, client: str) -> None:
         self._forget_closed()
+        self._check_saving()
         if len(self.rooms) >= MAX_ROOMS:
             raise TooMany(f"this server is full ({MAX_ROOMS} live rooms): try again in a few minutes")
         self.limits.create(client)
@@ -348,7 +438,7 @@ class Rooms:
         return self._run(core), core.host_token
 
     def _run(self, core: RoomCore) -> RoomRunner:
-        runner = RoomRunner(core, self.clock, self.idle_unload_s)
+        runner = RoomRunner(core, self.clock, self.idle_unload_s, self.journal)
         self.rooms[core.code] = runner
         return runner
 
@@ -360,6 +450,11 @@ class Rooms:
         runner = self.rooms.get(code)
         if runner is not None or self.journal is None or len(code) != CODE_LENGTH:
             return runner
+        # The same answer whether or not there is such a room: a failing journal tells no codes apart.
+        self._check_saving()
+        unsaved = self._unsaved.get(code)
+        if unsaved is not None and unsaved > self.journal.committed:
+            raise Unavailable(NOT_SAVING)
         saved = self.journal.load_room(code)
         return None if saved is None else self._restore(saved)
 
@@ -393,9 +488,16 @@ class Rooms:
 
     def _restore(self, saved: SavedRoom) -> RoomRunner:
         core = RoomCore.from_doc(saved.doc, self.clock, self.journal)
+        core.seq = saved.seq  # its next event is numbered on from the last one any page could have seen
         phase = Phase(str(saved.doc.get("phase", "lobby")))
         if phase is not Phase.LOBBY and core.game_no:
             core.resume_game(core.game_no, core.seed, saved.actions)
+            if phase is Phase.PLAYING and core.phase is Phase.OVER and self.journal is not None:
+                # The game's last actions were kept but not its end (the server stopped in between): its
+                # record is rebuilt from them, and the room kept as over.
+                assert core.summary is not None
+                self.journal.rebuilt(core.game_id, core.record().to_json(), core.summary)
+                self.journal.room(core.code, core.to_doc())
         return self._run(core)
 
     def restore_all(self) -> int:
@@ -422,8 +524,13 @@ class Rooms:
         self.limits.disconnect(client)
 
     def _forget_closed(self) -> None:
+        journal = self.journal
         for code in [c for c, r in self.rooms.items() if r.closed]:
-            del self.rooms[code]
+            runner = self.rooms.pop(code)
+            if journal is not None and runner.ticket > journal.committed:
+                self._unsaved[code] = runner.ticket
+        if self._unsaved and journal is not None:
+            self._unsaved = {c: t for c, t in self._unsaved.items() if t > journal.committed}
 
     async def close(self) -> None:
         for runner in list(self.rooms.values()):

@@ -123,6 +123,19 @@ class RoomRunner:
     def close_link(self, link: PageLink) -> None:
         self.inbox.put_nowait(("close", link, None))
 
+    async def kept(self) -> None:
+        """Wait until everything the room wrote so far is committed (before telling a page it exists), or
+        raise Unavailable if that does not come within ``STALL_MS``."""
+        journal = self.journal
+        if journal is None or self.ticket <= journal.committed:
+            return
+        done = asyncio.Event()
+        journal.after(self.ticket, done.set)
+        try:
+            await asyncio.wait_for(done.wait(), STALL_MS / 1000)
+        except TimeoutError:
+            raise Unavailable(NOT_SAVING) from None
+
     async def stop(self) -> None:
         self.inbox.put_nowait(None)
         await asyncio.gather(self._task, return_exceptions=True)

@@ -56,6 +56,7 @@ async def create_room(request: Request) -> Response:
     runner, token = rooms_of(request).create_room(
         client_of(request), seats=seats, rules=rules, name=name, public=public, standins=standins
     )
+    await runner.kept()  # the code is told once the room is in the journal
     return JSONResponse({"code": runner.code, "token": token, "seat": 0})
 
 

@@ -6,7 +6,7 @@
 and committing it, held open). ``--fail``: the first N transactions fail with an I/O error. ``--full-when``:
 while that file exists, the SQLite file may not grow by one page (``max_page_count``) and every transaction
 needs one more (it starts by writing a page-sized row), so each fails with SQLite's own SQLITE_FULL, as on
-a full disk. ``--stall-ms``: how long a room waits for a commit before it stops (``runner.STALL_MS``).
+a full disk. ``--stall-ms``: how long a room waits for a commit before it stops (``delivery.STALL_MS``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from ratscrew.cli import main
-from ratscrew.rooms import journal, runner
+from ratscrew.rooms import delivery, journal
 from ratscrew.web import app
 
 MOST_PAGES = 1_073_741_823  # SQLite's own default for max_page_count
@@ -54,13 +54,13 @@ def run() -> None:
     parser.add_argument("--delay-ms", type=int, default=0)
     parser.add_argument("--fail", type=int, default=0)
     parser.add_argument("--full-when", type=Path)
-    parser.add_argument("--stall-ms", type=int, default=runner.STALL_MS)
+    parser.add_argument("--stall-ms", type=int, default=delivery.STALL_MS)
     parser.add_argument("rest", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     FaultyJournal.delay_s = args.delay_ms / 1000
     FaultyJournal.failures = args.fail
     FaultyJournal.full_when = args.full_when
-    runner.STALL_MS = args.stall_ms
+    delivery.STALL_MS = args.stall_ms
     app.SqliteJournal = FaultyJournal  # type: ignore[attr-defined]
     rest = args.rest[1:] if args.rest[:1] == ["--"] else args.rest
     sys.argv = ["ratscrew", *rest]

@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 
 from ratscrew.errors import Unavailable
+from ratscrew.rooms import delivery, wire
 from ratscrew.rooms import journal as journal_module
-from ratscrew.rooms import runner as runner_module
-from ratscrew.rooms import wire
 from ratscrew.rooms.core import RoomCore
+from ratscrew.rooms.document import GAME_WAITS
 from ratscrew.rooms.fairness import MIN_WINDOW_MS
 from ratscrew.rooms.journal import ROOM_KEPT_S, Health, SqliteJournal, Write
-from ratscrew.rooms.runner import NOT_SAVING, PageLink, Rooms
+from ratscrew.rooms.runner import PageLink, Rooms
 from ratscrew.rooms.seating import SeatInfo
 from ratscrew.rooms.wire import FlipMsg, Hello, Phase, SeatKind
 from ratscrew.rules import Rules
@@ -131,7 +131,11 @@ def test_a_write_is_told_only_once_committed_and_a_failing_one_is_retried_until_
         journal.close()
 
 
-def test_a_room_sends_only_what_is_committed_and_stops_when_commits_stop(tmp_path: Path) -> None:
+def test_a_room_sends_only_what_is_committed_and_stops_when_its_journal_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(journal_module, "RETRY_FIRST_S", 0.001)
+    monkeypatch.setattr(journal_module, "RETRY_MOST_S", 0.01)
     journal = GatedJournal(tmp_path / "store.sqlite3")
     seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
 
@@ -156,18 +160,46 @@ def test_a_room_sends_only_what_is_committed_and_stops_when_commits_stop(tmp_pat
         await asyncio.sleep(0.01)
         clock.advance(MIN_WINDOW_MS)  # the flip lands once the decision window has passed
         await until(lambda: journal.queued > written, "the flip's write")
-        await asyncio.sleep(0.05)
         assert link.outbox.empty()  # its card is turned, not told
-        clock.advance(runner_module.STALL_MS)
+        clock.advance(delivery.STALL_MS)
+        await asyncio.sleep(0.05)
+        assert not runner.closed  # a journal only slow is waited for...
+        journal.failing.set()
+        journal.gate.set()
+        await until(lambda: not journal.healthy(), "the failure")
+        clock.advance(delivery.STALL_MS)  # ...one that fails is not
         await until(lambda: runner.closed, "the room to stop")
         said = [link.outbox.get_nowait() for _ in range(link.outbox.qsize())]
-        assert said == [json.dumps(wire.ErrorMsg(NOT_SAVING).to_json()), None]  # why, and then the socket closes
+        assert [json.loads(t) if t else t for t in said] == [wire.ErrorMsg(GAME_WAITS).to_json(), None]  # why; closed
         with pytest.raises(Unavailable, match="cannot save games"):
             rooms.get(runner.code)  # not loaded again before its writes are in the file
-        journal.gate.set()
+        journal.failing.clear()
         await until(lambda: journal.committed == journal.queued, "the writes to go in")
         again = rooms.get(runner.code)
         assert again is not None and again.core.seq == 0 and again.core.state()["cards"] == 1  # as it was kept
+        await rooms.close()
+
+    try:
+        in_a_loop(scenario)
+    finally:
+        journal.gate.set()
+        journal.close()
+
+
+def test_a_room_that_left_memory_is_not_loaded_again_before_its_writes_are_in(tmp_path: Path) -> None:
+    journal = GatedJournal(tmp_path / "store.sqlite3")
+    seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.BOT, "Bot", "easy", ready=True)]
+
+    async def scenario() -> None:
+        rooms = Rooms(journal, clock=ManualClock())
+        runner, _ = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        await runner.stop()
+        with pytest.raises(Unavailable):  # loaded now, it would be read from a file that lacks it
+            rooms.get(runner.code)
+        journal.gate.set()
+        await until(lambda: journal.committed == journal.queued, "the writes to go in")
+        again = rooms.get(runner.code)
+        assert again is not None and again is not runner
         await rooms.close()
 
     try:

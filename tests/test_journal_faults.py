@@ -26,8 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 from ratscrew.engine.game import Game
 from ratscrew.record import action_from_json
 from ratscrew.rooms import wire
-from ratscrew.rooms.document import KeptRoom
-from ratscrew.rooms.runner import NOT_SAVING
+from ratscrew.rooms.document import GAME_WAITS, NO_NEW_GAME, KeptRoom
 from ratscrew.rooms.summary import public
 from tests.conftest import Server, start_server
 
@@ -220,11 +219,11 @@ def test_a_full_disk_keeps_what_was_committed_and_says_so(tmp_path: Path) -> Non
             assert time.monotonic() < deadline, "the room never stopped"
             page.flip()
             page.pump(0.05)
-        assert page.errors[-1:] == [NOT_SAVING]
+        assert page.errors[-1:] == [GAME_WAITS]
         status, body = server.post("/api/games", TWO_ON_ONE_SCREEN)
-        assert status == 503 and body["error"] == NOT_SAVING  # no new game while writes cannot be kept
+        assert status == 503 and body["error"] == NO_NEW_GAME  # no new game while writes cannot be kept
         status, body = server.get(f"/api/rooms/{game['id']}")
-        assert status == 503 and body["error"] == NOT_SAVING
+        assert status == 503 and body["error"] == GAME_WAITS
         server.stop(signal.SIGKILL)
         last = assert_nothing_seen_was_lost(tmp_path, game["id"], page)
         _, _, _, cards = kept(tmp_path, game["id"])

@@ -25,7 +25,7 @@ from ratscrew.engine.actions import Millis
 from ratscrew.engine.game import Game
 from ratscrew.record import Record
 from ratscrew.rooms import views, wire
-from ratscrew.rooms.document import Journal, KeptRoom, NoJournal
+from ratscrew.rooms.document import NO_NEW_GAME, Journal, KeptRoom, NoJournal
 from ratscrew.rooms.fairness import MIN_WINDOW_MS, Adjudication
 from ratscrew.rooms.outbox import HISTORY, Feed, Message, Outbox
 from ratscrew.rooms.pages import Page, Pages
@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 HOST_GRACE_MS = 30_000  # a host gone this long from the lobby hands the room to the next seated player
 PROBE_EVERY_MS = 2_000  # how often each page is probed (its answers keep the socket alive, and are recorded)
 LATENCY_EVERY_MS = 5_000  # a latency message for a change of measured latency alone goes out at most this often
-NOT_SAVING = "the server cannot save games just now: no new game can start until it can (try again later)"
 
 
 class RoomCore:
@@ -366,7 +365,7 @@ class RoomCore:
                 else refused(Refusal.NOT_HOST, "only the host changes the seats and the rules")
             )
             if no is None and not self.journal.healthy():
-                no = refused(Refusal.NOT_SAVING, NOT_SAVING)
+                no = refused(Refusal.NOT_SAVING, NO_NEW_GAME)
             if no is not None:
                 self.outbox.refuse(page.id, no)
             else:

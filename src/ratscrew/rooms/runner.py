@@ -1,32 +1,29 @@
 """Rooms on the event loop: one owner task per room, and the directory of every room on this server.
 
 Each room's task waits for the next thing in its inbox (a page opening, a message, a page closing) or the
-room's next deadline, hands it to the room's core, and puts what the core wants sent into each page's
-outbox. Outboxes are bounded: a page that cannot keep up is sent the whole state instead of the backlog,
-and closed if it keeps falling behind. Nothing else touches a room.
-
-Nothing is told before it is kept: what one step of the room wants sent waits until the journal has
-committed every write that step (and the room's earlier ones) queued, then goes out in order. A room whose
-messages wait ``STALL_MS`` for a commit that does not come (the journal is failing) stops: its pages are
-told why and closed, and it cannot be loaded again until its writes are in the file.
+room's next deadline, hands it to the room's core, and hands what the core wants sent to its delivery
+(``delivery.py``), which puts it into each page's outbox once the journal holds what made it. A room whose
+messages wait ``STALL_MS`` for a journal that fails stops: its pages are told why and closed, and it is not
+loaded again until its writes are in the file. Nothing else touches a room.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 import secrets
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ratscrew.errors import NotFound, TooMany, Unavailable
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import Message, RoomCore
-from ratscrew.rooms.journal import SavedRoom, SqliteJournal
+from ratscrew.rooms.core import RoomCore
+from ratscrew.rooms.delivery import STALL_MS, Delivery, shut
+from ratscrew.rooms.delivery import PageLink as PageLink  # where the socket handlers have always found it
+from ratscrew.rooms.document import GAME_WAITS, NO_NEW_GAME
+from ratscrew.rooms.journal import Health, SavedRoom, SqliteJournal
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.model import Rules
@@ -34,8 +31,6 @@ from ratscrew.table.clock import Alarm, AlarmClock, Clock, LoopClock
 
 log = logging.getLogger(__name__)
 
-OUTBOX_LIMIT = 64  # messages waiting for one page before it is sent the whole state instead
-OVERFLOWS_BEFORE_CLOSE = 3
 IDLE_UNLOAD_S = 120.0  # a room nobody watches is taken out of memory (its journal keeps it) after this
 MAX_ROOMS = 2000
 ROOMS_PER_CLIENT_PER_HOUR = 60
@@ -43,21 +38,10 @@ CONNECTIONS_PER_CLIENT = 48
 FAILED_LOOKUPS_PER_MINUTE = 20
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud across a table
 CODE_LENGTH = 6
-STALL_MS = 10_000  # a room's messages held this long for a commit that does not come: the room stops
-NOT_SAVING = "the server cannot save games just now: it goes on from the last saved move once it can"
 
 
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-@dataclass(eq=False)
-class PageLink:
-    """One connected page as its room's task sees it: an id and a bounded outbox the socket drains."""
-
-    id: int
-    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT + 1))  # JSON text
-    overflows: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +72,8 @@ class RoomRunner:
         self.clock = clock
         self.idle_unload_ms = round(idle_unload_s * 1000)
         self.journal = journal
-        # The journal's ticket of the room's last write: what the room sends waits until it is committed.
-        # The writes of its creation (or its restoring) are already queued.
-        self.ticket = journal.queued if journal is not None else 0
-        self._held: deque[tuple[int, int, list[tuple[int, Message]]]] = deque()  # (ticket, since, messages)
-        self._stale: set[int] = set()  # pages whose backlog was dropped while messages were held
         self.links: dict[int, PageLink] = {}
+        self.delivery = Delivery(core, self.links, journal, clock)
         self.inbox: asyncio.Queue[Item | None] = asyncio.Queue()
         self.idle_since: int | None = clock.now()
         self._timer: Alarm | None = None
@@ -108,6 +88,11 @@ class RoomRunner:
     @property
     def closed(self) -> bool:
         return self._task.done()
+
+    @property
+    def ticket(self) -> int:
+        """The journal's ticket of the room's last write."""
+        return self.delivery.ticket
 
     # ------------------------------------------------------------------ called from socket handlers
 
@@ -134,13 +119,13 @@ class RoomRunner:
         try:
             await asyncio.wait_for(done.wait(), STALL_MS / 1000)
         except TimeoutError:
-            raise Unavailable(NOT_SAVING) from None
+            raise Unavailable(NO_NEW_GAME) from None
 
     async def stop(self) -> None:
         self.inbox.put_nowait(None)
         await asyncio.gather(self._task, return_exceptions=True)
         for link in list(self.links.values()):
-            self._shut(link)
+            shut(link)
 
     # ------------------------------------------------------------------ the owner task
 
@@ -153,7 +138,7 @@ class RoomRunner:
                 return  # nobody watches: the journal keeps the room; it is loaded again when someone comes
             item = await inbox.get()
             # From here to the delivery is one synchronous step: every write queued meanwhile is this room's.
-            mark = self.journal.queued if self.journal is not None else 0
+            mark = self.delivery.mark()
             # Take everything that arrived meanwhile before the room's clock moves on and before anything is
             # sent: under load one pass serves many messages (in the order they came) with one delivery.
             while True:
@@ -165,7 +150,7 @@ class RoomRunner:
                     break
                 item = inbox.get_nowait()
             self._guarded(core.tick)
-            self._guarded(self._deliver, mark)
+            self._guarded(self.delivery.step_done, mark)
 
     def _guarded(self, step: Callable[..., None], *args: object) -> None:
         """A bug met by one message must not end the room for everyone in it: it is logged, the room goes on."""
@@ -199,12 +184,12 @@ class RoomRunner:
         # The core runs on this same clock, so its deadline is a time of the clock: the timer is set again only
         # when the deadline moved.
         at = self.core.next_deadline()
-        if self._held:
-            stall_at = self._held[0][1] + STALL_MS
-            if stall_at <= self.clock.now():
-                self._stall()
-                return False
-            at = stall_at if at is None else min(at, stall_at)
+        if self.delivery.stalled():
+            self.delivery.stop(GAME_WAITS)
+            return False
+        check_at = self.delivery.check_at()
+        if check_at is not None:
+            at = check_at if at is None else min(at, check_at)
         if self.idle_since is not None:
             idle_at = self.idle_since + self.idle_unload_ms
             if idle_at <= self.clock.now():
@@ -227,84 +212,6 @@ class RoomRunner:
         if not self._tick_queued:
             self._tick_queued = True
             self.inbox.put_nowait(("tick", _NO_LINK, None))
-
-    def _deliver(self, mark: int) -> None:
-        """Send what the step wants sent, or hold it until the journal has committed what the step wrote."""
-        out = self.core.take_outgoing()
-        journal = self.journal
-        if journal is None:
-            self._send(out)
-            return
-        if journal.queued != mark:
-            self.ticket = journal.queued
-        if not out:
-            return
-        if not self._held and self.ticket <= journal.committed:
-            self._send(out)
-            return
-        if not self._held or self._held[-1][0] != self.ticket:
-            journal.after(self.ticket, self._committed)
-        self._held.append((self.ticket, self.clock.now(), out))
-
-    def _committed(self) -> None:
-        """The journal committed more: send, in order, everything held that it now covers."""
-        if self.journal is None:
-            return
-        committed = self.journal.committed
-        while self._held and self._held[0][0] <= committed:
-            out = self._held.popleft()[2]
-            try:
-                self._send(out)
-            except Exception:
-                log.exception("room %s: an error while sending what was committed", self.code)
-
-    def _send(self, out: list[tuple[int, Message]]) -> None:
-        # The same message often goes to every page of the room: it is encoded once, not once per page.
-        encoded: dict[int, tuple[Message, str]] = {}
-        for page_id, message in out:
-            link = self.links.get(page_id)
-            if link is None or page_id in self._stale:
-                continue
-            if link.outbox.qsize() >= OUTBOX_LIMIT:
-                # The page cannot keep up: drop its backlog and send the whole state once instead.
-                while not link.outbox.empty():
-                    link.outbox.get_nowait()
-                link.overflows += 1
-                if link.overflows >= OVERFLOWS_BEFORE_CLOSE:
-                    self._shut(link)
-                    continue
-                if self._held:  # the room's state now is ahead of what is committed: the state waits for it
-                    self._stale.add(page_id)
-                    continue
-                message = self.core.snapshot()
-            known = encoded.get(id(message))
-            if known is None or known[0] is not message:
-                known = (message, json.dumps(message, ensure_ascii=False, separators=(",", ":")))
-                encoded[id(message)] = known
-            link.outbox.put_nowait(known[1])
-        if self._stale and not self._held:
-            state = json.dumps(self.core.snapshot(), ensure_ascii=False, separators=(",", ":"))
-            for page_id in self._stale:
-                if (link := self.links.get(page_id)) is not None:
-                    link.outbox.put_nowait(state)
-            self._stale.clear()
-
-    def _stall(self) -> None:
-        """The journal has not committed this room's writes for ``STALL_MS``: tell its pages and stop, so
-        nothing more is played that could not be kept (what was committed stays)."""
-        log.error("room %s: stopped, its writes were not committed for %d ms", self.code, STALL_MS)
-        self._held.clear()
-        self._stale.clear()
-        text = json.dumps(wire.ErrorMsg(NOT_SAVING).to_json())
-        for link in self.links.values():
-            while not link.outbox.empty():  # room for the last words
-                link.outbox.get_nowait()
-            link.outbox.put_nowait(text)
-            self._shut(link)
-
-    def _shut(self, link: PageLink) -> None:
-        with contextlib.suppress(asyncio.QueueFull):
-            link.outbox.put_nowait(None)
 
 
 class ClientLimits:
@@ -379,19 +286,23 @@ class Rooms:
         # Rooms that left memory with writes not yet committed (by ticket): not loaded again before they are.
         self._unsaved: dict[str, int] = {}
 
+    def journal_health(self) -> Health | None:
+        """Whether the journal keeps what it is given, with the error if not (None: there is no journal)."""
+        return None if self.journal is None else self.journal.health()
+
     def journal_healthy(self) -> bool:
-        """Whether the journal keeps what it is given (a health check's question; no journal: nothing to keep)."""
+        """A health check's question: are games being kept? (With no journal there is nothing to keep.)"""
         return self.journal is None or self.journal.healthy()
 
-    def _check_saving(self) -> None:
+    def _check_saving(self, why: str) -> None:
         if not self.journal_healthy():
-            raise Unavailable(NOT_SAVING)
+            raise Unavailable(why)
 
     # ------------------------------------------------------------------ creating
 
     def _check_create(self, client: str) -> None:
         self._forget_closed()
-        self._check_saving()
+        self._check_saving(NO_NEW_GAME)
         if len(self.rooms) >= MAX_ROOMS:
             raise TooMany(f"this server is full ({MAX_ROOMS} live rooms): try again in a few minutes")
         self.limits.create(client)
@@ -464,10 +375,10 @@ class Rooms:
         if runner is not None or self.journal is None or len(code) != CODE_LENGTH:
             return runner
         # The same answer whether or not there is such a room: a failing journal tells no codes apart.
-        self._check_saving()
+        self._check_saving(GAME_WAITS)
         unsaved = self._unsaved.get(code)
         if unsaved is not None and unsaved > self.journal.committed:
-            raise Unavailable(NOT_SAVING)
+            raise Unavailable(GAME_WAITS)
         saved = self.journal.load_room(code)
         return None if saved is None else self._restore(saved)
 

@@ -2,8 +2,8 @@
 
     python -m tests.journal_faults [--delay-ms N] [--fail N] [--full-when FILE] [--stall-ms N] -- play ...
 
-``--delay-ms``: every transaction of the journal takes that much longer (the window between queueing a write
-and committing it, held open). ``--fail``: the first N transactions fail with an I/O error. ``--full-when``:
+``--delay-ms``: every commit of the journal comes that much later (the window between queueing a write and
+committing it, held open). ``--fail``: the first N transactions fail with an I/O error. ``--full-when``:
 while that file exists, the SQLite file may not grow by one page (``max_page_count``) and every transaction
 needs one more (it starts by writing a page-sized row), so each fails with SQLite's own SQLITE_FULL, as on
 a full disk. ``--stall-ms``: how long a room waits for a commit before it stops (``delivery.STALL_MS``).
@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
-import time
 from pathlib import Path
 
 from ratscrew.cli import main
@@ -29,12 +28,14 @@ class FaultyJournal(journal.SqliteJournal):
     failures = 0
     full_when: Path | None = None
 
-    def _commit(self, db: sqlite3.Connection | None, batch: list[journal.Write]) -> sqlite3.Connection | None:
-        return super()._commit(db, [self._fault, *batch])
+    def _schedule(self, delay: float) -> bool:
+        return super()._schedule(delay + self.delay_s)
+
+    def _transaction(self, db: sqlite3.Connection, writes: list[journal.Write]) -> None:
+        super()._transaction(db, [self._fault, *writes])
 
     def _fault(self, db: sqlite3.Connection) -> None:
-        """The first write of every transaction: it sleeps, fails, or sets the file's page limit."""
-        time.sleep(self.delay_s)
+        """The first write of every transaction: it fails, or sets the file's page limit."""
         if FaultyJournal.failures > 0:
             FaultyJournal.failures -= 1
             raise sqlite3.OperationalError("disk I/O error (injected)")

@@ -68,20 +68,25 @@ def test_a_new_game_drops_the_actions_of_the_rooms_earlier_games(tmp_path: Path)
 
 
 class GatedJournal(SqliteJournal):
-    """A journal whose transactions wait for ``gate`` to open, and fail while ``failing`` is set."""
+    """A journal whose commits wait while ``gate`` is shut (a disk slow to answer), and fail while
+    ``failing`` is set."""
 
     def __init__(self, path: Path) -> None:
         self.gate = threading.Event()
         self.failing = threading.Event()
         super().__init__(path)
 
-    def _commit(self, db: sqlite3.Connection | None, batch: list[Write]) -> sqlite3.Connection | None:
-        return super()._commit(db, [self._fault, *batch])
+    def commit(self) -> bool:
+        if not self.gate.is_set():
+            if self._due is None:
+                self._schedule(0.005)  # not yet: asked again in a moment
+            return False
+        return super().commit()
 
-    def _fault(self, db: sqlite3.Connection) -> None:
-        self.gate.wait()
+    def _transaction(self, db: sqlite3.Connection, writes: list[Write]) -> None:
         if self.failing.is_set():
             raise sqlite3.OperationalError("disk I/O error (injected)")
+        super()._transaction(db, writes)
 
 
 async def until(check: Callable[[], bool], what: str) -> None:

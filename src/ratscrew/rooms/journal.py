@@ -1,16 +1,21 @@
-"""The rooms' journal: every room and every applied action, written to SQLite off the event loop, and told
-back to the rooms once it is in the file.
+"""The rooms' journal: every room and every applied action, written to SQLite, and told back to the rooms
+once it is in the file.
 
-Rooms hand their writes to a queue, each with a ticket (its number in the order written); one thread
-writes them in order, whatever arrived together in one transaction (a group commit), and then says how far
-the file holds (``committed``). A room sends its pages nothing until the writes behind it are committed
-(``after``, ``runner.py``): what a page was shown is always in the file, so a server killed at any moment
-restarts every room where its pages last saw it, or further. Finished games go to the ``games`` table the
-store reads (``database.py``).
+Rooms hand their writes to the journal, each with a ticket (its number in the order written). At the end
+of each turn of the event loop, whatever every room queued in that turn goes into one transaction (a group
+commit); then the journal says how far the file holds (``committed``) and calls whoever waits for it. A
+room sends its pages nothing until the writes behind it are committed (``after``, ``delivery.py``): what a
+page was shown is always in the file, so a server killed at any moment restarts every room where its pages
+last saw it, or further. Finished games go to the ``games`` table the store reads (``database.py``).
 
-A write that fails (a full disk, an I/O error) is logged and tried again, the whole transaction, with a
-growing pause, for as long as it takes; meanwhile ``health`` says so, the rooms start no new game and show
-nothing more, and everything committed before stays in the file.
+The commit runs on the event loop's own thread: a commit in WAL mode without a sync is a write into the
+log, well under a millisecond, while a writer thread had to win the interpreter's lock back from a busy
+loop at every SQLite call (5 ms each time) before the pages could be told anything. Checkpoints, which
+sync, run on a thread of their own (``Checkpoints``).
+
+A transaction that fails (a full disk, an I/O error) is logged and tried again whole, with a growing
+pause, for as long as it takes; meanwhile ``health`` says so, the rooms start no new game and show nothing
+more, and everything committed before stays in the file.
 """
 
 from __future__ import annotations
@@ -23,7 +28,6 @@ import logging
 import sqlite3
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +49,8 @@ LOG_EVERY_S = 30.0  # a failure that goes on is logged again this often
 # Writes waiting beyond this many: the journal is not keeping up (a disk that slow loses nothing, but the
 # rooms start no new game until it catches up, so memory stays bounded).
 MOST_WAITING = 50_000
+CHECKPOINT_EVERY_S = 2.0  # the log is copied into the file, and synced, this often (what a power cut may lose)
+LOCKED_WAIT_S = 0.25  # how long a commit waits for the store's own writes to the file, on the loop's thread
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,34 +75,33 @@ class Health:
 
 
 class SqliteJournal:
-    """Implements ``document.Journal``; writes happen on its own thread, reads (at start-up) on the caller's."""
+    """Implements ``document.Journal``; writes, commits and reads happen on the event loop's thread (or at
+    once, on the caller's, when no loop runs: start-up and tests)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         database.prepare(path)
-        # Writes wait in a plain deque (appending is atomic) and the writer is woken only when it sleeps:
-        # a queue.Queue took a lock and signalled a condition on every write, on the event loop's thread.
-        self._queue: deque[tuple[int, Write] | None] = deque()
-        self.queued = 0  # the ticket of the last write queued (the event loop's thread)
-        self.committed = 0  # every write up to this ticket is in the file (set by the writer's thread)
+        self.queued = 0  # the ticket of the last write queued
+        self.committed = 0  # every write up to this ticket is in the file
+        self._pending: list[tuple[int, Write]] = []
+        self._db: sqlite3.Connection | None = None
+        self._due: asyncio.Handle | None = None  # the commit scheduled on the loop, if any
+        self._pause = RETRY_FIRST_S
+        self._logged = 0.0
         self._error: str | None = None
         self._failing_since: float | None = None
         self._closing = False
-        self._wake = threading.Event()
-        self._idle = threading.Event()
-        self._idle.set()
-        # Callbacks waiting for a ticket to be committed, run on the event loop's thread.
+        # Callbacks waiting for a ticket to be committed.
         self._waiters: list[tuple[int, int, Callable[[], None]]] = []
         self._order = itertools.count()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._told = False  # a release is already scheduled on the loop
-        self._thread = threading.Thread(target=self._write_loop, name="ratscrew journal", daemon=True)
-        self._thread.start()
+        self._checkpoints = Checkpoints(path)
 
     def _connect(self) -> sqlite3.Connection:
         # NORMAL in WAL mode: a commit is in the operating system's hands when it returns, so a killed
         # process loses none of it; only a power cut can lose the last commits (docs/online.md, Durability).
-        return database.connect(self.path, synchronous="NORMAL", timeout=30, any_thread=True)
+        db = database.connect(self.path, synchronous="NORMAL", timeout=LOCKED_WAIT_S, any_thread=True)
+        db.execute("PRAGMA wal_autocheckpoint = 0")  # not inside a commit on the loop: ``Checkpoints`` does it
+        return db
 
     # ------------------------------------------------------------------ writes (the event loop's thread)
 
@@ -146,39 +151,80 @@ class SqliteJournal:
         self._put(write)
 
     def _put(self, write: Write) -> None:
-        if self._idle.is_set():
-            self._idle.clear()
         self.queued += 1
-        self._queue.append((self.queued, write))
-        if not self._wake.is_set():
-            self._wake.set()
+        self._pending.append((self.queued, write))
+        if self._due is None and not self._schedule(0.0):
+            self.commit()  # no event loop runs (start-up, tests): at once
 
-    # ------------------------------------------------------------------ waiting for a commit (the event loop)
+    # ------------------------------------------------------------------ committing
+
+    def _schedule(self, delay: float) -> bool:
+        """Commit what is pending once this turn of the event loop is done (every room that ran in it, in
+        one transaction), or ``delay`` seconds from now; False when no loop is running."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        self._due = loop.call_later(delay, self._run_due) if delay else loop.call_soon(self._run_due)
+        return True
+
+    def _run_due(self) -> None:
+        self._due = None
+        self.commit()
+
+    def commit(self) -> bool:
+        """Write everything pending in one transaction, and call whoever waited for it; False if it could
+        not be written (it is tried again after a pause, whole)."""
+        batch = self._pending
+        if not batch:
+            return True
+        try:
+            if self._db is None:
+                self._db = self._connect()
+            self._transaction(self._db, [write for _ticket, write in batch])
+        except sqlite3.Error as exc:
+            self._failed(exc, len(batch))
+            return False
+        self._pending = []
+        self.committed = batch[-1][0]
+        if self._failing_since is not None:
+            took = time.monotonic() - self._failing_since
+            log.warning("journal: writes are kept again, after %.1f s of failures (%s)", took, self._error)
+            self._failing_since, self._error, self._pause = None, None, RETRY_FIRST_S
+        self._release()
+        return True
+
+    def _transaction(self, db: sqlite3.Connection, writes: list[Write]) -> None:
+        with db:
+            for write in writes:
+                write(db)
+
+    def _failed(self, exc: sqlite3.Error, count: int) -> None:
+        if self._db is not None:
+            self._db.close()  # a fresh connection for the next try: nothing half-done carries over
+            self._db = None
+        now = time.monotonic()
+        if self._failing_since is None:
+            self._failing_since = now
+        self._error = f"{exc.__class__.__name__}: {exc}"
+        if now - self._logged >= LOG_EVERY_S or self._closing:
+            self._logged = now
+            log.error("journal: a transaction of %d writes failed (%s); trying again", count, self._error)
+        # Tried again after a pause; with no loop running, by the next write or flush.
+        if self._due is None and not self._closing and self._schedule(self._pause):
+            self._pause = min(self._pause * 2, RETRY_MOST_S)
+
+    # ------------------------------------------------------------------ waiting for a commit
 
     def after(self, ticket: int, callback: Callable[[], None]) -> None:
-        """Call ``callback`` on this event loop once every write up to ``ticket`` is committed."""
-        if self._loop is None:
-            self._loop = asyncio.get_running_loop()
+        """Call ``callback`` once every write up to ``ticket`` is committed."""
         heapq.heappush(self._waiters, (ticket, next(self._order), callback))
-        if ticket <= self.committed:  # committed meanwhile, perhaps before the writer could see us waiting
-            self._release()
+        self._release()
 
     def _release(self) -> None:
-        self._told = False
         waiters, committed = self._waiters, self.committed
         while waiters and waiters[0][0] <= committed:
             heapq.heappop(waiters)[2]()
-
-    def _committed(self, ticket: int) -> None:
-        """On the writer's thread: the file holds every write up to ``ticket``; wake whoever waits for it."""
-        self.committed = ticket
-        loop = self._loop
-        if self._waiters and loop is not None and not self._told:
-            self._told = True
-            try:
-                loop.call_soon_threadsafe(self._release)
-            except RuntimeError:  # the loop is closed: the server is stopping, nobody waits any more
-                self._told = False
 
     # ------------------------------------------------------------------ health
 
@@ -191,86 +237,21 @@ class SqliteJournal:
     def healthy(self) -> bool:
         return self.health().ok
 
-    # ------------------------------------------------------------------ the writer thread
-
-    def _write_loop(self) -> None:
-        db: sqlite3.Connection | None = None
-        pending = self._queue
-        try:
-            while True:
-                self._wake.wait()
-                self._wake.clear()
-                # Whatever is waiting goes into one transaction (a write put after the clear wakes us again).
-                batch: list[Write] = []
-                last = 0
-                stop = False
-                while pending:
-                    item = pending.popleft()
-                    if item is None:
-                        stop = True
-                        break
-                    last, write = item
-                    batch.append(write)
-                if batch:
-                    db = self._commit(db, batch)
-                    if db is None:  # given up, at shutdown
-                        return
-                    self._committed(last)
-                if not pending:
-                    self._idle.set()
-                    if pending:  # a write slipped in between: not idle after all
-                        self._idle.clear()
-                if stop:
-                    return
-        finally:
-            if db is not None:
-                db.close()
-            self._idle.set()
-
-    def _commit(self, db: sqlite3.Connection | None, batch: list[Write]) -> sqlite3.Connection | None:
-        """Write ``batch`` in one transaction, trying again until it is in the file; the connection to go on
-        with (None: it could not be kept, and the journal is closing)."""
-        pause = RETRY_FIRST_S
-        logged = 0.0
-        while True:
-            try:
-                if db is None:
-                    db = self._connect()
-                with db:
-                    for write in batch:
-                        write(db)
-            except sqlite3.Error as exc:
-                if db is not None:
-                    db.close()  # a fresh connection for the next try: nothing half-done carries over
-                db = None
-                now = time.monotonic()
-                if self._failing_since is None:
-                    self._failing_since = now
-                self._error = f"{exc.__class__.__name__}: {exc}"
-                if self._closing:
-                    log.error("journal: %d writes could not be kept at shutdown: %s", len(batch), self._error)
-                    return None
-                if now - logged >= LOG_EVERY_S:
-                    logged = now
-                    log.error("journal: a transaction of %d writes failed (%s); trying again", len(batch), self._error)
-                time.sleep(pause)
-                pause = min(pause * 2, RETRY_MOST_S)
-                continue
-            if self._failing_since is not None:
-                took = time.monotonic() - self._failing_since
-                log.warning("journal: writes are kept again, after %.1f s of failures (%s)", took, self._error)
-                self._failing_since, self._error = None, None
-            return db
-
-    def flush(self, timeout: float = 10.0) -> bool:
-        """Wait until every write so far is committed (tests, and a clean shutdown)."""
-        return self._idle.wait(timeout)
+    def flush(self) -> bool:
+        """Commit what is pending now (tests, and a clean shutdown); True when nothing is left waiting."""
+        return self.commit()
 
     def close(self) -> None:
-        self._closing = True  # a transaction that still fails is given up, and said so in the log
-        self._queue.append(None)
-        self._wake.set()
-        self._thread.join(timeout=30)
+        self._closing = True
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
+        if not self.commit():
+            log.error("journal: %d writes could not be kept at shutdown", len(self._pending))
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self._checkpoints.close()
 
     # ------------------------------------------------------------------ reads
 
@@ -308,3 +289,32 @@ def _saved(db: sqlite3.Connection, code: str, doc: dict[str, Any], seq: int) -> 
         )
     ]
     return SavedRoom(doc, actions, int(seq))
+
+
+class Checkpoints:
+    """Copies the log into the file every ``CHECKPOINT_EVERY_S``, on a thread of its own: a checkpoint syncs
+    the disk, which no commit on the event loop should wait for. Passive: it never holds up a writer."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ratscrew checkpoints", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        db: sqlite3.Connection | None = None
+        while not self._stop.wait(CHECKPOINT_EVERY_S):
+            try:
+                db = db or database.connect(self.path, synchronous="NORMAL", timeout=5, any_thread=True)
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error as exc:  # the journal's own commits say when the file fails; this waits
+                log.warning("journal: a checkpoint failed (%s: %s)", exc.__class__.__name__, exc)
+                if db is not None:
+                    db.close()
+                db = None
+        if db is not None:
+            db.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)

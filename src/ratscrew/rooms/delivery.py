@@ -91,7 +91,7 @@ class Delivery:
         return self._check_at
 
     def stalled(self) -> bool:
-        """Whether messages held for ``STALL_MS`` wait for a journal that fails (it if is only slow, they
+        """Whether messages held for ``STALL_MS`` wait for a journal that fails (if it is only slow, they
         wait on, and this is asked again ``STALL_MS`` later)."""
         now = self.clock.now()
         if self._check_at is None or now < self._check_at:

@@ -123,7 +123,7 @@ class SqliteJournal:
         (in the same transaction: a room restarted from these actions numbers its next event ``seq + 1``)."""
 
         def write(db: sqlite3.Connection) -> None:
-            # Encoded here, on the writer's thread: the documents are new and nobody changes them after.
+            # Encoded when the transaction runs: nobody changes the documents once they are queued.
             rows = [(code, game_no, start + i, json.dumps(a)) for i, a in enumerate(actions)]
             if start == 0:  # a new game: the actions of the room's earlier ones are not needed to resume it
                 db.execute("DELETE FROM room_actions WHERE code = ? AND game_no < ?", (code, game_no))
@@ -239,7 +239,12 @@ class SqliteJournal:
 
     def flush(self) -> bool:
         """Commit what is pending now (tests, and a clean shutdown); True when nothing is left waiting."""
-        return self.commit()
+        if not self.commit():
+            return False
+        if self._due is not None:  # nothing left for it, and its loop may be ending
+            self._due.cancel()
+            self._due = None
+        return True
 
     def close(self) -> None:
         self._closing = True

@@ -61,13 +61,16 @@ class RecordingJournal:
     def room(self, code: str, doc: dict[str, object]) -> None:
         self.doc = json.loads(json.dumps(doc))
 
-    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None:
+    def actions(self, code: str, game_no: int, start: int, actions: list[object], seq: int) -> None:
         if game_no not in self.kept:
             self.kept = {game_no: []}  # only the game in progress is compared: the run keeps nothing older
         kept = self.kept[game_no]
         if start != len(kept):
             raise AssertionError(f"journal gap: actions from {start} written after {len(kept)}")
         kept.extend(json.loads(json.dumps(actions)))
+
+    def healthy(self) -> bool:
+        return True
 
     def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
         json.dumps(record)

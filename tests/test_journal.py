@@ -1,12 +1,32 @@
-"""The rooms' journal keeps what a restart needs and forgets what nobody will come back for."""
+"""The rooms' journal keeps what a restart needs and forgets what nobody will come back for; it tells a room
+when its writes are in the file, tries a failing one again until it is, and a room tells nothing before."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import sqlite3
+import threading
 import time
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
-from ratscrew.rooms.journal import ROOM_KEPT_S, SqliteJournal
+import pytest
+
+from ratscrew.errors import Unavailable
+from ratscrew.rooms import delivery, wire
+from ratscrew.rooms import journal as journal_module
+from ratscrew.rooms.core import RoomCore
+from ratscrew.rooms.document import GAME_WAITS
+from ratscrew.rooms.fairness import MIN_WINDOW_MS
+from ratscrew.rooms.journal import ROOM_KEPT_S, Health, SqliteJournal, Write
+from ratscrew.rooms.runner import PageLink, Rooms
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.wire import FlipMsg, Hello, Phase, SeatKind
+from ratscrew.rules import Rules
+from ratscrew.table.clock import ManualClock
 
 
 def count(path: Path, table: str, code: str) -> int:
@@ -20,7 +40,7 @@ def test_rooms_untouched_for_weeks_are_forgotten_and_recent_ones_kept(tmp_path: 
     journal = SqliteJournal(path)
     for code, phase in (("OLDLOB", "lobby"), ("OLDPLY", "playing"), ("NEWPLY", "playing")):
         journal.room(code, {"code": code, "phase": phase, "game_no": 1})
-        journal.actions(code, 1, 0, [{"type": "flip", "t": 0}])
+        journal.actions(code, 1, 0, [{"type": "flip", "t": 0}], 0)
     journal.flush()
     journal.close()
     with sqlite3.connect(path) as db:  # two of them were last touched three weeks ago
@@ -37,11 +57,194 @@ def test_a_new_game_drops_the_actions_of_the_rooms_earlier_games(tmp_path: Path)
     path = tmp_path / "store.sqlite3"
     journal = SqliteJournal(path)
     journal.room("REMATC", {"code": "REMATC", "phase": "playing", "game_no": 2})
-    journal.actions("REMATC", 1, 0, [{"type": "flip", "t": 0}, {"type": "flip", "t": 500}])
-    journal.actions("REMATC", 2, 0, [{"type": "flip", "t": 0}])
-    journal.actions("REMATC", 2, 1, [{"type": "flip", "t": 400}])
+    journal.actions("REMATC", 1, 0, [{"type": "flip", "t": 0}, {"type": "flip", "t": 500}], 1)
+    journal.actions("REMATC", 2, 0, [{"type": "flip", "t": 0}], 2)
+    journal.actions("REMATC", 2, 1, [{"type": "flip", "t": 400}], 3)
     journal.flush()
     assert count(path, "room_actions", "REMATC") == 2
     (saved,) = journal.playing_rooms()
     assert saved.actions == [{"type": "flip", "t": 0}, {"type": "flip", "t": 400}]
     journal.close()
+
+
+class GatedJournal(SqliteJournal):
+    """A journal whose commits wait while ``gate`` is shut (a disk slow to answer), and fail while
+    ``failing`` is set."""
+
+    def __init__(self, path: Path) -> None:
+        self.gate = threading.Event()
+        self.failing = threading.Event()
+        super().__init__(path)
+
+    def commit(self) -> bool:
+        if not self.gate.is_set():
+            if self._due is None:
+                self._schedule(0.005)  # not yet: asked again in a moment
+            return False
+        return super().commit()
+
+    def _transaction(self, db: sqlite3.Connection, writes: list[Write]) -> None:
+        if self.failing.is_set():
+            raise sqlite3.OperationalError("disk I/O error (injected)")
+        super()._transaction(db, writes)
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    """Let the writer's thread and the loop run until ``check`` holds (real threads: no virtual time here)."""
+    for _ in range(2000):
+        if check():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def in_a_loop(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    # Its own thread: Playwright's synchronous API may already run an event loop in this one.
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(asyncio.run, scenario()).result(timeout=60)
+
+
+def test_a_write_is_told_only_once_committed_and_a_failing_one_is_retried_until_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(journal_module, "RETRY_FIRST_S", 0.001)
+    monkeypatch.setattr(journal_module, "RETRY_MOST_S", 0.01)
+    journal = GatedJournal(tmp_path / "store.sqlite3")
+
+    async def scenario() -> None:
+        told = asyncio.Event()
+        journal.room("KEPT01", {"code": "KEPT01", "phase": "lobby", "game_no": 0})
+        journal.after(journal.queued, told.set)
+        await asyncio.sleep(0.05)
+        assert not told.is_set() and journal.committed == 0  # the transaction waits at the gate
+        journal.failing.set()
+        journal.gate.set()
+        await until(lambda: not journal.health().ok, "the failure to show")
+        health = journal.health()
+        assert health.error is not None and "disk I/O error (injected)" in health.error and health.waiting == 1
+        assert not told.is_set() and journal.load_room("KEPT01") is None
+        journal.failing.clear()
+        await asyncio.wait_for(told.wait(), 10)  # the same transaction, tried again, went in
+        assert journal.health() == Health(True, None, None, 0)
+        saved = journal.load_room("KEPT01")
+        assert saved is not None and saved.doc["code"] == "KEPT01"
+
+    try:
+        in_a_loop(scenario)
+    finally:
+        journal.gate.set()
+        journal.close()
+
+
+def test_a_room_sends_only_what_is_committed_and_stops_when_its_journal_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(journal_module, "RETRY_FIRST_S", 0.001)
+    monkeypatch.setattr(journal_module, "RETRY_MOST_S", 0.01)
+    journal = GatedJournal(tmp_path / "store.sqlite3")
+    seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
+
+    async def scenario() -> None:
+        clock = ManualClock()
+        rooms = Rooms(journal, clock=clock)
+        runner, token = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        link = PageLink(1)
+        runner.open(link)
+        runner.submit(link, Hello(wire.VERSION, token, -1))
+        await until(lambda: (page := runner.core.pages.get(1)) is not None and page.greeted, "the hello")
+        assert link.outbox.empty()  # the game is not in the file yet: nothing about it is told
+        journal.gate.set()
+        await until(lambda: not link.outbox.empty(), "the welcome")
+        await asyncio.sleep(0.05)
+        told = [json.loads(str(link.outbox.get_nowait())) for _ in range(link.outbox.qsize())]
+        welcome = told[0]
+        assert welcome["type"] == "welcome" and welcome["seq"] == -1
+        journal.gate.clear()  # the next commit waits
+        written = journal.queued
+        runner.submit(link, FlipMsg(welcome["state"]["turn"]))
+        await asyncio.sleep(0.01)
+        clock.advance(MIN_WINDOW_MS)  # the flip lands once the decision window has passed
+        await until(lambda: journal.queued > written, "the flip's write")
+        assert link.outbox.empty()  # its card is turned, not told
+        clock.advance(delivery.STALL_MS)
+        await asyncio.sleep(0.05)
+        assert not runner.closed  # a journal only slow is waited for...
+        journal.failing.set()
+        journal.gate.set()
+        await until(lambda: not journal.healthy(), "the failure")
+        clock.advance(delivery.STALL_MS)  # ...one that fails is not
+        await until(lambda: runner.closed, "the room to stop")
+        said = [link.outbox.get_nowait() for _ in range(link.outbox.qsize())]
+        assert [json.loads(t) if t else t for t in said] == [wire.ErrorMsg(GAME_WAITS).to_json(), None]  # why; closed
+        with pytest.raises(Unavailable, match="cannot save games"):
+            rooms.get(runner.code)  # not loaded again before its writes are in the file
+        journal.failing.clear()
+        await until(lambda: journal.committed == journal.queued, "the writes to go in")
+        again = rooms.get(runner.code)
+        assert again is not None and again.core.seq == 0 and again.core.state()["cards"] == 1  # as it was kept
+        await rooms.close()
+
+    try:
+        in_a_loop(scenario)
+    finally:
+        journal.gate.set()
+        journal.close()
+
+
+def test_a_room_that_left_memory_is_not_loaded_again_before_its_writes_are_in(tmp_path: Path) -> None:
+    journal = GatedJournal(tmp_path / "store.sqlite3")
+    seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.BOT, "Bot", "easy", ready=True)]
+
+    async def scenario() -> None:
+        rooms = Rooms(journal, clock=ManualClock())
+        runner, _ = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        await runner.stop()
+        with pytest.raises(Unavailable):  # loaded now, it would be read from a file that lacks it
+            rooms.get(runner.code)
+        journal.gate.set()
+        await until(lambda: journal.committed == journal.queued, "the writes to go in")
+        again = rooms.get(runner.code)
+        assert again is not None and again is not runner
+        await rooms.close()
+
+    try:
+        in_a_loop(scenario)
+    finally:
+        journal.gate.set()
+        journal.close()
+
+
+def test_a_finished_game_whose_end_was_lost_gets_its_record_rebuilt_from_the_journal(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    journal = SqliteJournal(path)
+    clock = ManualClock()
+    seats = [SeatInfo(SeatKind.BOT, "Ace", "expert", ready=True), SeatInfo(SeatKind.BOT, "Bee", "expert", ready=True)]
+    core = RoomCore("ENDED1", clock, seats=seats, rules=Rules.build("standard"), journal=journal)
+    journal.room(core.code, core.to_doc())
+    core.start_game(seed=8)
+    while core.phase is Phase.PLAYING:
+        due = core.next_deadline()
+        assert due is not None
+        clock.advance_to(max(due, clock.now()))
+        core.tick()
+    assert journal.flush()
+    with sqlite3.connect(path) as db:  # the server stopped after the last actions, before the game's end
+        (text,) = db.execute("SELECT doc FROM rooms WHERE code = 'ENDED1'").fetchone()
+        db.execute(
+            "UPDATE rooms SET doc = ? WHERE code = 'ENDED1'", (json.dumps({**json.loads(text), "phase": "playing"}),)
+        )
+        db.execute("DELETE FROM games")
+
+    async def scenario() -> None:
+        rooms = Rooms(journal, clock=ManualClock())
+        assert rooms.restore_all() == 1
+        assert rooms.rooms["ENDED1"].core.phase is Phase.OVER
+        await rooms.close()
+
+    in_a_loop(scenario)
+    journal.close()
+    with sqlite3.connect(path) as db:
+        (record,) = db.execute("SELECT record FROM games WHERE id = 'ENDED1'").fetchone()
+        (text,) = db.execute("SELECT doc FROM rooms WHERE code = 'ENDED1'").fetchone()
+    assert len(json.loads(record)["actions"]) == len(core.record().actions)
+    assert json.loads(text)["phase"] == "over"

@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
     doc TEXT NOT NULL,
     closed INTEGER NOT NULL DEFAULT 0,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    seq INTEGER NOT NULL DEFAULT -1
 );
 CREATE TABLE IF NOT EXISTS room_actions (
     code TEXT NOT NULL,
@@ -60,12 +61,16 @@ CREATE INDEX IF NOT EXISTS matches_by_age ON matches (created, id);
 """
 # A finished game: its record and summary, as the history page and the record download read them.
 SAVE_GAME = "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)"
+# The same game rebuilt from the rooms' journal after a restart: the one saved as it finished is kept if there.
+SAVE_GAME_IF_MISSING = "INSERT OR IGNORE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)"
 
 
 def connect(
     path: Path, *, synchronous: Literal["FULL", "NORMAL"], timeout: float, any_thread: bool = False
 ) -> sqlite3.Connection:
-    """A connection to the file in write-ahead-log mode; ``synchronous`` is SQLite's setting (FULL, NORMAL)."""
+    """A connection to the file in write-ahead-log mode; ``synchronous`` is SQLite's setting: FULL syncs
+    the log to the disk at every commit, NORMAL only at checkpoints (a commit survives the process being
+    killed either way; after a power cut NORMAL may have lost the last ones, never the file's consistency)."""
     db = sqlite3.connect(path, timeout=timeout, check_same_thread=not any_thread)
     db.execute("PRAGMA journal_mode = WAL")
     db.execute(f"PRAGMA synchronous = {synchronous}")
@@ -79,9 +84,14 @@ def prepare(path: Path) -> None:
     try:
         with db:
             db.executescript(SCHEMA)
-            columns = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
-            if "key_hash" not in columns:
+            if "key_hash" not in _columns(db, "matches"):
                 db.execute("ALTER TABLE matches ADD COLUMN key_hash TEXT")
+            if "seq" not in _columns(db, "rooms"):  # the number of a room's last event, kept across restarts
+                db.execute("ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT -1")
             db.executescript(INDEXES)
     finally:
         db.close()
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}

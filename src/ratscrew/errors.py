@@ -9,6 +9,7 @@ Callers handle errors by kind, so the kinds are the tree's branches:
 - :class:`Conflict`: the request clashes with what is already there (a finished match, a full room).
 - :class:`Forbidden`: the caller may not do this (a seat or a match that is not theirs).
 - :class:`TooMany`: a rate or size limit was reached; try again later.
+- :class:`Unavailable`: the server cannot do this just now (it cannot save games); try again later.
 
 An input that came too late or from a seat that was not due is not an error: the live table says no to it
 with a ``table.Rejected`` value (a ``RejectCode`` and a reason), and play goes on.
@@ -71,6 +72,10 @@ class Forbidden(RatscrewError):
 
 class TooMany(RatscrewError):
     """A rate or size limit was reached: too many rooms, connections or messages."""
+
+
+class Unavailable(RatscrewError):
+    """The server cannot do this just now: its rooms' journal cannot keep what it is given (a full disk)."""
 
 
 def by_branch(exc: RatscrewError, table: Mapping[type[RatscrewError], T], default: T) -> T:

@@ -25,7 +25,7 @@ from ratscrew.engine.actions import Millis
 from ratscrew.engine.game import Game
 from ratscrew.record import Record
 from ratscrew.rooms import views, wire
-from ratscrew.rooms.document import Journal, KeptRoom, NoJournal
+from ratscrew.rooms.document import NO_NEW_GAME, Journal, KeptRoom, NoJournal
 from ratscrew.rooms.fairness import MIN_WINDOW_MS, Adjudication
 from ratscrew.rooms.outbox import HISTORY, Feed, Message, Outbox
 from ratscrew.rooms.pages import Page, Pages
@@ -364,6 +364,8 @@ class RoomCore:
                 if host
                 else refused(Refusal.NOT_HOST, "only the host changes the seats and the rules")
             )
+            if no is None and not self.journal.healthy():
+                no = refused(Refusal.NOT_SAVING, NO_NEW_GAME)
             if no is not None:
                 self.outbox.refuse(page.id, no)
             else:

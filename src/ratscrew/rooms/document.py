@@ -15,26 +15,38 @@ from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import Rules
 
+# What pages and answers say while the journal cannot keep what it is given (a full disk, a failing one).
+NOT_SAVING = "the server cannot save games just now"
+NO_NEW_GAME = f"{NOT_SAVING}: no new game can start until it can; try again later"
+GAME_WAITS = f"{NOT_SAVING}: this game goes on from its last saved move once it can; come back later"
+
 
 class Journal(Protocol):
     """Where a room keeps what must survive a restart (the SQLite journal, or nothing in some tests)."""
 
     def room(self, code: str, doc: dict[str, object]) -> None: ...
 
-    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None: ...
+    def actions(self, code: str, game_no: int, start: int, actions: list[object], seq: int) -> None: ...
 
     def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None: ...
+
+    def healthy(self) -> bool:
+        """Whether what the room is given to keep is being kept (a room starts no game while it is not)."""
+        ...
 
 
 class NoJournal:
     def room(self, code: str, doc: dict[str, object]) -> None:
         pass
 
-    def actions(self, code: str, game_no: int, start: int, actions: list[object]) -> None:
+    def actions(self, code: str, game_no: int, start: int, actions: list[object], seq: int) -> None:
         pass
 
     def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
         pass
+
+    def healthy(self) -> bool:
+        return True
 
 
 @dataclass(frozen=True, slots=True)

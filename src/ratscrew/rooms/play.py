@@ -148,7 +148,7 @@ class Play:
         actions = self.game.actions
         if len(actions) > self._journaled:
             docs = [action_to_json(a) for a in actions[self._journaled :]]
-            self.journal.actions(self.code, self.game_no, self._journaled, docs)
+            self.journal.actions(self.code, self.game_no, self._journaled, docs, self.feed.seq)
             self._journaled = len(actions)
         return self.game.over
 

@@ -1,27 +1,29 @@
 """Rooms on the event loop: one owner task per room, and the directory of every room on this server.
 
 Each room's task waits for the next thing in its inbox (a page opening, a message, a page closing) or the
-room's next deadline, hands it to the room's core, and puts what the core wants sent into each page's
-outbox. Outboxes are bounded: a page that cannot keep up is sent the whole state instead of the backlog,
-and closed if it keeps falling behind. Nothing else touches a room.
+room's next deadline, hands it to the room's core, and hands what the core wants sent to its delivery
+(``delivery.py``), which puts it into each page's outbox once the journal holds what made it. A room whose
+messages wait ``STALL_MS`` for a journal that fails stops: its pages are told why and closed, and it is not
+loaded again until its writes are in the file. Nothing else touches a room.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 import secrets
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ratscrew.errors import NotFound, TooMany
+from ratscrew.errors import NotFound, TooMany, Unavailable
 from ratscrew.rooms import wire
-from ratscrew.rooms.core import Message, RoomCore
-from ratscrew.rooms.journal import SavedRoom, SqliteJournal
+from ratscrew.rooms.core import RoomCore
+from ratscrew.rooms.delivery import STALL_MS, Delivery, shut
+from ratscrew.rooms.delivery import PageLink as PageLink  # where the socket handlers have always found it
+from ratscrew.rooms.document import GAME_WAITS, NO_NEW_GAME
+from ratscrew.rooms.journal import Health, SavedRoom, SqliteJournal
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.model import Rules
@@ -29,8 +31,6 @@ from ratscrew.table.clock import Alarm, AlarmClock, Clock, LoopClock
 
 log = logging.getLogger(__name__)
 
-OUTBOX_LIMIT = 64  # messages waiting for one page before it is sent the whole state instead
-OVERFLOWS_BEFORE_CLOSE = 3
 IDLE_UNLOAD_S = 120.0  # a room nobody watches is taken out of memory (its journal keeps it) after this
 MAX_ROOMS = 2000
 ROOMS_PER_CLIENT_PER_HOUR = 60
@@ -42,15 +42,6 @@ CODE_LENGTH = 6
 
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-@dataclass(eq=False)
-class PageLink:
-    """One connected page as its room's task sees it: an id and a bounded outbox the socket drains."""
-
-    id: int
-    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT + 1))  # JSON text
-    overflows: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +61,19 @@ class RoomRunner:
     """The owner task of one room. Its core runs on the server's clock, which also wakes the task at the
     core's next deadline (or to unload the room once nobody watches)."""
 
-    def __init__(self, core: RoomCore, clock: AlarmClock, idle_unload_s: float = IDLE_UNLOAD_S) -> None:
+    def __init__(
+        self,
+        core: RoomCore,
+        clock: AlarmClock,
+        idle_unload_s: float = IDLE_UNLOAD_S,
+        journal: SqliteJournal | None = None,
+    ) -> None:
         self.core = core
         self.clock = clock
         self.idle_unload_ms = round(idle_unload_s * 1000)
+        self.journal = journal
         self.links: dict[int, PageLink] = {}
+        self.delivery = Delivery(core, self.links, journal, clock)
         self.inbox: asyncio.Queue[Item | None] = asyncio.Queue()
         self.idle_since: int | None = clock.now()
         self._timer: Alarm | None = None
@@ -90,6 +89,11 @@ class RoomRunner:
     def closed(self) -> bool:
         return self._task.done()
 
+    @property
+    def ticket(self) -> int:
+        """The journal's ticket of the room's last write."""
+        return self.delivery.ticket
+
     # ------------------------------------------------------------------ called from socket handlers
 
     def open(self, link: PageLink) -> None:
@@ -104,11 +108,24 @@ class RoomRunner:
     def close_link(self, link: PageLink) -> None:
         self.inbox.put_nowait(("close", link, None))
 
+    async def kept(self) -> None:
+        """Wait until everything the room wrote so far is committed (before telling a page it exists), or
+        raise Unavailable if that does not come within ``STALL_MS``."""
+        journal = self.journal
+        if journal is None or self.ticket <= journal.committed:
+            return
+        done = asyncio.Event()
+        journal.after(self.ticket, done.set)
+        try:
+            await asyncio.wait_for(done.wait(), STALL_MS / 1000)
+        except TimeoutError:
+            raise Unavailable(NO_NEW_GAME) from None
+
     async def stop(self) -> None:
         self.inbox.put_nowait(None)
         await asyncio.gather(self._task, return_exceptions=True)
         for link in list(self.links.values()):
-            self._shut(link)
+            shut(link)
 
     # ------------------------------------------------------------------ the owner task
 
@@ -120,6 +137,8 @@ class RoomRunner:
                 self._disarm()
                 return  # nobody watches: the journal keeps the room; it is loaded again when someone comes
             item = await inbox.get()
+            # From here to the delivery is one synchronous step: every write queued meanwhile is this room's.
+            mark = self.delivery.mark()
             # Take everything that arrived meanwhile before the room's clock moves on and before anything is
             # sent: under load one pass serves many messages (in the order they came) with one delivery.
             while True:
@@ -131,7 +150,7 @@ class RoomRunner:
                     break
                 item = inbox.get_nowait()
             self._guarded(core.tick)
-            self._guarded(self._deliver)
+            self._guarded(self.delivery.step_done, mark)
 
     def _guarded(self, step: Callable[..., None], *args: object) -> None:
         """A bug met by one message must not end the room for everyone in it: it is logged, the room goes on."""
@@ -165,6 +184,12 @@ class RoomRunner:
         # The core runs on this same clock, so its deadline is a time of the clock: the timer is set again only
         # when the deadline moved.
         at = self.core.next_deadline()
+        if self.delivery.stalled():
+            self.delivery.stop(GAME_WAITS)
+            return False
+        check_at = self.delivery.check_at()
+        if check_at is not None:
+            at = check_at if at is None else min(at, check_at)
         if self.idle_since is not None:
             idle_at = self.idle_since + self.idle_unload_ms
             if idle_at <= self.clock.now():
@@ -187,32 +212,6 @@ class RoomRunner:
         if not self._tick_queued:
             self._tick_queued = True
             self.inbox.put_nowait(("tick", _NO_LINK, None))
-
-    def _deliver(self) -> None:
-        # The same message often goes to every page of the room: it is encoded once, not once per page.
-        encoded: dict[int, tuple[Message, str]] = {}
-        for page_id, message in self.core.take_outgoing():
-            link = self.links.get(page_id)
-            if link is None:
-                continue
-            if link.outbox.qsize() >= OUTBOX_LIMIT:
-                # The page cannot keep up: drop its backlog and send the whole state once instead.
-                while not link.outbox.empty():
-                    link.outbox.get_nowait()
-                link.overflows += 1
-                if link.overflows >= OVERFLOWS_BEFORE_CLOSE:
-                    self._shut(link)
-                    continue
-                message = self.core.snapshot()
-            known = encoded.get(id(message))
-            if known is None or known[0] is not message:
-                known = (message, json.dumps(message, ensure_ascii=False, separators=(",", ":")))
-                encoded[id(message)] = known
-            link.outbox.put_nowait(known[1])
-
-    def _shut(self, link: PageLink) -> None:
-        with contextlib.suppress(asyncio.QueueFull):
-            link.outbox.put_nowait(None)
 
 
 class ClientLimits:
@@ -284,11 +283,26 @@ class Rooms:
         self.rooms: dict[str, RoomRunner] = {}
         self.limits = ClientLimits(self.clock)
         self._next_page = 0
+        # Rooms that left memory with writes not yet committed (by ticket): not loaded again before they are.
+        self._unsaved: dict[str, int] = {}
+
+    def journal_health(self) -> Health | None:
+        """Whether the journal keeps what it is given, with the error if not (None: there is no journal)."""
+        return None if self.journal is None else self.journal.health()
+
+    def journal_healthy(self) -> bool:
+        """A health check's question: are games being kept? (With no journal there is nothing to keep.)"""
+        return self.journal is None or self.journal.healthy()
+
+    def _check_saving(self, why: str) -> None:
+        if not self.journal_healthy():
+            raise Unavailable(why)
 
     # ------------------------------------------------------------------ creating
 
     def _check_create(self, client: str) -> None:
         self._forget_closed()
+        self._check_saving(NO_NEW_GAME)
         if len(self.rooms) >= MAX_ROOMS:
             raise TooMany(f"this server is full ({MAX_ROOMS} live rooms): try again in a few minutes")
         self.limits.create(client)
@@ -348,7 +362,7 @@ class Rooms:
         return self._run(core), core.host_token
 
     def _run(self, core: RoomCore) -> RoomRunner:
-        runner = RoomRunner(core, self.clock, self.idle_unload_s)
+        runner = RoomRunner(core, self.clock, self.idle_unload_s, self.journal)
         self.rooms[core.code] = runner
         return runner
 
@@ -360,6 +374,11 @@ class Rooms:
         runner = self.rooms.get(code)
         if runner is not None or self.journal is None or len(code) != CODE_LENGTH:
             return runner
+        # The same answer whether or not there is such a room: a failing journal tells no codes apart.
+        self._check_saving(GAME_WAITS)
+        unsaved = self._unsaved.get(code)
+        if unsaved is not None and unsaved > self.journal.committed:
+            raise Unavailable(GAME_WAITS)
         saved = self.journal.load_room(code)
         return None if saved is None else self._restore(saved)
 
@@ -393,9 +412,16 @@ class Rooms:
 
     def _restore(self, saved: SavedRoom) -> RoomRunner:
         core = RoomCore.from_doc(saved.doc, self.clock, self.journal)
+        core.seq = saved.seq  # its next event is numbered on from the last one any page could have seen
         phase = Phase(str(saved.doc.get("phase", "lobby")))
         if phase is not Phase.LOBBY and core.game_no:
             core.resume_game(core.game_no, core.seed, saved.actions)
+            if phase is Phase.PLAYING and core.phase is Phase.OVER and self.journal is not None:
+                # The game's last actions were kept but not its end (the server stopped in between): its
+                # record is rebuilt from them, and the room kept as over.
+                assert core.summary is not None
+                self.journal.rebuilt(core.game_id, core.record().to_json(), core.summary)
+                self.journal.room(core.code, core.to_doc())
         return self._run(core)
 
     def restore_all(self) -> int:
@@ -422,8 +448,13 @@ class Rooms:
         self.limits.disconnect(client)
 
     def _forget_closed(self) -> None:
+        journal = self.journal
         for code in [c for c, r in self.rooms.items() if r.closed]:
-            del self.rooms[code]
+            runner = self.rooms.pop(code)
+            if journal is not None and runner.ticket > journal.committed:
+                self._unsaved[code] = runner.ticket
+        if self._unsaved and journal is not None:
+            self._unsaved = {c: t for c, t in self._unsaved.items() if t > journal.committed}
 
     async def close(self) -> None:
         for runner in list(self.rooms.values()):

@@ -22,6 +22,7 @@ from ratscrew.errors import (
     NotFound,
     RatscrewError,
     TooMany,
+    Unavailable,
     by_branch,
 )
 
@@ -35,6 +36,7 @@ STATUS: dict[type[RatscrewError], int] = {
     Conflict: 409,
     Forbidden: 403,
     TooMany: 429,
+    Unavailable: 503,
 }
 
 

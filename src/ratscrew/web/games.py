@@ -92,6 +92,7 @@ async def create_game(request: Request) -> Response:
     runner, token = rooms_of(request).create_game(
         client_of(request), seats=seats, rules=rules, bot_pace=pace, seed=seed
     )
+    await runner.kept()  # the game is told once it is in the journal
     people = [i for i, s in enumerate(seats) if s.kind is SeatKind.HUMAN]
     return JSONResponse({"id": runner.code, "token": token, "seats": people})
 
@@ -119,6 +120,7 @@ async def play_again(request: Request) -> Response:
         reactions=core.reactions,
         token=core.host_token,
     )
+    await fresh.kept()
     return JSONResponse({"id": fresh.code, "token": token})
 
 

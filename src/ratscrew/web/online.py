@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ratscrew.errors import BadMessage, BadRequest, NotFound, RatscrewError, TooMany
+from ratscrew.errors import BadMessage, BadRequest, NotFound, RatscrewError, TooMany, Unavailable, by_branch
 from ratscrew.rooms import wire
 from ratscrew.rooms.runner import LinkSample, PageLink, RoomRunner, Rooms
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
@@ -32,6 +32,12 @@ MESSAGES_PER_SECOND = 40
 IDLE_SOCKET_MS = 60_000  # a page answers a probe every two seconds; one silent this long is gone
 HELLO_WITHIN_MS = 10_000
 LINK_EVERY_S = 2.0  # how often the server times each socket's link itself (the bound of every slap's credit)
+# A room that cannot be saved just now is not gone: the page is sent away, and comes back later.
+_CLOSE_CODES = {
+    NotFound: wire.CloseCode.NO_ROOM,
+    TooMany: wire.CloseCode.TOO_MANY,
+    Unavailable: wire.CloseCode.SENT_AWAY,
+}
 
 
 async def create_room(request: Request) -> Response:
@@ -50,6 +56,7 @@ async def create_room(request: Request) -> Response:
     runner, token = rooms_of(request).create_room(
         client_of(request), seats=seats, rules=rules, name=name, public=public, standins=standins
     )
+    await runner.kept()  # the code is told once the room is in the journal
     return JSONResponse({"code": runner.code, "token": token, "seat": 0})
 
 
@@ -70,9 +77,9 @@ async def room_socket(ws: WebSocket) -> None:
     try:
         runner = rooms.lookup(client, ws.path_params["code"])
         link = rooms.connect(client)
-    except (NotFound, TooMany) as exc:
+    except (NotFound, TooMany, Unavailable) as exc:
         log.info("room socket refused for %s: %s", client, exc)
-        await _refuse(ws, str(exc), wire.CloseCode.NO_ROOM if isinstance(exc, NotFound) else wire.CloseCode.TOO_MANY)
+        await _refuse(ws, str(exc), by_branch(exc, _CLOSE_CODES, wire.CloseCode.SENT_AWAY))
         return
     runner.open(link)
     timer = timer_of(ws.scope)

@@ -82,6 +82,7 @@ class Refusal(StrEnum):
     BAD_VALUE = "bad_value"
     PAUSED = "paused"  # the game is paused: nothing is played until it resumes
     NO_PAUSE = "no_pause"  # only a game against the computer (or two on one screen) can be paused
+    NOT_SAVING = "not_saving"  # the server cannot keep games just now (its journal fails): no new game starts
 
 
 class CloseCode(IntEnum):

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from ratscrew.errors import NotFound, TooMany
 from ratscrew.rooms import wire
 from ratscrew.rooms.core import Message, RoomCore
+from ratscrew.rooms.fairness import Adjudication
 from ratscrew.rooms.journal import SavedRoom, SqliteJournal
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
@@ -64,13 +65,21 @@ class LinkSample:
 
 Item = tuple[str, PageLink, wire.ClientMessage | LinkSample | None]
 _NO_LINK = PageLink(-1)  # what a timer's wake-up carries in the inbox
+VerdictSeen = Callable[[int, int], None]  # (ms from a slap's arrival to its verdict, the room's decision window)
+_VERDICT_WAIT_MS = 10_000  # a slap with no verdict after this long is no longer watched for one
 
 
 class RoomRunner:
     """The owner task of one room. Its core runs on the server's clock, which also wakes the task at the
     core's next deadline (or to unload the room once nobody watches)."""
 
-    def __init__(self, core: RoomCore, clock: AlarmClock, idle_unload_s: float = IDLE_UNLOAD_S) -> None:
+    def __init__(
+        self,
+        core: RoomCore,
+        clock: AlarmClock,
+        idle_unload_s: float = IDLE_UNLOAD_S,
+        on_verdict: VerdictSeen | None = None,
+    ) -> None:
         self.core = core
         self.clock = clock
         self.idle_unload_ms = round(idle_unload_s * 1000)
@@ -80,6 +89,9 @@ class RoomRunner:
         self._timer: Alarm | None = None
         self._timer_at: int | None = None
         self._tick_queued = False
+        self._on_verdict = on_verdict
+        self._slaps_seen: tuple[list[Adjudication], int] = ([], 0)  # the game's adjudications, how many were looked at
+        self._awaiting: list[Adjudication] = []  # slaps taken, verdict not yet published
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room {core.code}")
 
     @property
@@ -131,6 +143,8 @@ class RoomRunner:
                     break
                 item = inbox.get_nowait()
             self._guarded(core.tick)
+            if self._on_verdict is not None:
+                self._guarded(self._watch_verdicts)
             self._guarded(self._deliver)
 
     def _guarded(self, step: Callable[..., None], *args: object) -> None:
@@ -158,6 +172,30 @@ class RoomRunner:
             core.close_page(link.id)
             if not self.links:
                 self.idle_since = self.clock.now()
+
+    def _watch_verdicts(self) -> None:
+        """Report each slap's time from arrival to published verdict (for the operator's metrics)."""
+        assert self._on_verdict is not None
+        taken = self.core.adjudications
+        seen, count = self._slaps_seen
+        if seen is not taken:
+            count = 0  # a new game: a new list
+        if len(taken) > count:
+            self._awaiting.extend(taken[count:])
+        self._slaps_seen = (taken, len(taken))
+        if not self._awaiting:
+            return
+        now = self.clock.now()
+        table = self.core.table
+        window = table.hold_ms if table is not None else 0
+        waiting = []
+        for slap in self._awaiting:
+            waited = now - slap.credit.received
+            if slap.verdict is not None:
+                self._on_verdict(waited, window)
+            elif waited < _VERDICT_WAIT_MS:
+                waiting.append(slap)
+        self._awaiting = waiting
 
     def _arm(self) -> bool:
         """Set the one timer that wakes the room at its next deadline (or to unload it when idle); False
@@ -276,13 +314,24 @@ class Rooms:
     """
 
     def __init__(
-        self, journal: SqliteJournal | None, *, idle_unload_s: float = IDLE_UNLOAD_S, clock: AlarmClock | None = None
+        self,
+        journal: SqliteJournal | None,
+        *,
+        idle_unload_s: float = IDLE_UNLOAD_S,
+        clock: AlarmClock | None = None,
+        limits: ClientLimits | None = None,
+        owns: Callable[[str], bool] | None = None,
+        on_verdict: VerdictSeen | None = None,
     ) -> None:
         self.journal = journal
         self.idle_unload_s = idle_unload_s
         self.clock: AlarmClock = clock or LoopClock()
         self.rooms: dict[str, RoomRunner] = {}
-        self.limits = ClientLimits(self.clock)
+        self.limits = limits or ClientLimits(self.clock)
+        # Beside other workers sharing the journal's file (``ratscrew serve``): the codes this one holds, the
+        # codes the proxy sends here. Alone, every code.
+        self.owns: Callable[[str], bool] = owns or (lambda code: True)
+        self.on_verdict = on_verdict
         self._next_page = 0
 
     # ------------------------------------------------------------------ creating
@@ -296,7 +345,11 @@ class Rooms:
     def _unused_code(self) -> str:
         while True:
             code = new_code()
-            if code not in self.rooms and (self.journal is None or self.journal.load_room(code) is None):
+            if (
+                self.owns(code)
+                and code not in self.rooms
+                and (self.journal is None or self.journal.load_room(code) is None)
+            ):
                 return code
 
     def create_room(
@@ -348,7 +401,7 @@ class Rooms:
         return self._run(core), core.host_token
 
     def _run(self, core: RoomCore) -> RoomRunner:
-        runner = RoomRunner(core, self.clock, self.idle_unload_s)
+        runner = RoomRunner(core, self.clock, self.idle_unload_s, self.on_verdict)
         self.rooms[core.code] = runner
         return runner
 
@@ -358,7 +411,7 @@ class Rooms:
         """A room by code, loaded from the journal if it is not in memory (after a restart, or idle)."""
         self._forget_closed()
         runner = self.rooms.get(code)
-        if runner is not None or self.journal is None or len(code) != CODE_LENGTH:
+        if runner is not None or self.journal is None or len(code) != CODE_LENGTH or not self.owns(code):
             return runner
         saved = self.journal.load_room(code)
         return None if saved is None else self._restore(saved)
@@ -406,7 +459,7 @@ class Rooms:
         count = 0
         for saved in self.journal.playing_rooms():
             code = str(saved.doc["code"])
-            if code not in self.rooms:
+            if code not in self.rooms and self.owns(code):
                 self._restore(saved)
                 count += 1
         return count

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -102,7 +103,7 @@ class Hosted(Setup):
     # ------------------------------------------------------------------ what the operator sees
 
     async def healthz(self, request: Request) -> Response:
-        return JSONResponse({"ok": True, "worker": self.hosting.worker})
+        return JSONResponse({"ok": True, "worker": self.hosting.worker, "pid": os.getpid()})
 
     async def readyz(self, request: Request) -> Response:
         """Ready to be sent rooms: started, not stopping, its journal writing, and Redis answering."""

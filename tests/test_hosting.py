@@ -1,0 +1,214 @@
+"""``ratscrew serve`` behind a real nginx with a real Redis on loopback: rooms on two workers, routed by their
+codes; the open lobby, the limits and the metrics across workers; a worker killed with -9 and its room
+resumed; a forged X-Forwarded-For ignored. One site is shared by the module's tests (it takes seconds to
+start); each test makes its own rooms and, for the limits, its own client addresses."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ratscrew.hosting.ring import Ring
+from tests.conftest import Server
+from tests.hosting_site import Site, call, missing_programs, start_site
+from tests.test_rooms_live import Player, journaled, open_room, play
+
+ROOMS_PER_HOUR = 20
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    missing = missing_programs()
+    if missing:
+        pytest.fail(f"these tests need {' and '.join(missing)}: sudo apt-get install nginx-light redis-server")
+    started = start_site(tmp_path_factory.mktemp("site"), workers=2, rooms_per_hour=ROOMS_PER_HOUR)
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def through(site: Site) -> Server:
+    """The site through nginx, as the live tests' players use a server."""
+    process = site.processes["serve"]
+    return Server(site.url + "/", site.data, process)  # type: ignore[arg-type]
+
+
+def owner(site: Site, code: str) -> int:
+    return Ring(site.hosting.servers).owner(code)
+
+
+def rooms_on_both_workers(site: Site, seats: int) -> list[list[Player]]:
+    """Rooms opened through nginx until one is held by each worker (the proxy spreads creations)."""
+    held: dict[int, list[Player]] = {}
+    for _ in range(12):
+        players = open_room(through(site), seats)
+        worker = owner(site, players[0].code)
+        if worker in held:
+            for player in players:
+                player.close()
+        else:
+            held[worker] = players
+        if len(held) == 2:
+            return [held[0], held[1]]
+    raise AssertionError(f"12 rooms all went to worker {list(held)}")
+
+
+def scrape(site: Site, worker: int, name: str, **labels: str) -> float:
+    """One figure from a worker's /metrics (the client library writes the labels in alphabetical order)."""
+    status, _, text = call(site.worker_url(worker) + "/metrics")
+    assert status == 200
+    shown = ",".join(f'{key}="{value}"' for key, value in sorted({"worker": str(worker), **labels}.items()))
+    found = re.search(rf"^{re.escape(name)}\{{{re.escape(shown)}\}} (\S+)$", text, re.MULTILINE)
+    assert found is not None, f"{name}{{{shown}}} not in the metrics of worker {worker}"
+    return float(found.group(1))
+
+
+def test_nginx_sends_each_code_to_the_worker_the_ring_says(site: Site) -> None:
+    for index in range(8):
+        status, headers, created = call(site.url + "/api/rooms", {"seats": 2, "name": f"R{index}"})
+        assert status == 200, created
+        assert int(headers["x-ratscrew-worker"]) == owner(site, created["code"])  # created where it will be asked
+        status, headers, info = call(f"{site.url}/api/rooms/{created['code']}")
+        assert status == 200 and info["code"] == created["code"]
+        assert int(headers["x-ratscrew-worker"]) == owner(site, created["code"])
+
+
+def test_four_players_in_two_rooms_on_two_workers_play_and_race_a_slap(site: Site) -> None:
+    rooms = rooms_on_both_workers(site, 2)
+    before = [scrape(site, worker, "ratscrew_slap_verdict_seconds_count") for worker in (0, 1)]
+    for players in rooms:
+        play(players, lambda p=players: p[0].state.get("cards", 0) >= 4)
+        assert all(p.state["cards"] == players[0].state["cards"] for p in players)
+    # A race on worker 1's room: both players slap the same card at once; the room judges them as one
+    # process does, and every page sees the same verdicts in the same order.
+    racers = rooms[1]
+    card = racers[0].state["cards"]
+    for player in racers:
+        player.send({"type": "slap", "seat": player.yours[0], "card": card, "rt": 250})
+
+    def verdicts(player: Player) -> list[tuple[str, int]]:
+        kinds = ("slap_correct", "wrong_slap", "slap_dismissed")
+        return [
+            (item["event"]["kind"], item["event"]["seat"])
+            for message in player.messages
+            if message["type"] == "events"
+            for item in message["items"]
+            if item["event"]["kind"] in kinds
+        ]
+
+    for player in racers:
+        player.wait_for(lambda p=player: len(verdicts(p)) >= 2, "both slaps judged")
+    assert verdicts(racers[0]) == verdicts(racers[1])
+    assert sorted(seat for _, seat in verdicts(racers[0])) == [0, 1]
+    assert [kind for kind, _ in verdicts(racers[0])].count("slap_correct") <= 1
+    # The metrics of the worker holding the room counted both verdicts (the slaps of setting up may add more).
+    after = scrape(site, 1, "ratscrew_slap_verdict_seconds_count")
+    assert after >= before[1] + 2
+    assert scrape(site, 1, "ratscrew_decision_window_seconds_count") == after
+    assert scrape(site, 0, "ratscrew_sockets") == 2 and scrape(site, 1, "ratscrew_sockets") == 2
+    for players in rooms:
+        for player in players:
+            player.close()
+
+
+def test_the_open_lobby_lists_the_rooms_of_both_workers_on_either(site: Site) -> None:
+    codes: dict[int, str] = {}
+    for index in range(12):
+        status, _, created = call(site.url + "/api/rooms", {"seats": 3, "public": True, "name": f"Host{index}"})
+        assert status == 200, created
+        codes.setdefault(owner(site, created["code"]), created["code"])
+        if len(codes) == 2:
+            break
+    assert len(codes) == 2, "every public room went to one worker"
+    # Each worker publishes its own open lobbies every second: any of them lists both rooms soon after.
+    for url in (site.url, site.worker_url(0), site.worker_url(1)):
+        deadline = time.monotonic() + 30
+        while True:
+            status, _, listed = call(url + "/api/rooms")
+            assert status == 200
+            if set(codes.values()) <= {room["code"] for room in listed["rooms"]}:
+                break
+            assert time.monotonic() < deadline, f"{url} lists {listed['rooms']}, not both of {codes}"
+            time.sleep(0.2)
+
+
+def test_the_creation_limit_holds_across_workers_and_a_forged_forwarded_for_is_ignored(site: Site) -> None:
+    claimed = "203.0.113.9"  # a client address, as a trusted proxy (127.0.0.1) reports it
+    made = [0, 0]
+    for index in range(ROOMS_PER_HOUR):
+        worker = index % 2
+        status, _, created = call(
+            site.worker_url(worker) + "/api/rooms", {"seats": 2}, headers={"X-Forwarded-For": claimed}
+        )
+        assert status == 200, created
+        made[worker] += 1
+    for worker in (0, 1):  # either worker knows the address made its rooms on both
+        status, _, refused = call(site.worker_url(worker) + "/api/rooms", {"seats": 2}, {"X-Forwarded-For": claimed})
+        assert status == 429 and f"at most {ROOMS_PER_HOUR}" in refused["error"]
+    # The same header from an address that is no trusted proxy is not believed: it is a client of its own.
+    status, _, created = call(
+        site.worker_url(0) + "/api/rooms", {"seats": 2}, headers={"X-Forwarded-For": claimed}, source="127.0.0.2"
+    )
+    assert status == 200, created
+    # nginx replaces whatever the client claims with the address it sees.
+    status, _, created = call(site.url + "/api/rooms", {"seats": 2}, headers={"X-Forwarded-For": claimed})
+    assert status == 200, created
+    for worker in (0, 1):
+        assert scrape(site, worker, "ratscrew_refusals_total", reason="http_429") >= 1
+
+
+def test_a_worker_killed_with_kill_9_comes_back_and_its_room_resumes(site: Site) -> None:
+    players = open_room(through(site), 2)
+    code = players[0].code
+    worker = owner(site, code)
+    play(players, lambda: players[0].state.get("cards", 0) >= 5 and players[0].state.get("collect_pending") is None)
+    for player in players:
+        player.pump(0.3)
+    players[0].wait_for(lambda: players[0].state.get("collect_pending") is None, "the won pile to move")
+    before = dict(players[0].state)
+    journaled(site.data, code, before["cards"])
+    pid = site.worker_pid(worker)
+    subprocess.run(["kill", "-9", str(pid)], check=True)
+    for player in players:
+        player.close()
+    deadline = time.monotonic() + 60
+    while True:  # ratscrew serve starts the worker again on the same port
+        try:
+            if site.worker_pid(worker) != pid:
+                break
+        except OSError:
+            pass
+        assert time.monotonic() < deadline, "the killed worker did not come back"
+        time.sleep(0.2)
+    site.wait_ready()
+    again = [Player(through(site), p.code, p.token, since=p.last_seq) for p in players]
+    for player in again:
+        player.wait_for(lambda p=player: bool(p.state), "the resumed room")
+    assert again[0].state["cards"] == before["cards"]
+    assert again[0].state["stack_sizes"] == before["stack_sizes"]
+    assert [p.yours for p in again] == [[0], [1]]
+    play(again, lambda: again[0].state.get("cards", 0) >= before["cards"] + 2)
+    for player in again:
+        player.close()
+
+
+def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
+    def serve(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "ratscrew", "serve", "--data", str(tmp_path), *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+    two = serve("--workers", "2")
+    assert two.returncode == 2 and "give --redis URL" in two.stderr and "Traceback" not in two.stderr
+    ports = serve("--ports", "80,x")
+    assert ports.returncode == 2 and "not a list of port numbers" in ports.stderr
+    shown = serve("--ports", "9001,9002", "--print-nginx-config", "--listen", "443 ssl")
+    assert shown.returncode == 0
+    assert "hash $ratscrew_room consistent;" in shown.stdout and "listen 443 ssl;" in shown.stdout
+    assert "server 127.0.0.1:9001 max_fails=0;" in shown.stdout and "proxy_set_header Upgrade" in shown.stdout

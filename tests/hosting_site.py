@@ -78,7 +78,8 @@ class _SourceHandler(urllib.request.HTTPHandler):
 
         class Connection(http.client.HTTPConnection):
             def __init__(self, *args: Any, **kwargs: Any) -> None:
-                super().__init__(*args, source_address=(source, 0), **kwargs)
+                kwargs["source_address"] = (source, 0)
+                super().__init__(*args, **kwargs)
 
         return self.do_open(Connection, req)
 

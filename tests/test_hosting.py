@@ -6,17 +6,20 @@ start); each test makes its own rooms and, for the limits, its own client addres
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from ratscrew.cli import main
 from ratscrew.hosting.ring import Ring
 from tests.conftest import Server
-from tests.hosting_site import Site, call, missing_programs, start_site
+from tests.hosting_site import Site, call, free_ports, missing_programs, start_site
 from tests.test_rooms_live import Player, journaled, open_room, play
 
 ROOMS_PER_HOUR = 20
@@ -217,3 +220,37 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path, capsys: pytest.Ca
     assert code == 0
     assert "hash $ratscrew_room consistent;" in shown and "listen 443 ssl;" in shown
     assert "server 127.0.0.1:9001 max_fails=0;" in shown and "proxy_set_header Upgrade" in shown
+
+
+def test_one_worker_without_redis_plays_from_sqlite_alone_and_drains_on_sigterm(tmp_path: Path) -> None:
+    (port,) = free_ports(1)
+    log = (tmp_path / "serve.log").open("wb")
+    command = [sys.executable, "-m", "ratscrew", "serve", "--workers", "1", "--port", str(port)]
+    process = subprocess.Popen([*command, "--data", str(tmp_path / "data")], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if call(url + "/readyz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            time.sleep(0.1)
+        players = open_room(Server(url + "/", tmp_path / "data", process), 2)  # type: ignore[arg-type]
+        play(players, lambda: players[0].state.get("cards", 0) >= 3)
+        process.send_signal(signal.SIGTERM)
+        # Pages are told the server restarts (1012, "service restart"): they reconnect, as after any restart.
+        for player in players:
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    player.ws.recv(timeout=30)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        assert process.wait(60) == 0
+        journaled(tmp_path / "data", players[0].code, 3)  # written before the worker exited
+        assert "ratscrew: stopped" in (tmp_path / "serve.log").read_text()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

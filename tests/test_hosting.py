@@ -222,6 +222,12 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path, capsys: pytest.Ca
     assert "server 127.0.0.1:9001 max_fails=0;" in shown and "proxy_set_header Upgrade" in shown
 
 
+def drain(player: Player) -> None:
+    """Read a page's socket until it closes (ConnectionClosed)."""
+    while True:
+        player.ws.recv(timeout=30)
+
+
 def test_one_worker_without_redis_plays_from_sqlite_alone_and_drains_on_sigterm(tmp_path: Path) -> None:
     (port,) = free_ports(1)
     log = (tmp_path / "serve.log").open("wb")
@@ -244,8 +250,7 @@ def test_one_worker_without_redis_plays_from_sqlite_alone_and_drains_on_sigterm(
         # Pages are told the server restarts (1012, "service restart"): they reconnect, as after any restart.
         for player in players:
             with pytest.raises(ConnectionClosed) as closed:
-                while True:
-                    player.ws.recv(timeout=30)
+                drain(player)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
         assert process.wait(60) == 0
         journaled(tmp_path / "data", players[0].code, 3)  # written before the worker exited

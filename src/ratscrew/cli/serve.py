@@ -46,6 +46,13 @@ def parse_ports(text: str) -> tuple[int, ...]:
     "--origin", "origins", multiple=True, help="Another page address allowed to open websockets (repeatable)."
 )
 @click.option("--rooms-per-hour", type=click.IntRange(1, 100_000), default=60, show_default=True, help="Per address.")
+@click.option(
+    "--routing",
+    type=click.Choice(["hash", "letters"]),
+    default="hash",
+    show_default=True,
+    help="How the proxy finds a room's worker: nginx's consistent hash, or the code's first letter.",
+)
 @click.option("--print-nginx-config", "print_nginx", is_flag=True, help="Print the nginx site for these workers.")
 @click.option("--listen", default="80", show_default=True, help="With --print-nginx-config: nginx's listen.")
 @click.option("--server-name", default="_", show_default=True, help="With --print-nginx-config: the site's name.")
@@ -59,6 +66,7 @@ def serve(
     trusted: tuple[str, ...],
     origins: tuple[str, ...],
     rooms_per_hour: int,
+    routing: str,
     print_nginx: bool,
     listen: str,
     server_name: str,
@@ -85,8 +93,11 @@ def serve(
         trusted_proxies=trusted or ("127.0.0.1", "::1"),
         origins=origins,
         rooms_per_hour=rooms_per_hour,
+        routing=routing,
     )
     if print_nginx:
+        if routing != "hash":
+            raise BadRequest("--print-nginx-config writes the hash routing; see docs/hosting.md for --routing letters")
         from ratscrew.hosting.nginx import render
 
         click.echo(render(hosting, listen=listen, server_name=server_name), nl=False)

@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ratscrew.hosting.ring import Ring
+from ratscrew.hosting.ring import Letters, Ring
 
 ENV = "RATSCREW_HOSTING"
 
@@ -21,6 +21,7 @@ class Hosting:
     origins: tuple[str, ...] = ()  # pages allowed to open a room's websocket; none: the page's own host only
     rooms_per_hour: int = 60
     prefix: str = "ratscrew:"  # of every Redis key, so that several sites can share one Redis
+    routing: str = "hash"  # how the proxy finds a code's worker: nginx's consistent hash, or "letters"
     drain_s: float = 10.0  # how long a stopping worker lets pages go before it closes them
     worker: int = field(default=0)  # which of them this is (set for each worker)
 
@@ -30,8 +31,8 @@ class Hosting:
         shown = f"[{self.host}]" if ":" in self.host else self.host
         return [f"{shown}:{port}" for port in self.ports]
 
-    def ring(self) -> Ring:
-        return Ring(self.servers)
+    def ring(self) -> Ring | Letters:
+        return Letters(len(self.ports)) if self.routing == "letters" else Ring(self.servers)
 
     def to_env(self) -> str:
         doc = asdict(self)

@@ -139,11 +139,6 @@ class Front:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if scope["method"] == "POST" and self.stopping() and CREATING.match(scope["path"]):
-            await JSONResponse({"error": "this server is restarting: try again in a few seconds"}, 503)(
-                scope, receive, send
-            )
-            return
         tally: Tally = scope["app"].state.tally
 
         async def marked(message: Message) -> None:
@@ -153,4 +148,8 @@ class Front:
                     tally.refusals[f"http_{message['status']}"] += 1
             await send(message)
 
+        if scope["method"] == "POST" and self.stopping() and CREATING.match(scope["path"]):
+            refusal = JSONResponse({"error": "this server is restarting: try again in a few seconds"}, 503)
+            await refusal(scope, receive, marked)
+            return
         await self.app(scope, receive, marked)

@@ -5,6 +5,7 @@ start); each test makes its own rooms and, for the limits, its own client addres
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
@@ -12,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -30,7 +32,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     missing = missing_programs()
     if missing:
         pytest.fail(f"these tests need {' and '.join(missing)}: sudo apt-get install nginx-light redis-server")
-    started = start_site(tmp_path_factory.mktemp("site"), workers=2, rooms_per_hour=ROOMS_PER_HOUR)
+    folder = tmp_path_factory.mktemp("site")
+    started = start_site(folder, workers=2, rooms_per_hour=ROOMS_PER_HOUR, extra=("--log-level", "info"))
     try:
         yield started
     finally:
@@ -71,6 +74,12 @@ def scrape(site: Site, worker: int, name: str, **labels: str) -> float:
     found = re.search(rf"^{re.escape(name)}\{{{re.escape(shown)}\}} (\S+)$", text, re.MULTILINE)
     assert found is not None, f"{name}{{{shown}}} not in the metrics of worker {worker}"
     return float(found.group(1))
+
+
+def log_lines(site: Site) -> list[dict[str, Any]]:
+    """The workers' JSON log lines so far (ratscrew serve's own lines are plain text)."""
+    text = (site.folder / "serve.log").read_text(encoding="utf-8", errors="replace")
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
 def test_nginx_sends_each_code_to_the_worker_the_ring_says(site: Site) -> None:
@@ -116,6 +125,13 @@ def test_four_players_in_two_rooms_on_two_workers_play_and_race_a_slap(site: Sit
     assert after >= before[1] + 2
     assert scrape(site, 1, "ratscrew_decision_window_seconds_count") == after
     assert scrape(site, 0, "ratscrew_sockets") == 2 and scrape(site, 1, "ratscrew_sockets") == 2
+    # A message the server refuses is logged as a JSON line naming the room.
+    racers[0].send({"type": "nonsense"})
+    racers[0].wait_for(lambda: racers[0].messages[-1]["type"] == "error", "the refusal")
+    deadline = time.monotonic() + 30
+    while not any(line.get("room") == racers[0].code and "bad message" in line["msg"] for line in log_lines(site)):
+        assert time.monotonic() < deadline, "no JSON log line names the room"
+        time.sleep(0.1)
     for players in rooms:
         for player in players:
             player.close()

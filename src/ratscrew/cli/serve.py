@@ -53,6 +53,13 @@ def parse_ports(text: str) -> tuple[int, ...]:
     show_default=True,
     help="How the proxy finds a room's worker: nginx's consistent hash, or the code's first letter.",
 )
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"]),
+    default="warning",
+    show_default=True,
+    help="JSON log lines from this level (info: a line for every refused input, every socket refused).",
+)
 @click.option("--print-nginx-config", "print_nginx", is_flag=True, help="Print the nginx site for these workers.")
 @click.option("--listen", default="80", show_default=True, help="With --print-nginx-config: nginx's listen.")
 @click.option("--server-name", default="_", show_default=True, help="With --print-nginx-config: the site's name.")
@@ -67,6 +74,7 @@ def serve(
     origins: tuple[str, ...],
     rooms_per_hour: int,
     routing: str,
+    log_level: str,
     print_nginx: bool,
     listen: str,
     server_name: str,
@@ -94,6 +102,7 @@ def serve(
         origins=origins,
         rooms_per_hour=rooms_per_hour,
         routing=routing,
+        log_level=log_level,
     )
     if print_nginx:
         if routing != "hash":

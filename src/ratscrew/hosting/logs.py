@@ -36,9 +36,9 @@ class JsonLines(logging.Formatter):
         return json.dumps(line, ensure_ascii=False)
 
 
-def to_stderr(worker: int) -> None:
+def to_stderr(worker: int, level: str = "warning") -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLines(worker))
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(logging.INFO)
+    root.setLevel(level.upper())

@@ -22,6 +22,7 @@ class Hosting:
     rooms_per_hour: int = 60
     prefix: str = "ratscrew:"  # of every Redis key, so that several sites can share one Redis
     routing: str = "hash"  # how the proxy finds a code's worker: nginx's consistent hash, or "letters"
+    log_level: str = "warning"  # "info" adds a line for every refused input: busy, at hundreds of rooms
     drain_s: float = 10.0  # how long a stopping worker lets pages go before it closes them
     worker: int = field(default=0)  # which of them this is (set for each worker)
 

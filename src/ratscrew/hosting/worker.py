@@ -17,7 +17,7 @@ from ratscrew.web.serve import bind, run_quietly, server_config, settle_collecto
 
 
 def run(hosting: Hosting) -> None:
-    logs.to_stderr(hosting.worker)
+    logs.to_stderr(hosting.worker, hosting.log_level)
     sock = bind(hosting.host, hosting.ports[hosting.worker])
     holder: list[uvicorn.Server] = []
     setup = Hosted(hosting, stopping=lambda: bool(holder) and holder[0].should_exit)

@@ -11,7 +11,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,13 @@ def scrape(site: Site, worker: int, name: str, **labels: str) -> float:
     return float(found.group(1))
 
 
+def eventually(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
 def log_lines(site: Site) -> list[dict[str, Any]]:
     """The workers' JSON log lines so far (ratscrew serve's own lines are plain text)."""
     text = (site.folder / "serve.log").read_text(encoding="utf-8", errors="replace")
@@ -124,17 +132,25 @@ def test_four_players_in_two_rooms_on_two_workers_play_and_race_a_slap(site: Sit
     after = scrape(site, 1, "ratscrew_slap_verdict_seconds_count")
     assert after >= before[1] + 2
     assert scrape(site, 1, "ratscrew_decision_window_seconds_count") == after
-    assert scrape(site, 0, "ratscrew_sockets") == 2 and scrape(site, 1, "ratscrew_sockets") == 2
+    # Each worker holds its room's two sockets (once those of rooms given up above have closed).
+    eventually(lambda: [scrape(site, w, "ratscrew_sockets") for w in (0, 1)] == [2, 2], "two sockets a worker")
     # A message the server refuses is logged as a JSON line naming the room.
     racers[0].send({"type": "nonsense"})
     racers[0].wait_for(lambda: racers[0].messages[-1]["type"] == "error", "the refusal")
-    deadline = time.monotonic() + 30
-    while not any(line.get("room") == racers[0].code and "bad message" in line["msg"] for line in log_lines(site)):
-        assert time.monotonic() < deadline, "no JSON log line names the room"
-        time.sleep(0.1)
+    code = racers[0].code
+    eventually(
+        lambda: any(line.get("room") == code and "bad message" in line["msg"] for line in log_lines(site)),
+        "a JSON log line naming the room",
+    )
     for players in rooms:
         for player in players:
             player.close()
+
+
+def listed_codes(url: str) -> set[str]:
+    status, _, listed = call(url + "/api/rooms")
+    assert status == 200
+    return {room["code"] for room in listed["rooms"]}
 
 
 def test_the_open_lobby_lists_the_rooms_of_both_workers_on_either(site: Site) -> None:
@@ -147,15 +163,9 @@ def test_the_open_lobby_lists_the_rooms_of_both_workers_on_either(site: Site) ->
             break
     assert len(codes) == 2, "every public room went to one worker"
     # Each worker publishes its own open lobbies every second: any of them lists both rooms soon after.
+    wanted = set(codes.values())
     for url in (site.url, site.worker_url(0), site.worker_url(1)):
-        deadline = time.monotonic() + 30
-        while True:
-            status, _, listed = call(url + "/api/rooms")
-            assert status == 200
-            if set(codes.values()) <= {room["code"] for room in listed["rooms"]}:
-                break
-            assert time.monotonic() < deadline, f"{url} lists {listed['rooms']}, not both of {codes}"
-            time.sleep(0.2)
+        eventually(partial(lambda u: wanted <= listed_codes(u), url), f"{url} to list both of {wanted}")
 
 
 def test_the_creation_limit_holds_across_workers_and_a_forged_forwarded_for_is_ignored(site: Site) -> None:

@@ -4,7 +4,8 @@ the worker holding it, found from the room code in its path (``hash $ratscrew_ro
 Paths with a room code: ``/ws/rooms/{code}``, ``/api/rooms/{code}`` and ``/api/games/{code}-...`` (a game's
 id starts with its room's code). Everything else (pages, the open lobby, creating a room, the score keeper)
 may go to any worker: it is hashed by the request's own random id, so it spreads, and a worker creating a
-room picks a code it holds itself (``ring.py``). ``max_fails=0`` keeps a restarting worker's rooms from
+room picks a code it holds itself (``ring.py``). A score-keeper match (``/api/matches/{id}``) always goes to
+the same worker too, whose lock keeps two phones' taps on one match in order. ``max_fails=0`` keeps a restarting worker's rooms from
 being sent to another worker meanwhile; ``proxy_next_upstream off`` makes the page retry instead.
 """
 
@@ -20,6 +21,7 @@ TEMPLATE = """\
 map $uri $ratscrew_room {{
     ~^/(?:ws|api)/rooms/(?<ratscrew_code>[^/]+)  $ratscrew_code;
     ~^/api/games/(?<ratscrew_game>[^/-]+)        $ratscrew_game;
+    ~^/api/matches/(?<ratscrew_match>[^/]+)      $ratscrew_match;
     default                                      $request_id;
 }}
 

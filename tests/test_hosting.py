@@ -100,6 +100,19 @@ def test_nginx_sends_each_code_to_the_worker_the_ring_says(site: Site) -> None:
         assert int(headers["x-ratscrew-worker"]) == owner(site, created["code"])
 
 
+def test_a_score_keeper_matchs_requests_all_go_to_one_worker(site: Site) -> None:
+    status, _, match = call(site.url + "/api/matches", {"players": ["Ann", "Bo"]})
+    assert status == 201, match
+    keys = {"X-Match-Keys": match["key"]}
+    answered = set()
+    for _ in range(6):
+        status, headers, doc = call(f"{site.url}/api/matches/{match['id']}/rounds", {"winner": 0}, keys)
+        assert status == 200, doc
+        answered.add(headers["x-ratscrew-worker"])
+    status, _, doc = call(f"{site.url}/api/matches/{match['id']}", headers=keys)
+    assert status == 200 and len(doc["rounds"]) == 6 and len(answered) == 1
+
+
 def test_four_players_in_two_rooms_on_two_workers_play_and_race_a_slap(site: Site) -> None:
     rooms = rooms_on_both_workers(site, 2)
     before = [scrape(site, worker, "ratscrew_slap_verdict_seconds_count") for worker in (0, 1)]

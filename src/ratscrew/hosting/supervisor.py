@@ -42,7 +42,9 @@ class Supervisor:
 
     def spawn(self, index: int) -> subprocess.Popen[bytes]:
         env = {**os.environ, ENV: dataclasses.replace(self.hosting, worker=index).to_env()}
-        process = subprocess.Popen([sys.executable, "-m", "ratscrew.hosting.worker"], env=env)
+        # In a session of its own: Ctrl-C in a terminal reaches this process only, which then stops each worker
+        # with one SIGTERM (a second signal makes uvicorn skip the graceful part, the journal's last writes too).
+        process = subprocess.Popen([sys.executable, "-m", "ratscrew.hosting.worker"], env=env, start_new_session=True)
         say(f"worker {index} on http://{self.hosting.servers[index]}/ (pid {process.pid})")
         return process
 

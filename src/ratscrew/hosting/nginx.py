@@ -2,10 +2,10 @@
 the worker holding it, found from the room code in its path (``hash $ratscrew_room consistent``).
 
 Paths with a room code: ``/ws/rooms/{code}``, ``/api/rooms/{code}`` and ``/api/games/{code}-...`` (a game's
-id starts with its room's code). Everything else (pages, the open lobby, creating a room, the score keeper)
-may go to any worker: it is hashed by the request's own random id, so it spreads, and a worker creating a
-room picks a code it holds itself (``ring.py``). A score-keeper match (``/api/matches/{id}``) always goes to
-the same worker too, whose lock keeps two phones' taps on one match in order. ``max_fails=0`` keeps a restarting worker's rooms from
+id starts with its room's code). A score-keeper match (``/api/matches/{id}``) always goes to one worker too,
+whose lock keeps two phones' taps on one match in order. Everything else (pages, the open lobby, creating a
+room) may go to any worker: it is hashed by the request's own random id, so it spreads, and a worker creating
+a room picks a code it holds itself (``ring.py``). ``max_fails=0`` keeps a restarting worker's rooms from
 being sent to another worker meanwhile; ``proxy_next_upstream off`` makes the page retry instead.
 """
 

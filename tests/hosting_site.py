@@ -3,6 +3,7 @@ on free ports with its own configuration in a temporary folder, and ``ratscrew s
 
 from __future__ import annotations
 
+import http.client
 import json
 import shutil
 import signal
@@ -72,8 +73,6 @@ class _SourceHandler(urllib.request.HTTPHandler):
         self.source = source
 
     def http_open(self, req: urllib.request.Request) -> Any:
-        import http.client
-
         source = self.source
 
         class Connection(http.client.HTTPConnection):

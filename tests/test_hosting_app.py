@@ -1,6 +1,6 @@
 """One worker of ``ratscrew serve`` in-process (Starlette's TestClient, no Redis): the websocket origin
-allow-list, /readyz while stopping, no new rooms while stopping, the metrics, the JSON log lines, and the
-letters routing for proxies that cannot compute nginx's hash."""
+allow-list, /readyz while stopping, no new rooms while stopping, the metrics, the JSON log lines, the
+letters routing for proxies that cannot compute nginx's hash, and the shared limits without Redis."""
 
 from __future__ import annotations
 
@@ -14,13 +14,18 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from ratscrew.errors import TooMany
 from ratscrew.hosting.logs import JsonLines
 from ratscrew.hosting.ring import Letters, Ring
 from ratscrew.hosting.settings import Hosting
+from ratscrew.hosting.shared import sync_client
 from ratscrew.hosting.site import Hosted
-from ratscrew.rooms import wire
+from ratscrew.rooms import runner, wire
 from ratscrew.rooms.runner import CODE_ALPHABET
+from ratscrew.table.clock import ManualClock
 from ratscrew.web.app import create_app
+from ratscrew.web.limits import SharedLimits
+from tests.hosting_site import free_ports
 
 
 class Switch:
@@ -95,3 +100,20 @@ def test_letters_routing_shares_the_alphabet_out_and_the_ring_uses_every_worker(
     ring = Ring(["127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"])
     owners = [ring.owner(a + b + "2345") for a in CODE_ALPHABET for b in CODE_ALPHABET]
     assert {owners.count(worker) for worker in range(3)} and min(owners.count(w) for w in range(3)) > len(owners) / 6
+
+
+def test_the_shared_limits_count_in_the_worker_when_redis_is_away(caplog: pytest.LogCaptureFixture) -> None:
+    (port,) = free_ports(1)  # nothing listens there
+    away = sync_client(f"redis://127.0.0.1:{port}/0")
+    limits = SharedLimits(ManualClock(), away, worker=0, workers=2)
+    with caplog.at_level(logging.WARNING):
+        for _ in range(runner.ROOMS_PER_CLIENT_PER_HOUR):
+            limits.create("198.51.100.4")
+        with pytest.raises(TooMany):  # the cap still holds, counted here
+            limits.create("198.51.100.4")
+        limits.connect("198.51.100.4")
+        assert limits.connections == {"198.51.100.4": 1}
+        limits.disconnect("198.51.100.4")
+        assert limits.connections == {}
+    said = [r.getMessage() for r in caplog.records if "shared limits" in r.getMessage()]
+    assert len(said) == 1 and "counting in this worker for 5 s" in said[0]  # once, not once a call

@@ -15,7 +15,11 @@ import logging
 import os
 import time
 
+import redis
 import redis.asyncio
+import redis.asyncio.retry
+import redis.retry
+from redis.backoff import NoBackoff
 
 from ratscrew.hosting.settings import Hosting
 from ratscrew.rooms.runner import Rooms
@@ -25,6 +29,15 @@ log = logging.getLogger(__name__)
 PUBLISH_EVERY_S = 1.0
 LISTED_FOR_MS = 5000  # a worker silent this long is taken as gone
 MAX_LISTED = 100
+TIMEOUT_S = 0.25  # Redis is on the same machine or network: anything slower counts as away
+
+
+def sync_client(url: str) -> redis.Redis:
+    """For the limits, called on the event loop: one try, a short timeout (redis-py retries three times by
+    default, with pauses, which would hold every room of the worker up)."""
+    return redis.Redis.from_url(
+        url, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S, retry=redis.retry.Retry(NoBackoff(), 0)
+    )
 
 
 class SharedLobbies:
@@ -32,7 +45,10 @@ class SharedLobbies:
         self.hosting = hosting
         self.rooms = rooms
         self.redis = redis.asyncio.Redis.from_url(
-            hosting.redis_url or "", socket_timeout=0.5, socket_connect_timeout=0.5
+            hosting.redis_url or "",
+            socket_timeout=TIMEOUT_S,
+            socket_connect_timeout=TIMEOUT_S,
+            retry=redis.asyncio.retry.Retry(NoBackoff(), 0),
         )
         prefix = hosting.prefix
         self._keys = [f"{prefix}lobbies:{i}" for i in range(len(hosting.ports))]

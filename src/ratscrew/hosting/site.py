@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratscrew.hosting import metrics
 from ratscrew.hosting.settings import Hosting
-from ratscrew.hosting.shared import SharedLobbies
+from ratscrew.hosting.shared import SharedLobbies, sync_client
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
 from ratscrew.table.clock import LoopClock
@@ -38,11 +38,7 @@ class Hosted(Setup):
         self.hosting = hosting
         self.stopping = stopping
         self.ring = hosting.ring()
-        self.redis = (
-            redis.Redis.from_url(hosting.redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)
-            if hosting.redis_url
-            else None
-        )
+        self.redis = sync_client(hosting.redis_url) if hosting.redis_url else None
         self.limits: SharedLimits | None = None
         self.lobbies: SharedLobbies | None = None
         self.ready = False

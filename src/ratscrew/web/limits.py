@@ -101,9 +101,13 @@ return redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 """
 
 
+AWAY_S = 5.0  # after Redis failed once, how long the limits are counted in the worker before trying again
+
+
 class SharedLimits(runner.ClientLimits):
     """The rooms' limits counted in Redis, so that they hold across workers (and machines). Should Redis
-    fail, each call falls back to this process's own counting, with a log line, rather than refuse play."""
+    fail, the worker counts them itself for a few seconds (``AWAY_S``), with a log line, and then tries Redis
+    again: a Redis that is away costs one timeout every few seconds, not one on every call."""
 
     def __init__(
         self,
@@ -124,6 +128,7 @@ class SharedLimits(runner.ClientLimits):
         self._window = client.register_script(_WINDOW)
         self._connect = client.register_script(_CONNECT)
         self._local: set[str] = set()  # clients whose sockets were counted here because Redis failed
+        self._away_until = 0.0  # time.monotonic() until which Redis is not asked
 
     def reset(self) -> None:
         """This worker starts: sockets it counted before it stopped are gone."""
@@ -132,7 +137,7 @@ class SharedLimits(runner.ClientLimits):
     def create(self, client: str) -> None:
         try:
             made = self._count("created", client, 3_600_000, self.rooms_per_hour, add=True)
-        except Exception as exc:  # redis.RedisError, or a connection that went away
+        except Exception as exc:  # redis.RedisError, a connection that went away, or Redis known to be away
             return self._fallen_back(exc, super().create, client)
         if made >= self.rooms_per_hour:
             raise TooMany(f"you created {made} rooms in the last hour: at most {self.rooms_per_hour}")
@@ -142,7 +147,7 @@ class SharedLimits(runner.ClientLimits):
         try:
             wrong = self._count("wrong", client, 60_000, runner.FAILED_LOOKUPS_PER_MINUTE, add=False)
         except Exception as exc:
-            log.warning("shared limits: %s; counting wrong codes in this worker", exc)
+            self._failed(exc, "counting wrong codes in this worker")
             with super().guessing(client):
                 yield
             return
@@ -154,11 +159,12 @@ class SharedLimits(runner.ClientLimits):
             try:
                 self._count("wrong", client, 60_000, runner.FAILED_LOOKUPS_PER_MINUTE + 1, add=True)
             except Exception as exc:
-                log.warning("shared limits: %s; a wrong code not counted", exc)
+                self._failed(exc, "a wrong code not counted")
             raise
 
     def connect(self, client: str) -> None:
         try:
+            self._present()
             opened = int(self._connect(keys=self._sockets, args=[client, runner.CONNECTIONS_PER_CLIENT]))
         except Exception as exc:
             self._local.add(client)
@@ -173,16 +179,26 @@ class SharedLimits(runner.ClientLimits):
                 self._local.discard(client)
             return
         try:
+            self._present()
             if self.redis.hincrby(self._sockets[0], client, -1) <= 0:
                 self.redis.hdel(self._sockets[0], client)
         except Exception as exc:
-            log.warning("shared limits: %s; a closed socket not counted", exc)
+            self._failed(exc, "a closed socket not counted")
 
     def _count(self, book: str, client: str, window_ms: int, limit: int, *, add: bool) -> int:
+        self._present()
         key = f"{self.prefix}{book}:{client}"
         return int(self._window(keys=[key], args=[window_ms, limit, "1" if add else "0", secrets.token_hex(8)]))
 
-    @staticmethod
-    def _fallen_back(exc: Exception, local: Callable[[str], None], client: str) -> None:
-        log.warning("shared limits: %s; counting in this worker", exc)
+    def _present(self) -> None:
+        if time.monotonic() < self._away_until:
+            raise ConnectionError("Redis was away moments ago")
+
+    def _failed(self, exc: Exception, doing: str) -> None:
+        if time.monotonic() >= self._away_until:  # one line each time Redis is found away, not one a call
+            log.warning("shared limits: %s; %s for %.0f s", exc, doing, AWAY_S)
+            self._away_until = time.monotonic() + AWAY_S
+
+    def _fallen_back(self, exc: Exception, local: Callable[[str], None], client: str) -> None:
+        self._failed(exc, "counting in this worker")
         local(client)

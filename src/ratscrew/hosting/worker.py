@@ -29,6 +29,9 @@ def run(hosting: Hosting) -> None:
 
 
 def main() -> None:
+    if ENV not in os.environ:
+        print(f"ratscrew: worker: error: started without {ENV}; start workers with `ratscrew serve`", file=sys.stderr)
+        sys.exit(2)
     try:
         run(Hosting.from_env(os.environ[ENV]))
     except RatscrewError as exc:

@@ -17,7 +17,11 @@ address, so clients spread over loopback addresses (127.0.x.y): ten rooms to an 
 Prints both latencies (p50, p99), the ratio of the p99s, the room's decision window (the hold before any
 input is applied, part of every verdict's latency by design), the rooms and clients reached, and CPU use.
 
-Usage: python bench/rooms_load.py [--rooms 500] [--duration 30] [--quick] [--seed 1]
+With ``--through-nginx`` the rooms run behind nginx instead (``ratscrew serve`` with Redis, as hosted; see
+docs/hosting.md): first one worker, then two, then the echo through the same kind of nginx, all in one run;
+it prints one line for each (rooms kept at the players' pace, verdicts, the window, what the server adds).
+
+Usage: python bench/rooms_load.py [--rooms 500] [--duration 30] [--quick] [--seed 1] [--through-nginx]
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from ratscrew.rooms import wire
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the hosted site the tests also start
+from tests.hosting_site import free_ports, start_site
 
 VERDICTS = ("slap_correct", "wrong_slap", "slap_dismissed")
 SLAP_REFUSALS = ("game_over", "cannot_slap", "wrong_phase", "not_yours")
@@ -336,7 +343,7 @@ async def set_up_room(base: str, index: int, stats: Stats, rng: random.Random) -
 
 
 async def run_rooms(
-    base: str, rooms: int, duration: float, seed: int, server_pid: int, setup_limit: float
+    base: str, rooms: int, duration: float, seed: int, server_pid: int | list[int], setup_limit: float
 ) -> tuple[Stats, int, str]:
     stats = Stats()
     rng = random.Random(seed)
@@ -366,7 +373,8 @@ async def run_rooms(
     for reason, count in failures.most_common(5):
         print(f"  {count} rooms failed: {reason}", flush=True)
     await asyncio.sleep(min(5.0, duration / 4))  # let the delay estimates and the decision windows settle
-    server_cpu, own_cpu = cpu_seconds(server_pid), cpu_seconds()
+    pids = server_pid if isinstance(server_pid, list) else [server_pid]  # every worker of a hosted site
+    server_cpu, own_cpu = sum(map(cpu_seconds, pids)), cpu_seconds()
     stats.measuring = True
     began = time.perf_counter()
     while time.perf_counter() - began < duration:
@@ -377,9 +385,9 @@ async def run_rooms(
                 player.forget_old_slaps(now)
     stats.measuring = False
     elapsed = time.perf_counter() - began
-    server_cpu, own_cpu = cpu_seconds(server_pid) - server_cpu, cpu_seconds() - own_cpu
+    server_cpu, own_cpu = sum(map(cpu_seconds, pids)) - server_cpu, cpu_seconds() - own_cpu
     note = (
-        f"server CPU {server_cpu / elapsed:.0%} of a core, RSS {rss_mib(server_pid):.0f} MiB; "
+        f"server CPU {server_cpu / elapsed:.0%} of a core, RSS {sum(map(rss_mib, pids)):.0f} MiB; "
         f"benchmark process CPU {own_cpu / elapsed:.0%} of a core"
     )
     stats.sent["_elapsed_ms"] = round(elapsed * 1000)
@@ -462,6 +470,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--setup-limit", type=float, default=900.0, help="seconds to set every room up")
     parser.add_argument("--profile", metavar="PATH", help="run the server under cProfile, its stats to PATH")
+    parser.add_argument("--through-nginx", action="store_true", help="behind nginx: 1 worker, then 2 (Redis too)")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
@@ -469,6 +478,9 @@ def main() -> None:
         return
     if args.quick:
         args.rooms, args.duration = min(args.rooms, 40), min(args.duration, 8.0)
+    if args.through_nginx:
+        run_hosted(args)
+        return
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"{args.rooms} rooms of {SEATS} clients, {args.duration:.0f} s measured; {os.cpu_count()} cores, "
@@ -532,6 +544,77 @@ def main() -> None:
         f"verdict p99 less the median window: {slap99 - hold:.1f} ms, ratio {(slap99 - hold) / echo99:.1f}"
     )
     print(f"rooms reached: {clients // SEATS} of {args.rooms}, clients {clients}")
+    print("load average after the run: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
+
+
+# ---------------------------------------------------------------------- behind nginx: 1 worker, 2 workers
+
+ECHO_SITE = """
+map $http_upgrade $echo_connection {{ default upgrade; '' ''; }}
+upstream echo {{ server 127.0.0.1:{port}; keepalive 32; }}
+server {{
+    listen 127.0.0.1:{listen};
+    location / {{
+        proxy_pass http://echo;
+        proxy_http_version 1.1;
+        proxy_set_header Upgrade $http_upgrade;
+        proxy_set_header Connection $echo_connection;
+        proxy_read_timeout 120s;
+    }}
+}}
+"""
+
+
+def run_hosted(args: argparse.Namespace) -> None:
+    from tests.hosting_site import program
+
+    from ratscrew.hosting.nginx import standalone
+
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"behind nginx: {args.rooms} rooms of {SEATS}, {args.duration:.0f} s measured; load average {load}")
+    lines, clients, size, rate = [], 0, 0, 0.0
+    for workers in (1, 2):
+        with tempfile.TemporaryDirectory() as folder:
+            site = start_site(Path(folder), workers)
+            try:
+                pids = [site.worker_pid(i) for i in range(workers)]
+                stats, clients, note = uvloop.run(
+                    run_rooms(site.url, args.rooms, args.duration, args.seed, pids, args.setup_limit)
+                )
+            finally:
+                site.stop()
+        elapsed = stats.sent.pop("_elapsed_ms") / 1000
+        rooms = clients // SEATS
+        hold = statistics.median(stats.hold_ms) if stats.hold_ms else 0
+        slap50, slap99 = pct(stats.slap_ms, 0.5), pct(stats.slap_ms, 0.99)
+        pace = stats.cards / elapsed / max(1, rooms)
+        lines.append(
+            f"{workers} worker{'s' if workers > 1 else ' '}: {rooms} rooms, {pace:.2f} cards/s a room; "
+            f"verdict p50 {slap50:.1f} ms p99 {slap99:.1f} ms; window median {hold:.0f} ms; "
+            f"p50 beyond the window {slap50 - hold:.1f} ms; closed {stats.closed}, "
+            f"unanswered {stats.lost_slaps}; {note}"
+        )
+        print(lines[-1], flush=True)
+        rate = stats.received / max(1, clients) / elapsed
+        size = round(stats.received_bytes / max(1, stats.received))
+    echo, url = start_echo_server()
+    with tempfile.TemporaryDirectory() as folder:
+        (listen,) = free_ports(1)
+        config = Path(folder) / "nginx.conf"
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        config.write_text(standalone(ECHO_SITE.format(port=port, listen=listen), Path(folder)))
+        nginx = subprocess.Popen([program("nginx"), "-c", str(config), "-p", folder, "-e", f"{folder}/error.log"])
+        try:
+            time.sleep(1.0)  # nginx listens within milliseconds; the echo's clients retry nothing
+            echo_ms, echo_note = uvloop.run(
+                run_echo(f"ws://127.0.0.1:{listen}/", clients, size, rate, args.duration, echo.pid)
+            )
+        finally:
+            nginx.terminate()
+            nginx.wait(30)
+            echo.terminate()
+            echo.wait(30)
+    print(f"echo through nginx: p50 {pct(echo_ms, 0.5):.1f} ms p99 {pct(echo_ms, 0.99):.1f} ms; {echo_note}")
     print("load average after the run: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 

@@ -23,6 +23,7 @@ from ratscrew.rooms.core import RoomCore
 from ratscrew.rooms.delivery import STALL_MS, Delivery, shut
 from ratscrew.rooms.delivery import PageLink as PageLink  # where the socket handlers have always found it
 from ratscrew.rooms.document import GAME_WAITS, NO_NEW_GAME
+from ratscrew.rooms.fairness import Adjudication
 from ratscrew.rooms.journal import Health, SavedRoom, SqliteJournal
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
@@ -55,6 +56,8 @@ class LinkSample:
 
 Item = tuple[str, PageLink, wire.ClientMessage | LinkSample | None]
 _NO_LINK = PageLink(-1)  # what a timer's wake-up carries in the inbox
+VerdictSeen = Callable[[int, int], None]  # (ms from a slap's arrival to its verdict, the room's decision window)
+_VERDICT_WAIT_MS = 10_000  # a slap with no verdict after this long is no longer watched for one
 
 
 class RoomRunner:
@@ -67,6 +70,7 @@ class RoomRunner:
         clock: AlarmClock,
         idle_unload_s: float = IDLE_UNLOAD_S,
         journal: SqliteJournal | None = None,
+        on_verdict: VerdictSeen | None = None,
     ) -> None:
         self.core = core
         self.clock = clock
@@ -79,6 +83,9 @@ class RoomRunner:
         self._timer: Alarm | None = None
         self._timer_at: int | None = None
         self._tick_queued = False
+        self._on_verdict = on_verdict
+        self._slaps_seen: tuple[list[Adjudication], int] = ([], 0)  # the game's adjudications, how many were looked at
+        self._awaiting: list[Adjudication] = []  # slaps taken, verdict not yet published
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room {core.code}")
 
     @property
@@ -150,6 +157,8 @@ class RoomRunner:
                     break
                 item = inbox.get_nowait()
             self._guarded(core.tick)
+            if self._on_verdict is not None:
+                self._guarded(self._watch_verdicts)
             self._guarded(self.delivery.step_done, mark)
 
     def _guarded(self, step: Callable[..., None], *args: object) -> None:
@@ -177,6 +186,30 @@ class RoomRunner:
             core.close_page(link.id)
             if not self.links:
                 self.idle_since = self.clock.now()
+
+    def _watch_verdicts(self) -> None:
+        """Report each slap's time from arrival to published verdict (for the operator's metrics)."""
+        assert self._on_verdict is not None
+        taken = self.core.adjudications
+        seen, count = self._slaps_seen
+        if seen is not taken:
+            count = 0  # a new game: a new list
+        if len(taken) > count:
+            self._awaiting.extend(taken[count:])
+        self._slaps_seen = (taken, len(taken))
+        if not self._awaiting:
+            return
+        now = self.clock.now()
+        table = self.core.table
+        window = table.hold_ms if table is not None else 0
+        waiting = []
+        for slap in self._awaiting:
+            waited = now - slap.credit.received
+            if slap.verdict is not None:
+                self._on_verdict(waited, window)
+            elif waited < _VERDICT_WAIT_MS:
+                waiting.append(slap)
+        self._awaiting = waiting
 
     def _arm(self) -> bool:
         """Set the one timer that wakes the room at its next deadline (or to unload it when idle); False
@@ -275,13 +308,24 @@ class Rooms:
     """
 
     def __init__(
-        self, journal: SqliteJournal | None, *, idle_unload_s: float = IDLE_UNLOAD_S, clock: AlarmClock | None = None
+        self,
+        journal: SqliteJournal | None,
+        *,
+        idle_unload_s: float = IDLE_UNLOAD_S,
+        clock: AlarmClock | None = None,
+        limits: ClientLimits | None = None,
+        owns: Callable[[str], bool] | None = None,
+        on_verdict: VerdictSeen | None = None,
     ) -> None:
         self.journal = journal
         self.idle_unload_s = idle_unload_s
         self.clock: AlarmClock = clock or LoopClock()
         self.rooms: dict[str, RoomRunner] = {}
-        self.limits = ClientLimits(self.clock)
+        self.limits = limits or ClientLimits(self.clock)
+        # Beside other workers sharing the journal's file (``ratscrew serve``): the codes this one holds, the
+        # codes the proxy sends here. Alone, every code.
+        self.owns: Callable[[str], bool] = owns or (lambda code: True)
+        self.on_verdict = on_verdict
         self._next_page = 0
         # Rooms that left memory with writes not yet committed (by ticket): not loaded again before they are.
         self._unsaved: dict[str, int] = {}
@@ -310,7 +354,11 @@ class Rooms:
     def _unused_code(self) -> str:
         while True:
             code = new_code()
-            if code not in self.rooms and (self.journal is None or self.journal.load_room(code) is None):
+            if (
+                self.owns(code)
+                and code not in self.rooms
+                and (self.journal is None or self.journal.load_room(code) is None)
+            ):
                 return code
 
     def create_room(
@@ -362,7 +410,7 @@ class Rooms:
         return self._run(core), core.host_token
 
     def _run(self, core: RoomCore) -> RoomRunner:
-        runner = RoomRunner(core, self.clock, self.idle_unload_s, self.journal)
+        runner = RoomRunner(core, self.clock, self.idle_unload_s, self.journal, self.on_verdict)
         self.rooms[core.code] = runner
         return runner
 
@@ -372,7 +420,7 @@ class Rooms:
         """A room by code, loaded from the journal if it is not in memory (after a restart, or idle)."""
         self._forget_closed()
         runner = self.rooms.get(code)
-        if runner is not None or self.journal is None or len(code) != CODE_LENGTH:
+        if runner is not None or self.journal is None or len(code) != CODE_LENGTH or not self.owns(code):
             return runner
         # The same answer whether or not there is such a room: a failing journal tells no codes apart.
         self._check_saving(GAME_WAITS)
@@ -432,7 +480,7 @@ class Rooms:
         count = 0
         for saved in self.journal.playing_rooms():
             code = str(saved.doc["code"])
-            if code not in self.rooms:
+            if code not in self.rooms and self.owns(code):
                 self._restore(saved)
                 count += 1
         return count

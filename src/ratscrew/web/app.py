@@ -22,6 +22,7 @@ from ratscrew.web import games, history, learn, meta, online, referee, scores, s
 from ratscrew.web.errors import HANDLERS
 from ratscrew.web.limits import RateLimit
 from ratscrew.web.store import Store
+from ratscrew.web.tally import Tally
 
 STATIC = resources.files("ratscrew.web").joinpath("static")
 
@@ -33,18 +34,37 @@ async def index(request: Request) -> Response:
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
 
 
-def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> Starlette:
+class Setup:
+    """How this server holds its rooms: alone, as ``ratscrew play`` does (this class), or as one of several
+    workers behind a proxy (``hosting/site.py``), which adds its routes, middleware and shared store."""
+
+    routes: tuple[BaseRoute, ...] = ()
+    middleware: tuple[Middleware, ...] = ()
+
+    def rooms(self, journal: SqliteJournal, tally: Tally) -> Rooms:
+        return Rooms(journal)
+
+    @asynccontextmanager
+    async def running(self, app: Starlette) -> AsyncIterator[None]:
+        """Around the time the server serves, with its rooms restored."""
+        yield
+
+
+def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setup: Setup | None = None) -> Starlette:
     store = Store(data_dir / "ratscrew.sqlite3")
+    setup = setup or Setup()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         # Rooms keep their journal in the same SQLite file; games that were being played when the server
         # stopped (SIGTERM or kill -9) are running again before the first request.
         journal = SqliteJournal(store.path)
-        app.state.rooms = Rooms(journal)
+        app.state.journal = journal
+        app.state.rooms = setup.rooms(journal, app.state.tally)
         app.state.rooms.restore_all()
         try:
-            yield
+            async with setup.running(app):
+                yield
         finally:
             await app.state.rooms.close()
             journal.close()
@@ -59,6 +79,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         *scores.routes,
         *history.routes,
         *(extra_routes or []),
+        *setup.routes,
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         # Every page of the app is the same shell (the script shows the right one); other methods get a JSON 404.
         Route("/{path:path}", index, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
@@ -67,8 +88,11 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None) -> S
         routes=routes,
         lifespan=lifespan,
         exception_handlers=dict(HANDLERS),
-        middleware=[Middleware(RateLimit), Middleware(GZipMiddleware, minimum_size=800)],
+        middleware=[*setup.middleware, Middleware(RateLimit), Middleware(GZipMiddleware, minimum_size=800)],
     )
     app.state.store = store
     app.state.data_dir = data_dir
+    app.state.tally = Tally()
+    app.state.origins = None  # websocket origins allowed beyond the page's own host; None: not checked
+    app.state.lobbies = None  # the open lobbies of every worker (hosting), else this server's own
     return app

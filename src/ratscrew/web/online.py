@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -24,6 +25,7 @@ from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.table.clock import Alarm, AlarmClock
 from ratscrew.web.bodies import read_body
 from ratscrew.web.games import client_of, parse_rules, rooms_of
+from ratscrew.web.tally import Tally
 from ratscrew.web.wslink import timer_of
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,7 @@ _CLOSE_CODES = {
     TooMany: wire.CloseCode.TOO_MANY,
     Unavailable: wire.CloseCode.SENT_AWAY,
 }
+_REFUSAL_REASONS = {NotFound: "no_room", TooMany: "too_many", Unavailable: "not_saving"}  # the metrics' names
 
 
 async def create_room(request: Request) -> Response:
@@ -61,7 +64,9 @@ async def create_room(request: Request) -> Response:
 
 
 async def list_rooms(request: Request) -> Response:
-    return JSONResponse({"rooms": rooms_of(request).open_lobbies()})
+    lobbies = request.app.state.lobbies  # every worker's (hosting/shared.py), else this server's own
+    listed = await lobbies.listed() if lobbies is not None else rooms_of(request).open_lobbies()
+    return JSONResponse({"rooms": listed})
 
 
 async def room_info(request: Request) -> Response:
@@ -70,25 +75,43 @@ async def room_info(request: Request) -> Response:
     return JSONResponse({"code": core.code, "phase": core.phase.value, "public": core.options.public})
 
 
+def origin_allowed(ws: WebSocket) -> bool:
+    """A browser says which page opens a socket: one from another site must not play in its visitors' name.
+    Checked where ``origins`` is set (``ratscrew serve``): the page's own host, or one of ``origins``."""
+    allowed: tuple[str, ...] | None = ws.app.state.origins
+    origin = ws.headers.get("origin")
+    if allowed is None or origin is None:  # not checked, or not a browser
+        return True
+    return origin in allowed or urlsplit(origin).netloc == ws.headers.get("host")
+
+
 async def room_socket(ws: WebSocket) -> None:
     rooms: Rooms = ws.app.state.rooms
+    tally: Tally = ws.app.state.tally
     client = ws.client.host if ws.client else "unknown"
+    if not origin_allowed(ws):
+        log.info("room socket refused for %s: origin %s not allowed", client, ws.headers.get("origin", "")[:80])
+        tally.refusals["origin"] += 1
+        await ws.close(code=1008)  # before the handshake: the browser is answered 403
+        return
     await ws.accept()
     try:
         runner = rooms.lookup(client, ws.path_params["code"])
         link = rooms.connect(client)
     except (NotFound, TooMany, Unavailable) as exc:
         log.info("room socket refused for %s: %s", client, exc)
+        tally.refusals[by_branch(exc, _REFUSAL_REASONS, "unavailable")] += 1
         await _refuse(ws, str(exc), by_branch(exc, _CLOSE_CODES, wire.CloseCode.SENT_AWAY))
         return
+    tally.sockets += 1
     runner.open(link)
     timer = timer_of(ws.scope)
     if timer is not None:
         timer.start(LINK_EVERY_S, lambda ping, tcp: runner.measured(link, LinkSample(ping, tcp)))
     loop = asyncio.get_running_loop()
-    sender = loop.create_task(_pump(ws, link))
+    sender = loop.create_task(_pump(ws, link, tally))
     heard = Heard(rooms.clock.now())
-    reader = loop.create_task(_read(ws, runner, link, client, heard, rooms.clock))
+    reader = loop.create_task(_read(ws, runner, link, client, heard, rooms.clock, tally))
     watchdog = Watchdog(reader, heard, rooms.clock)
     try:
         await asyncio.wait({reader})  # the watchdog cancelling the reader ends this socket, not the server
@@ -100,6 +123,7 @@ async def room_socket(ws: WebSocket) -> None:
             timer.stop()
         runner.close_link(link)
         rooms.disconnect(client)
+        tally.sockets -= 1
         for task in (reader, sender):
             task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -143,7 +167,7 @@ class Watchdog:
 
 
 async def _read(
-    ws: WebSocket, runner: RoomRunner, link: PageLink, client: str, heard: Heard, clock: AlarmClock
+    ws: WebSocket, runner: RoomRunner, link: PageLink, client: str, heard: Heard, clock: AlarmClock, tally: Tally
 ) -> None:
     window_start, in_window = clock.now(), 0
     while True:
@@ -154,12 +178,14 @@ async def _read(
         now = heard.last = clock.now()
         if message["type"] == "websocket.disconnect":
             return
+        tally.messages_in += 1
         text, data = message.get("text"), message.get("bytes")
         raw: str | bytes = text if isinstance(text, str) else data if isinstance(data, bytes) else b""
         if now - window_start >= 1000:
             window_start, in_window = now, 0
         in_window += 1
         if in_window > MESSAGES_PER_SECOND:
+            tally.refusals["message_rate"] += 1
             if in_window == MESSAGES_PER_SECOND + 1:
                 log.info("room %s: messages from %s over %d a second dropped", runner.code, client, MESSAGES_PER_SECOND)
                 _tell(link, f"too many messages: at most {MESSAGES_PER_SECOND} a second; the rest were dropped")
@@ -167,6 +193,7 @@ async def _read(
         try:
             parsed = wire.parse_client(raw)
         except BadMessage as exc:
+            tally.refusals["bad_message"] += 1
             log.info("room %s: bad message from %s: %s", runner.code, client, exc)
             _tell(link, str(exc))
             continue
@@ -188,7 +215,7 @@ async def _refuse(ws: WebSocket, message: str, code: wire.CloseCode) -> None:
         await ws.close(code=code)
 
 
-async def _pump(ws: WebSocket, link: PageLink) -> None:
+async def _pump(ws: WebSocket, link: PageLink, tally: Tally) -> None:
     """Send a page's outbox in order; one slow page never holds up its room."""
     while True:
         message = await link.outbox.get()
@@ -198,6 +225,7 @@ async def _pump(ws: WebSocket, link: PageLink) -> None:
             return
         try:
             await ws.send_text(message)
+            tally.messages_out += 1
         except (RuntimeError, WebSocketDisconnect, OSError, RatscrewError):
             return
 

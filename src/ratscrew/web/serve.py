@@ -13,6 +13,7 @@ from pathlib import Path
 from types import FrameType
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from ratscrew.errors import RatscrewError
 from ratscrew.web.app import create_app
@@ -51,15 +52,27 @@ def serve(host: str, port: int, data_dir: Path, open_browser: bool) -> None:
             f"cannot use the data folder {data_dir}: {exc.strerror}; choose another with --data"
         ) from None
     sock = bind(host, port)
-    # Everything loaded so far (modules, catalogues, rules) lives as long as the server: kept out of the
-    # collector's full passes, which otherwise walk it all again and again while hundreds of rooms play.
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
+    settle_collector()
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{sock.getsockname()[1]}/"
     print(f"ratscrew: serving on {url}", flush=True)
     print(f"ratscrew: data in {data_dir}; stop with Ctrl-C", flush=True)
-    config = uvicorn.Config(
+    server = uvicorn.Server(server_config(app))
+    if open_browser:
+        threading.Timer(0.6, webbrowser.open, [url]).start()
+    run_quietly(server, sock)
+
+
+def settle_collector() -> None:
+    # Everything loaded so far (modules, catalogues, rules) lives as long as the server: kept out of the
+    # collector's full passes, which otherwise walk it all again and again while hundreds of rooms play.
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+
+
+def server_config(app: ASGIApp, trusted_proxies: tuple[str, ...] = (), graceful_s: int = 5) -> uvicorn.Config:
+    """uvicorn's settings for the rooms; behind a proxy (``ratscrew serve``), the addresses it trusts."""
+    return uvicorn.Config(
         app,
         log_level="warning",
         ws_max_size=WS_MAX_BYTES,
@@ -67,14 +80,16 @@ def serve(host: str, port: int, data_dir: Path, open_browser: bool) -> None:
         ws=TimedWebSocket,
         # Messages are small and many: compressing each costs more CPU than it saves on a table's link.
         ws_per_message_deflate=False,
-        # Limits are per client address: never take it from a header any local process could set.
-        proxy_headers=False,
+        # Limits are per client address: take it from X-Forwarded-For only when the proxy sending it is trusted,
+        # never from a header any local process could set.
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=list(trusted_proxies) or None,
         lifespan="on",
-        timeout_graceful_shutdown=5,
+        timeout_graceful_shutdown=graceful_s,
     )
-    server = uvicorn.Server(config)
-    if open_browser:
-        threading.Timer(0.6, webbrowser.open, [url]).start()
+
+
+def run_quietly(server: uvicorn.Server, sock: socket.socket) -> None:
     # uvicorn shuts down gracefully on Ctrl-C or SIGTERM, then raises the signal again with the handlers that
     # were there before; these make that last step a quiet, successful exit.
     for sig in (signal.SIGINT, signal.SIGTERM):

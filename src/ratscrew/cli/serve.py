@@ -1,0 +1,116 @@
+"""``ratscrew serve``: the game for the public, as room workers behind a reverse proxy (docs/hosting.md)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from ratscrew.cli.app import main
+from ratscrew.errors import BadRequest
+
+
+def parse_ports(text: str) -> tuple[int, ...]:
+    try:
+        ports = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise BadRequest(f"--ports: {text[:40]!r} is not a list of port numbers such as 8001,8002") from None
+    if not all(0 < p < 65536 for p in ports) or len(set(ports)) != len(ports):
+        raise BadRequest("--ports: each port must be a different number from 1 to 65535")
+    return ports
+
+
+@main.command()
+@click.option("--workers", type=click.IntRange(1, 256), default=None, help="Room workers (default: one per core).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address the workers listen on (the proxy's).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8001, show_default=True, help="First worker's port.")
+@click.option("--ports", default=None, help="Every worker's port, e.g. 8001,8002 (instead of --workers and --port).")
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for the SQLite store the workers share (default: ~/.local/share/ratscrew).",
+)
+@click.option(
+    "--redis", "redis_url", default=None, help="Redis for what the workers share, e.g. redis://127.0.0.1:6379/0."
+)
+@click.option(
+    "--trusted-proxy",
+    "trusted",
+    multiple=True,
+    help="Address whose X-Forwarded-For is believed (repeatable; default: 127.0.0.1 and ::1).",
+)
+@click.option(
+    "--origin", "origins", multiple=True, help="Another page address allowed to open websockets (repeatable)."
+)
+@click.option("--rooms-per-hour", type=click.IntRange(1, 100_000), default=60, show_default=True, help="Per address.")
+@click.option(
+    "--routing",
+    type=click.Choice(["hash", "letters"]),
+    default="hash",
+    show_default=True,
+    help="How the proxy finds a room's worker: nginx's consistent hash, or the code's first letter.",
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"]),
+    default="warning",
+    show_default=True,
+    help="JSON log lines from this level (info: a line for every refused input, every socket refused).",
+)
+@click.option("--print-nginx-config", "print_nginx", is_flag=True, help="Print the nginx site for these workers.")
+@click.option("--listen", default="80", show_default=True, help="With --print-nginx-config: nginx's listen.")
+@click.option("--server-name", default="_", show_default=True, help="With --print-nginx-config: the site's name.")
+def serve(
+    workers: int | None,
+    host: str,
+    port: int,
+    ports: str | None,
+    data_dir: Path | None,
+    redis_url: str | None,
+    trusted: tuple[str, ...],
+    origins: tuple[str, ...],
+    rooms_per_hour: int,
+    routing: str,
+    log_level: str,
+    print_nginx: bool,
+    listen: str,
+    server_name: str,
+) -> None:
+    """Serve the game to the public: room workers behind nginx (see docs/hosting.md)."""
+    from ratscrew.hosting.settings import Hosting
+    from ratscrew.web.serve import default_data_dir
+
+    if ports is not None and workers is not None:
+        raise BadRequest("give --workers (with --port) or --ports, not both")
+    chosen = parse_ports(ports) if ports else tuple(range(port, port + (workers or os.cpu_count() or 1)))
+    if max(chosen) > 65535:
+        raise BadRequest(f"--port {port} with {len(chosen)} workers goes past port 65535")
+    if len(chosen) > 1 and not redis_url and not print_nginx:
+        raise BadRequest(
+            f"{len(chosen)} workers share their limits and open lobbies through Redis: give --redis URL "
+            "(e.g. redis://127.0.0.1:6379/0), or --workers 1"
+        )
+    hosting = Hosting(
+        ports=chosen,
+        data_dir=data_dir or default_data_dir(),
+        host=host,
+        redis_url=redis_url,
+        trusted_proxies=trusted or ("127.0.0.1", "::1"),
+        origins=origins,
+        rooms_per_hour=rooms_per_hour,
+        routing=routing,
+        log_level=log_level,
+    )
+    if print_nginx:
+        if routing != "hash":
+            raise BadRequest("--print-nginx-config writes the hash routing; see docs/hosting.md for --routing letters")
+        from ratscrew.hosting.nginx import render
+
+        click.echo(render(hosting, listen=listen, server_name=server_name), nl=False)
+        return
+    from ratscrew.hosting.supervisor import Supervisor
+
+    Supervisor(hosting).run()

@@ -1,0 +1,151 @@
+"""One room worker of ``ratscrew serve``: the app of ``ratscrew play`` with the rooms it holds (by the proxy's
+hash of their codes), the limits and open lobbies shared through Redis, and what an operator looks at:
+``/healthz``, ``/readyz``, ``/metrics`` and a refusal to create rooms while the worker stops."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import redis
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ratscrew.hosting import metrics
+from ratscrew.hosting.settings import Hosting
+from ratscrew.hosting.shared import SharedLobbies, sync_client
+from ratscrew.rooms.journal import SqliteJournal
+from ratscrew.rooms.runner import Rooms
+from ratscrew.table.clock import LoopClock
+from ratscrew.web.app import Setup
+from ratscrew.web.limits import SharedLimits
+from ratscrew.web.tally import Tally
+
+# Requests that make a room (or a game, which is one): refused while the worker stops.
+CREATING = re.compile(r"^/api/(?:rooms|games|games/[^/]+/again)/?$")
+
+
+class Hosted(Setup):
+    def __init__(self, hosting: Hosting, stopping: Callable[[], bool]) -> None:
+        self.hosting = hosting
+        self.stopping = stopping
+        self.ring = hosting.ring()
+        self.redis = sync_client(hosting.redis_url) if hosting.redis_url else None
+        self.limits: SharedLimits | None = None
+        self.lobbies: SharedLobbies | None = None
+        self.ready = False
+        self.routes = (
+            Route("/healthz", self.healthz),
+            Route("/readyz", self.readyz),
+            Route("/metrics", self.metrics),
+        )
+        self.middleware = (Middleware(Front, worker=hosting.worker, stopping=stopping),)
+
+    def rooms(self, journal: SqliteJournal, tally: Tally) -> Rooms:
+        hosting, ring, me = self.hosting, self.ring, self.hosting.worker
+        clock = LoopClock()
+        if self.redis is not None:
+            self.limits = SharedLimits(
+                clock,
+                self.redis,
+                worker=me,
+                workers=len(hosting.ports),
+                prefix=hosting.prefix,
+                rooms_per_hour=hosting.rooms_per_hour,
+            )
+        owns = (lambda code: ring.owner(code) == me) if len(hosting.ports) > 1 else None
+        return Rooms(journal, clock=clock, limits=self.limits, owns=owns, on_verdict=tally.verdict)
+
+    @asynccontextmanager
+    async def running(self, app: Starlette) -> AsyncIterator[None]:
+        app.state.origins = self.hosting.origins
+        journal: SqliteJournal = app.state.journal
+        # Journal backlog: the writes waiting in the journal's queue (read directly: the journal has no call
+        # for it yet).
+        collector = metrics.WorkerCollector(
+            self.hosting.worker, app.state.tally, lambda: app.state.rooms, lambda: len(journal._queue)
+        )
+        self._registry = metrics.registry(collector)
+        publisher = None
+        if self.limits is not None:
+            await asyncio.to_thread(self._reset_sockets)
+            self.lobbies = app.state.lobbies = SharedLobbies(self.hosting, app.state.rooms)
+            publisher = asyncio.get_running_loop().create_task(self.lobbies.run())
+        self.ready = True
+        try:
+            yield
+        finally:
+            self.ready = False
+            if publisher is not None:
+                publisher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await publisher
+            if self.lobbies is not None:
+                await self.lobbies.close()
+
+    def _reset_sockets(self) -> None:
+        assert self.limits is not None
+        with contextlib.suppress(redis.RedisError):
+            self.limits.reset()
+
+    # ------------------------------------------------------------------ what the operator sees
+
+    async def healthz(self, request: Request) -> Response:
+        return JSONResponse({"ok": True, "worker": self.hosting.worker, "pid": os.getpid()})
+
+    async def readyz(self, request: Request) -> Response:
+        """Ready to be sent rooms: started, not stopping, its journal writing, and Redis answering."""
+        problems = []
+        if not self.ready:
+            problems.append("starting")
+        if self.stopping():
+            problems.append("stopping")
+        journal: SqliteJournal | None = getattr(request.app.state, "journal", None)
+        if journal is None or not journal._thread.is_alive():
+            problems.append("the journal's writer is not running")
+        if self.lobbies is not None and not await self.lobbies.ping():
+            problems.append("Redis does not answer")
+        doc = {"ready": not problems, "worker": self.hosting.worker}
+        if problems:
+            return JSONResponse({"error": "not ready: " + "; ".join(problems), **doc}, status_code=503)
+        return JSONResponse(doc)
+
+    async def metrics(self, request: Request) -> Response:
+        return Response(metrics.exposition(self._registry), media_type=metrics.CONTENT_TYPE)
+
+
+class Front:
+    """Says which worker answered (a header), counts refused requests by status for the metrics, and
+    refuses new rooms once the worker is stopping (503: another worker, or this one restarted, takes them)."""
+
+    def __init__(self, app: ASGIApp, worker: int, stopping: Callable[[], bool]) -> None:
+        self.app = app
+        self.worker = str(worker).encode()
+        self.stopping = stopping
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        tally: Tally = scope["app"].state.tally
+
+        async def marked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", []).append((b"x-ratscrew-worker", self.worker))
+                if message["status"] >= 400:
+                    tally.refusals[f"http_{message['status']}"] += 1
+            await send(message)
+
+        if scope["method"] == "POST" and self.stopping() and CREATING.match(scope["path"]):
+            refusal = JSONResponse({"error": "this server is restarting: try again in a few seconds"}, 503)
+            await refusal(scope, receive, marked)
+            return
+        await self.app(scope, receive, marked)

@@ -1,0 +1,43 @@
+"""One room worker, as ``ratscrew serve`` starts it: ``python -m ratscrew.hosting.worker`` with its settings
+in the environment (``settings.ENV``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import uvicorn
+
+from ratscrew.errors import RatscrewError
+from ratscrew.hosting import logs
+from ratscrew.hosting.settings import ENV, Hosting
+from ratscrew.hosting.site import Hosted
+from ratscrew.web.app import create_app
+from ratscrew.web.serve import bind, run_quietly, server_config, settle_collector
+
+
+def run(hosting: Hosting) -> None:
+    logs.to_stderr(hosting.worker, hosting.log_level)
+    sock = bind(hosting.host, hosting.ports[hosting.worker])
+    holder: list[uvicorn.Server] = []
+    setup = Hosted(hosting, stopping=lambda: bool(holder) and holder[0].should_exit)
+    app = create_app(hosting.data_dir, setup=setup)
+    server = uvicorn.Server(server_config(app, hosting.trusted_proxies, graceful_s=round(hosting.drain_s)))
+    holder.append(server)
+    settle_collector()
+    run_quietly(server, sock)
+
+
+def main() -> None:
+    if ENV not in os.environ:
+        print(f"ratscrew: worker: error: started without {ENV}; start workers with `ratscrew serve`", file=sys.stderr)
+        sys.exit(2)
+    try:
+        run(Hosting.from_env(os.environ[ENV]))
+    except RatscrewError as exc:
+        print(f"ratscrew: worker: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

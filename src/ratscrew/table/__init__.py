@@ -13,6 +13,7 @@ from ratscrew.table.table import (
     replay,
     run_virtual,
 )
+from ratscrew.table.seen import SlapSeen
 
 __all__ = [
     "MATCH",
@@ -21,6 +22,7 @@ __all__ = [
     "RejectCode",
     "Rejected",
     "SeatSpec",
+    "SlapSeen",
     "Table",
     "TableConfig",
     "TableEvent",

@@ -118,14 +118,17 @@ class EventItem:
     game: int  # the room's game number
     t: int  # the game's time, in ms
     event: Doc  # ``engine.events``' document of the event
+    # With a wrong slap, ``table.SlapSeen``'s document: the card it reacted to, the pile it landed on, and the
+    # patterns the pile showed at that card and the card that covered them when it came too late; else None.
+    seen: Doc | None = None
 
     def to_json(self) -> Doc:
-        return {"seq": self.seq, "game": self.game, "t": self.t, "event": self.event}
+        return {"seq": self.seq, "game": self.game, "t": self.t, "event": self.event, "seen": self.seen}
 
     @classmethod
     def from_json(cls, doc: object) -> EventItem:
         r = _Fields(doc, "event item", cls)
-        return cls(r.number("seq"), r.number("game"), r.number("t"), r.doc("event"))
+        return cls(r.number("seq"), r.number("game"), r.number("t"), r.doc("event"), r.optional("seen", _doc))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,7 @@
 """The real-time table shared by every way of playing: timers, slap arbitration and computer players."""
 
 from ratscrew.table.clock import Clock, LoopClock, VirtualClock
+from ratscrew.table.seen import SlapSeen
 from ratscrew.table.table import (
     MATCH,
     RejectCode,
@@ -13,7 +14,6 @@ from ratscrew.table.table import (
     replay,
     run_virtual,
 )
-from ratscrew.table.seen import SlapSeen
 
 __all__ = [
     "MATCH",

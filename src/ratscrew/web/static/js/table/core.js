@@ -5,6 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { pref, setPref } from "../prefs.js";
 import { soundControls } from "../sound.js";
+import { newMemory } from "./verdicts.js";
 /** @import { GameSummary, RulesDoc, Seat, SeatDoc, TableOptions, TableState } from "../types.js" */
 
 /**
@@ -20,6 +21,7 @@ import { soundControls } from "../sound.js";
  * @property {number} applied events applied (the tests compare pages by it)
  * @property {Map<number, number>} paintedAt card number -> performance.now() at its first paint
  * @property {Map<number, Seat>} flippers card number -> the seat that turned it
+ * @property {import("./verdicts.js").VerdictMemory} memory what the next verdicts need of the events so far
  * @property {boolean} announceCards every card turned is read out (off: the pace is kept)
  * @property {boolean} pausable a game against the computer (or two on one screen): its clock stops on request
  * @property {{ key: string, px: number }} seatRoom the seats' width that fitted this felt (table/seats.js)
@@ -70,6 +72,7 @@ export function newModel() {
     applied: 0,
     paintedAt: new Map(),
     flippers: new Map(),
+    memory: newMemory(),
     announceCards: Boolean(pref("announceCards", false)),
     pausable: false,
     seatRoom: { key: "", px: 0 },
@@ -89,6 +92,7 @@ export function startGame(model, game) {
   model.applied = 0;
   model.paintedAt.clear();
   model.flippers.clear();
+  model.memory = newMemory();
 }
 
 /**

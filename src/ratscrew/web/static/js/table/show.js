@@ -14,7 +14,7 @@ import { narrate } from "./narrate.js";
 import { forgetBefore, renderCentre } from "./pile.js";
 import { renderSeats } from "./seats.js";
 import { renderPause, renderStatus, showBanner } from "./status.js";
-import { answerFor, eventWords } from "./verdicts.js";
+import { answerFor, eventWords, remember, verdictWords } from "./verdicts.js";
 /** @import { CardTurned, EventItem, GameEvent, RoomState, TableState } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 /** @import { EventWords } from "./verdicts.js" */
@@ -70,7 +70,7 @@ export function renderTurn(core, state) {
 export function applyEvents(core, items, next) {
   const { model, parts } = core;
   const quiet = items.length > CATCHING_UP;
-  for (const item of items) happened(core, item.event, quiet);
+  for (const item of items) happened(core, item, quiet);
   const noteworthy = items.some((item) => item.event.kind !== "card_turned");
   model.applied += items.length;
   if (items.length) {
@@ -81,18 +81,20 @@ export function applyEvents(core, items, next) {
 }
 
 /**
- * One event: its line in the feed and, unless the page is catching up, how the table answers it.
+ * One event: its line in the feed and, unless the page is catching up, how the table answers it. A verdict
+ * says why (verdicts.js), in the feed, in the banner and to screen readers alike.
  * @param {TableCore} core
- * @param {GameEvent} event
+ * @param {EventItem} item
  * @param {boolean} quiet
  */
-function happened(core, event, quiet) {
+function happened(core, { event, seen }, quiet) {
   if (event.kind === "card_turned") {
     cardTurned(core, event, quiet);
     return;
   }
   const { model, parts } = core;
-  const words = eventWords(event, model.seats);
+  const words = verdictWords(event, seen ?? null, model.memory, model.seats) ?? eventWords(event, model.seats);
+  remember(model.memory, event);
   addFeed(parts.feed, event, words);
   if (quiet) return;
   const answer = answerFor(event, model.yours);

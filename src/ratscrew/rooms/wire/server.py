@@ -76,6 +76,7 @@ class RoomView:
     game: str | None  # the id of the room's current or last game
     window_ms: int | None  # the decision window, while a game is played
     waits_for: int | None  # the seat whose slow link widens it
+    rematch_by: int | None = None  # in the lobby after a game, the seat that asked for the rematch
 
     def to_json(self) -> Doc:
         return {
@@ -90,6 +91,7 @@ class RoomView:
             "game": self.game,
             "window_ms": self.window_ms,
             "waits_for": self.waits_for,
+            "rematch_by": self.rematch_by,
         }
 
     @classmethod
@@ -107,6 +109,7 @@ class RoomView:
             r.optional("game", _text),
             r.optional("window_ms", _int),
             r.optional("waits_for", _int),
+            r.optional("rematch_by", _int),
         )
 
 

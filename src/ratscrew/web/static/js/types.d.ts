@@ -297,6 +297,8 @@ export interface RoomDoc {
   window_ms: number | null;
   /** The seat whose slow link widens that window, or null. */
   waits_for: Seat | null;
+  /** In the lobby after a game: the seat that asked for the rematch, or null. */
+  rematch_by: Seat | null;
 }
 /** What a wrong slap reacted to (table/seen.py `SlapSeen`). */
 export interface SlapSeen {

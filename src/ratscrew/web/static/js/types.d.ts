@@ -597,6 +597,8 @@ export interface ReplayStep {
   t: number | null;
   events: GameEvent[];
   view: GameView;
+  /** A slap's step: the pile it landed on, bottom first (else null). */
+  landed: CardText[] | null;
 }
 /** The state after a record's last action (record.py `state_json`). */
 export interface FinalState {

@@ -20,8 +20,18 @@ from ratscrew.engine.actions import Flip, Slap
 from ratscrew.engine.events import WrongSlap
 from ratscrew.rules import Rules
 from tests.conftest import Server, open_page
+from tests.test_browser_layout import serious_violations
 
 SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800)]
+# Notes the seat of every hand mark put on the pile from now on (by its colour's hue, as motion.js sets it).
+COUNT_MARKS = """() => {
+  window.__marks = [];
+  new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) {
+      if (node instanceof HTMLElement && node.classList.contains('hand-mark')) window.__marks.push(node.style.getPropertyValue('--hue') === '20' ? 0 : 1);
+    }
+  }).observe(document.querySelector('.hand-marks'), { childList: true });
+}"""
 
 
 @dataclass(frozen=True)
@@ -169,12 +179,16 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     assert glyph(covering) in said and all(glyph(card) in said for card in double), (said, covering, double)
     assert boxes_apart(page), "the banner covers the status line at 1280x800"
 
-    # A pattern slapped in time: the banner names it, with its cards, as the pile is taken.
+    # A pattern slapped in time: the banner names it, with its cards, as the pile is taken; Ann's hand lands
+    # on the pile in her colour, and axe finds nothing serious while it moves.
     flip_to(page, plan.pattern_at)
+    page.evaluate(COUNT_MARKS)
     page.keyboard.press("s")  # Ann's slap
     page.wait_for_function("document.querySelector('#feed li.kind-pile_won') !== null")
     said = banner(page)
     assert "Ann takes" in said and any(name in said for name in ("Double", "Sandwich")), said
+    assert page.evaluate("window.__marks") == [0]  # one mark, seat 0's colour
+    assert not serious_violations(page)
 
     # Every banner keeps clear of the status line, at each size the layout tests check.
     for width, height in SIZES:
@@ -183,3 +197,16 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
         page.wait_for_timeout(150)
         banner(page)
         assert boxes_apart(page), f"the banner covers the status line at {width}x{height}"
+
+    # Under reduced motion nothing moves (no hand, no shake, no sliding card), and the words stay.
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate(COUNT_MARKS)
+    flip_to(page, top_number(page) + 1)  # a new card: Ann's next slap on it is a wrong one, not set aside
+    page.evaluate("document.querySelectorAll('#feed li').forEach((li) => { li.dataset.old = 'yes'; })")
+    page.keyboard.press("s")
+    page.wait_for_function("document.querySelector('#feed li:not([data-old])') !== null")
+    assert page.locator("#feed li:not([data-old])").get_attribute("class") == "feed-item kind-wrong_slap"
+    assert "Ann slaps wrong" in banner(page)
+    assert page.evaluate("window.__marks") == []
+    moving = "document.getAnimations().filter(a => a.playState === 'running' && a.effect.getTiming().duration > 1)"
+    assert page.evaluate(f"{moving}.length") == 0

@@ -36,6 +36,7 @@ import { newMemory } from "./verdicts.js";
  * @property {HTMLDivElement} seatList
  * @property {HTMLElement[]} seatEls one per seat, by index
  * @property {HTMLDivElement} pileBox
+ * @property {HTMLDivElement} marks the hand marks slaps leave over the pile (motion.js)
  * @property {HTMLDivElement} pileCount
  * @property {HTMLDivElement} burnedBox
  * @property {HTMLDivElement} waitRing the slap window after a won challenge, as a ring that drains
@@ -103,12 +104,13 @@ export function buildParts(model) {
   const felt = h("div", { class: "felt", role: "group", "aria-label": t("game.table") });
   const pileBox = h("div", { class: "pile", id: "pile", role: "button", tabindex: "-1", "aria-label": t("game.pile") });
   const pileCount = h("div", { class: "pile-count" });
+  const marks = h("div", { class: "hand-marks", "aria-hidden": "true" });
   const burnedBox = h("div", { class: "burned", hidden: true });
   // The slap window after a won challenge, in words: the ring around the pile is only an animation.
   const windowFlag = h("p", { class: "slap-window", id: "slap-window", hidden: true });
   const statusLine = h("p", { class: "status-line", id: "status-line", role: "status" });
   const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
-  const center = h("div", { class: "center" }, waitRing, pileBox, pileCount, burnedBox, windowFlag);
+  const center = h("div", { class: "center" }, waitRing, pileBox, marks, pileCount, burnedBox, windowFlag);
   const seatList = h("div", { class: "table-seats", id: "table-seats", role: "list", "aria-label": t("access.seats") });
   // One line of chips that scrolls sideways on a narrow screen: it takes the keyboard's focus so it can be scrolled.
   const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", tabindex: "0", "aria-label": t("game.agreed_rules") });
@@ -127,7 +129,7 @@ export function buildParts(model) {
     h("div", { class: "below-table" }, settings(model),
       h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed)),
     overlay);
-  return { element, felt, seatList, seatEls: [], pileBox, pileCount, burnedBox, waitRing, windowFlag, statusLine,
+  return { element, felt, seatList, seatEls: [], pileBox, marks, pileCount, burnedBox, waitRing, windowFlag, statusLine,
     chips, feed, controls, clock, toast, pausedFlag, overlay };
 }
 

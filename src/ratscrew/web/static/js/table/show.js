@@ -9,7 +9,7 @@ import { miniCards } from "../cards.js";
 import { playSound } from "../sound.js";
 import { describe } from "../format.js";
 import { renderFlipReady } from "./controls.js";
-import { replay, sweepTo } from "./motion.js";
+import { handMark, replay, sweepTo, wrongSlapMotion } from "./motion.js";
 import { narrate } from "./narrate.js";
 import { forgetBefore, renderCentre } from "./pile.js";
 import { renderSeats } from "./seats.js";
@@ -98,9 +98,11 @@ function happened(core, { event, seen }, quiet) {
   addFeed(parts.feed, event, words);
   if (quiet) return;
   const answer = answerFor(event, model.yours);
-  if (answer.motion === "shake" && "seat" in event) {
+  if (event.kind === "slap_correct" || event.kind === "wrong_slap") handMark(parts.marks, event.seat, event.kind === "slap_correct");
+  if (event.kind === "wrong_slap") {
     const seatEl = parts.seatEls[event.seat];
     if (seatEl) replay(seatEl, "penalty");
+    wrongSlapMotion(parts.pileBox, seatEl, event.burned.length);
   }
   if (answer.sound) playSound(answer.sound);
   if (answer.motion === "sweep" && "seat" in event) sweepTo(parts.pileBox, parts.seatEls[event.seat]);

@@ -18,7 +18,7 @@ import { describe, seatName } from "../format.js";
  * @typedef {object} Answer
  * @property {string | null} sound sound.js's name for it
  * @property {Tone | null} banner the banner's tone, or no banner
- * @property {"sweep" | "shake" | null} motion the pile sweeps to the winner; the slapper's seat shakes
+ * @property {"sweep" | null} motion the pile sweeps to the winner (a slap's own motion is motion.js's)
  * @property {boolean} said read out to screen readers
  * @property {boolean} urgent read out at once, in the alert region
  */
@@ -144,7 +144,7 @@ export function answerFor(event, yours) {
     case "pile_won":
       return { ...QUIET, sound: "won", banner: event.how === "slap" ? "good" : "info", motion: "sweep" };
     case "wrong_slap":
-      return { ...QUIET, sound: "wrong", banner: "bad", motion: "shake" };
+      return { ...QUIET, sound: "wrong", banner: "bad" };
     case "slap_correct":
       return { ...QUIET, sound: "slap", banner: "good" };
     case "challenge_won":

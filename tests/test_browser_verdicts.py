@@ -28,7 +28,8 @@ COUNT_MARKS = """() => {
   window.__marks = [];
   new MutationObserver((records) => {
     for (const record of records) for (const node of record.addedNodes) {
-      if (node instanceof HTMLElement && node.classList.contains('hand-mark')) window.__marks.push(node.style.getPropertyValue('--hue') === '20' ? 0 : 1);
+      if (!(node instanceof HTMLElement) || !node.classList.contains('hand-mark')) continue;
+      window.__marks.push(node.style.getPropertyValue('--hue') === '20' ? 0 : 1);
     }
   }).observe(document.querySelector('.hand-marks'), { childList: true });
 }"""

@@ -161,6 +161,7 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     table_page: tuple[Page, Socket, Plan],
 ) -> None:
     page, socket, plan = table_page
+    assert page.eval_on_selector_all(".seat-net", "els => els.map(e => e.textContent)") == ["", ""]  # one screen
     flip_to(page, plan.double_at)
     double = page.eval_on_selector_all("#pile .pile-card", "els => els.slice(-2).map(e => e.dataset.card)")
     # The covering card reaches the server but not yet the page, which slaps the double it still shows.
@@ -198,6 +199,9 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
         page.wait_for_timeout(150)
         banner(page)
         assert boxes_apart(page), f"the banner covers the status line at {width}x{height}"
+        nav = "document.querySelector('.mainnav')"
+        assert page.evaluate(f"{nav}.scrollWidth <= {nav}.clientWidth"), f"the links scroll sideways at {width}px"
+        assert page.evaluate("document.querySelector('[data-nav=history]').getBoundingClientRect().right") <= width
 
     # Under reduced motion nothing moves (no hand, no shake, no sliding card), and the words stay.
     page.emulate_media(reduced_motion="reduce")

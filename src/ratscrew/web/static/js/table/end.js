@@ -3,6 +3,7 @@
 // slapped (and why each went the way it did), and the page's own buttons (play again, rematch, download).
 import { h, clear } from "../dom.js";
 import { t, tn } from "../i18n.js";
+import { clockText } from "../format.js";
 /** @import { GameSummary, Race, Seat, SummaryPlayer } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 
@@ -63,10 +64,9 @@ function headline(summary, yours) {
 
 /** @param {GameSummary} summary */
 function lengthText(summary) {
-  const minutes = Math.floor(summary.ms / 60000);
-  const seconds = Math.round((summary.ms % 60000) / 1000);
+  const [m, s] = clockText(summary.ms).split(":");
   return t("access.summary.length", { cards: tn("access.summary.cards", summary.cards),
-    piles: tn("access.summary.piles", summary.tricks), m: minutes, s: String(seconds).padStart(2, "0") });
+    piles: tn("access.summary.piles", summary.tricks), m, s });
 }
 
 /**

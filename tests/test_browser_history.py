@@ -75,6 +75,8 @@ def test_a_finished_game_is_found_in_the_history_and_replayed_to_its_last_card(
     page: Page, live_server: Server, tmp_path: Path
 ) -> None:
     game_id = play_short_game(page)
+    headline = page.inner_text(".overlay-card h2")  # stopped at its card limit: who was ahead, or who were level
+    assert "card limit" in headline and ("was ahead with" in headline or "level on" in headline), headline
     page.click(".overlay-actions a[href='#/']")  # the summary covers the page until the player leaves it
     page.click("[data-nav=history]")
     entry = page.locator(f'.history-game[data-game="{game_id}"]')

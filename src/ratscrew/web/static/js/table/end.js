@@ -57,9 +57,21 @@ export function keepFocusIn(overlay, event) {
  * @param {Seat[]} yours
  */
 function headline(summary, yours) {
+  if (summary.result === "limit" && summary.how === "card_limit") return aheadText(summary.players);
   if (summary.result !== "win" || summary.winner === null) return t(`game.summary.${summary.result}`);
   const name = summary.players[summary.winner].name;
   return yours.includes(summary.winner) ? t("game.summary.you_win", { name }) : t("game.summary.wins", { name });
+}
+
+/**
+ * A game stopped at its card limit: who held the most cards (or who were level).
+ * @param {SummaryPlayer[]} players
+ */
+function aheadText(players) {
+  const most = Math.max(...players.map((p) => p.cards));
+  const ahead = players.filter((p) => p.cards === most);
+  if (ahead.length === 1) return t("game.summary.limit_ahead", { name: ahead[0].name, n: most });
+  return t("game.summary.limit_tied", { names: ahead.map((p) => p.name).join(", "), n: most });
 }
 
 /** @param {GameSummary} summary */

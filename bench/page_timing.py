@@ -71,11 +71,15 @@ def play(page: Page, flips: int, slap_every: int) -> None:
     its answer on the screen before the next."""
     done = 0
     while done < flips:
+        # The turn comes, or the game ends (its summary shows a moment after the last card).
+        page.wait_for_function(
+            "document.querySelector('.flip-button.ready') || !document.querySelector('.overlay').hidden",
+            timeout=10_000,
+        )
         if page.locator(".overlay").is_visible():
             page.click("#play-again")
             page.wait_for_selector(".flip-button.ready")
         ready = page.locator(".flip-button.ready")
-        ready.wait_for(timeout=10_000)
         key = "a" if ready.get_attribute("data-seat") == "0" else "l"
         before = count(page, "flip")
         page.keyboard.press(key)

@@ -212,7 +212,7 @@ class Seating:
         asked = sorted(asked_by)
         self.rematch_by = asked[0] if asked else None
         for index, seat in enumerate(self.seats):
-            seat.ready = seat.kind is SeatKind.BOT or (index in asked and seat.kind is SeatKind.HUMAN)
+            seat.ready = seat.kind is SeatKind.BOT or index in asked
             seat.standin = False
             seat.away_since = None
 

@@ -75,6 +75,8 @@ def test_a_finished_game_is_found_in_the_history_and_replayed_to_its_last_card(
     page: Page, live_server: Server, tmp_path: Path
 ) -> None:
     game_id = play_short_game(page)
+    headline = page.inner_text(".overlay-card h2")  # stopped at its card limit: who was ahead, or who were level
+    assert "card limit" in headline and ("was ahead with" in headline or "level on" in headline), headline
     page.click(".overlay-actions a[href='#/']")  # the summary covers the page until the player leaves it
     page.click("[data-nav=history]")
     entry = page.locator(f'.history-game[data-game="{game_id}"]')
@@ -261,3 +263,30 @@ def test_odd_entries_in_the_remembered_games_are_passed_over(page: Page) -> None
     page.evaluate("localStorage.setItem('ratscrew.games', '{not json')")
     page.reload()
     page.wait_for_function("document.querySelector('#history-status')?.textContent.includes('No finished game')")
+
+
+def test_a_slap_that_took_the_pile_is_replayed_on_its_pile_then_the_collection(page: Page) -> None:
+    page.click("[data-nav=history]")
+    page.wait_for_selector("#record-file")
+    # A record with a won slap: at the slap the pile is shown as it was, the slap named; then its collection.
+    record = {
+        "format": "ratscrew-record/1",
+        "rules": "standard",
+        "players": ["Ann", "Bob"],
+        "hands": [["7S", "KD"], ["7H", "2C"]],
+        "actions": ["flip", "flip", {"slap": 1}],
+    }
+    drop_file(page, "slap.json", json.dumps(record))
+    page.wait_for_selector("#replay[data-ready=true]")
+    page.keyboard.press("PageDown")
+    page.wait_for_function("document.querySelector('#replay').dataset.half === 'landed'")
+    assert step_number(page) == 3
+    assert page.eval_on_selector_all("#replay-pile .replay-card", "els => els.map(e => e.dataset.card)") == ["7S", "7H"]
+    assert page.locator("#replay-events li[data-kind=slap_correct]").count() == 1
+    assert page.locator("#replay-events li[data-kind=pile_won]").count() == 0
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#replay').dataset.half === 'after'")
+    assert step_number(page) == 3 and page.locator("#replay-pile .replay-card").count() == 0
+    assert page.locator("#replay-events li[data-kind=pile_won]").count() == 1
+    page.click("#replay-prev")  # back to the slapped pile
+    page.wait_for_function("document.querySelector('#replay').dataset.half === 'landed'")

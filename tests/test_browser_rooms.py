@@ -286,45 +286,59 @@ def test_a_game_against_the_computer_keeps_its_seat_over_a_reload(browser: Brows
         page.context.close()
 
 
-def test_a_timed_room_game_ends_with_its_summary_and_a_rematch_brings_the_lobby_back(
-    browser: Browser, live_server: Server
+FLIP_UNTIL_OVER = """() => {
+  const button = document.querySelector('.flip-button.ready');
+  if (button) button.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+  return document.querySelector('#rematch') !== null;
+}"""
+
+
+def test_a_timed_room_game_ends_with_its_summary_and_a_rematch_keeps_the_table_together(
+    two_players: tuple[Player, Player], live_server: Server
 ) -> None:
-    page, errors = open_page(browser, live_server.url)
-    try:
-        page.click("details.house-rules summary")
-        page.fill("#opt-end-time_limit_s", "6")
-        page.dispatch_event("#opt-end-time_limit_s", "change")
-        page.select_option("#online-seats", "2")
-        page.click("#create-room")
-        page.wait_for_selector("#bot-1")
-        page.select_option("#bot-1", "medium")
-        page.click("#ready-button")
-        page.wait_for_selector("#start-button:not([disabled])")
-        page.click("#start-button")
-        page.wait_for_function(
-            """() => {
-              const button = document.querySelector('#flip-0.ready');
-              if (button) button.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
-              return document.querySelector('#rematch') !== null;
-            }""",
-            polling=150,
-            timeout=20_000,
-        )
-        summary = page.locator(".overlay-card")
-        assert summary.locator("tbody tr").count() == 2
-        assert page.locator("#room-phase").inner_text() == "Game over"
-        record = page.request.get(live_server.url.rstrip("/") + (page.get_attribute("#download-record", "href") or ""))
-        assert record.ok and json.loads(record.body())["rules"]["end"]["time_limit_s"] == 6
-        page.click("#rematch")
-        page.wait_for_selector("#room-lobby:not([hidden])")
-        assert page.locator(".overlay").is_hidden()
-        assert page.locator("#ready-button").inner_text() == "I'm ready"  # a rematch asks everyone again
-        page.click("#ready-button")
-        page.wait_for_selector("#start-button:not([disabled])")
-        page.click("#start-button")
-        page.wait_for_selector("#flip-0")
+    ann, bob = (p.page for p in two_players)
+    ann.fill("#online-name", "Ann")
+    ann.click("details.house-rules summary")
+    ann.fill("#opt-end-time_limit_s", "6")
+    ann.dispatch_event("#opt-end-time_limit_s", "change")
+    ann.select_option("#online-seats", "2")
+    ann.click("#create-room")
+    ann.wait_for_selector("#room-seat-0.mine")
+    bob.fill("#online-name", "Bob")
+    bob.fill("#join-code", ann.locator("#room-code").inner_text())
+    bob.click("#join-room")
+    bob.click("#sit-1")
+    bob.wait_for_selector("#room-seat-1.mine")
+    bob.click("#ready-button")
+    ann.click("#ready-button")
+    ann.wait_for_selector("#start-button:not([disabled])")
+    ann.click("#start-button")
+    for _ in range(300):
+        if ann.evaluate(FLIP_UNTIL_OVER) & bob.evaluate(FLIP_UNTIL_OVER):
+            break
+        ann.wait_for_timeout(80)  # a poll of both pages, not a wait for something to happen
+    assert ann.locator(".overlay-card tbody tr").count() == 2
+    assert ann.locator("#room-phase").inner_text() == "Game over"
+    record = ann.request.get(live_server.url.rstrip("/") + (ann.get_attribute("#download-record", "href") or ""))
+    assert record.ok and json.loads(record.body())["rules"]["end"]["time_limit_s"] == 6
+
+    # Ann asks for the rematch: she is back in the lobby, ready, and the lobby says she asked.
+    ann.click("#rematch")
+    ann.wait_for_selector("#room-lobby:not([hidden])")
+    assert ann.locator(".overlay").is_hidden()
+    assert ann.locator("#ready-button").get_attribute("aria-pressed") == "true"  # asking was agreeing
+    assert "Ann asks for a rematch." in ann.inner_text("#start-hint")
+    # Bob's summary stays, with its races, until he closes it; it says who asked, and its button agrees.
+    bob.wait_for_function("document.querySelector('#rematch-note')?.textContent === 'Ann asks for a rematch.'")
+    assert bob.locator(".overlay").is_visible() and bob.locator(".overlay-card tbody tr").count() == 2
+    assert bob.locator("#room-lobby").is_hidden()
+    assert bob.inner_text("#rematch") == "I'm in"
+    bob.click("#rematch")
+    bob.wait_for_selector("#room-lobby:not([hidden])")
+    assert bob.locator("#room-seat-1.mine").count() == 1  # the same seat
+    # Everyone agreed: one press from the host starts the same table again, from a clean one.
+    ann.wait_for_selector("#start-button:not([disabled])")
+    ann.click("#start-button")
+    for page in (ann, bob):
         page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
-        assert page.locator("#feed li").count() <= 1  # a new game starts from a clean table
-        assert errors == []
-    finally:
-        page.context.close()
+        assert page.locator("#feed li").count() <= 1

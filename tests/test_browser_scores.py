@@ -42,6 +42,18 @@ def test_score_is_kept_across_rounds_and_a_server_restart(browser: Browser, tmp_
         assert wins(page) == ["3", "1"]
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "score-keeper.png"), animations="disabled")
+        # On a phone the round's message takes its own width and leaves the Undo and Referee buttons clear.
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.keyboard.press("2")
+        page.wait_for_selector(".sk-toast:not([hidden])")
+        toast = page.locator(".sk-toast").bounding_box()
+        actions = page.locator(".sk-actions").bounding_box()
+        assert toast is not None and actions is not None
+        assert toast["width"] > 0.6 * 390, toast
+        assert toast["y"] + toast["height"] <= actions["y"] or actions["y"] + actions["height"] <= toast["y"]
+        page.click(".sk-toast button")  # and its Undo takes the round back
+        page.wait_for_function("document.querySelectorAll('.sk-tile .sk-tile-wins')[1].textContent === '1'")
+        page.set_viewport_size({"width": 1280, "height": 900})
         share = page.input_value(".sk-share-link")
         match_id = match_url.rsplit("/", 1)[-1]
         assert share.startswith(server.url) and f"#/scores/{match_id}-" in share

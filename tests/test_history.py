@@ -189,6 +189,8 @@ def test_replay_of_a_record_with_explicit_hands(client: TestClient) -> None:
     assert answer["final"] == state_json(Record.from_json(doc).replay())
     assert answer["steps"][2]["view"]["pile"] == ["7S", "7H"]
     assert answer["steps"][3]["events"][0]["kind"] == "slap_correct"
+    assert answer["steps"][3]["landed"] == ["7S", "7H"] and answer["steps"][3]["view"]["pile"] == []
+    assert answer["steps"][2]["landed"] is None
     assert answer["slaps"] == [3]
 
 

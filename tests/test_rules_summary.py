@@ -107,7 +107,7 @@ def test_jokers_only_show_when_the_deck_has_them(client: TestClient) -> None:
 def test_changes_from_the_preset_are_listed_as_chips(client: TestClient) -> None:
     doc = summary(client, {"rules": {"preset": "standard", "slaps": {"run": 3}}, "lang": "fr"})
     assert doc["preset"]["changed"] is True
-    assert doc["preset"]["text"].endswith("(avec tes modifications)")
+    assert doc["preset"]["text"].endswith("(règles maison modifiées)")
     assert [c["key"] for c in doc["changes"]] == ["slaps.run"]
     assert " : " in doc["changes"][0]["chip"]
     assert doc["preset"]["changes_text"] == "avec 1 modification"

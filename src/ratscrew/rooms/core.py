@@ -379,7 +379,7 @@ class RoomCore:
             self._no(page, Refusal.WRONG_PHASE, "a rematch can start once the game is over, by a player")
             return
         self.phase = Phase.LOBBY
-        self.seating.back_to_lobby()
+        self.seating.back_to_lobby(page.seats)
         self._lobby_changed()
 
     def _lobby_changed(self) -> None:

@@ -64,9 +64,9 @@ class Feed:
         self.seq = -1  # the number of the last event
         self.history: deque[wire.EventItem] = deque(maxlen=HISTORY)
 
-    def add(self, game_no: int, t: int, event: wire.Doc) -> wire.EventItem:
+    def add(self, game_no: int, t: int, event: wire.Doc, seen: wire.Doc | None = None) -> wire.EventItem:
         self.seq += 1
-        item = wire.EventItem(self.seq, game_no, t, event)
+        item = wire.EventItem(self.seq, game_no, t, event, seen)
         self.history.append(item)
         return item
 

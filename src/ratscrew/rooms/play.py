@@ -136,7 +136,8 @@ class Play:
         for published in self.pending:
             event = published.event
             self._judge(published)
-            items.append(self.feed.add(self.game_no, published.t, public(event, self.game)))
+            seen = None if published.seen is None else published.seen.to_dict()
+            items.append(self.feed.add(self.game_no, published.t, public(event, self.game), seen))
             if isinstance(event, CardTurned):
                 for page in self.pages.values():
                     page.card_sent(event.number, now)

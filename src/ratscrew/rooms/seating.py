@@ -70,6 +70,7 @@ class Seating:
         self.options = options
         self.host_token = new_token()
         self.tokens: dict[str, frozenset[int]] = {self.host_token: frozenset()}
+        self.rematch_by: int | None = None  # the seat that asked for the rematch the lobby is in (else None)
 
     # ------------------------------------------------------------------ tokens
 
@@ -205,10 +206,13 @@ class Seating:
             return refused(Refusal.NOT_READY, f"{waiting[0].name} has not pressed ready")
         return None
 
-    def back_to_lobby(self) -> None:
-        """After a game: every person agrees again, nobody is held by a computer."""
-        for seat in self.seats:
-            seat.ready = seat.kind is SeatKind.BOT
+    def back_to_lobby(self, asked_by: Iterable[int] = ()) -> None:
+        """After a game, a rematch asked for by the seats ``asked_by``: everyone keeps their seat, whoever asked
+        has agreed to it (ready) and every other person is asked again; nobody is held by a computer."""
+        asked = sorted(asked_by)
+        self.rematch_by = asked[0] if asked else None
+        for index, seat in enumerate(self.seats):
+            seat.ready = seat.kind is SeatKind.BOT or index in asked
             seat.standin = False
             seat.away_since = None
 

@@ -70,4 +70,5 @@ def room_view(
         game,
         window_ms,
         waits_for,
+        seating.rematch_by if phase is Phase.LOBBY else None,
     )

@@ -1,6 +1,7 @@
 """The real-time table shared by every way of playing: timers, slap arbitration and computer players."""
 
 from ratscrew.table.clock import Clock, LoopClock, VirtualClock
+from ratscrew.table.seen import SlapSeen
 from ratscrew.table.table import (
     MATCH,
     RejectCode,
@@ -21,6 +22,7 @@ __all__ = [
     "RejectCode",
     "Rejected",
     "SeatSpec",
+    "SlapSeen",
     "Table",
     "TableConfig",
     "TableEvent",

@@ -40,6 +40,7 @@ from ratscrew.engine.events import CardTurned, ChallengeWon, Event, SlapCorrect
 from ratscrew.engine.game import Game
 from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import Clock, VirtualClock
+from ratscrew.table.seen import SlapSeen, slap_seen
 
 MATCH = "match"
 MIN_MATCH_SAMPLES = 5
@@ -63,11 +64,13 @@ class TableConfig:
 
 @dataclass(frozen=True, slots=True)
 class TableEvent:
-    """An engine event as published: numbered in order, with the table time it happened."""
+    """An engine event as published: numbered in order, with the table time it happened; a wrong slap also
+    with the pile it landed on and the one its player saw (``seen``)."""
 
     seq: int
     t: Millis
     event: Event
+    seen: SlapSeen | None = None
 
 
 class RejectCode(StrEnum):
@@ -323,8 +326,9 @@ class Table:
             else:
                 assert isinstance(action, Slap)
                 action = Slap(action.seat, t, action.card)
+        landed_on = slap_seen(game, action.card) if type(action) is Slap else None
         for event in game.apply(action):
-            self._publish(t, event)
+            self._publish(t, event, landed_on if type(event) is WrongSlap else None)
             if isinstance(event, CardTurned):
                 self.card_times[event.number] = t + self.sight_ms
             elif isinstance(event, SlapCorrect):
@@ -346,8 +350,8 @@ class Table:
             self._plan_bot_slaps(t)
         self._plan_flip(t)
 
-    def _publish(self, t: Millis, event: Event) -> None:
-        published = TableEvent(len(self.log), t, event)
+    def _publish(self, t: Millis, event: Event, seen: SlapSeen | None = None) -> None:
+        published = TableEvent(len(self.log), t, event, seen)
         self.log.append(published)
         for listener in self.listeners:
             listener(published)
@@ -420,8 +424,9 @@ def replay(game: Game, actions: Iterable[Action]) -> list[TableEvent]:
     table numbers them, for a ``Table`` that takes the game over from there (``history``)."""
     log: list[TableEvent] = []
     for action in actions:
+        landed_on = slap_seen(game, action.card) if type(action) is Slap else None
         for event in game.apply(action):
-            log.append(TableEvent(len(log), game.now, event))
+            log.append(TableEvent(len(log), game.now, event, landed_on if type(event) is WrongSlap else None))
     return log
 
 

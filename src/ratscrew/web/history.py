@@ -123,9 +123,17 @@ def parse_window(request: Request) -> tuple[int, int]:
 
 
 def step_doc(
-    index: int, game: Game, action: object, t: int | None, events: list[dict[str, object]]
+    index: int,
+    game: Game,
+    action: object,
+    t: int | None,
+    events: list[dict[str, object]],
+    landed: list[str] | None = None,
 ) -> dict[str, object]:
-    return {"index": index, "action": action, "t": t, "events": events, "view": view_for(game).as_dict()}
+    """One step: the action, its events and the table after them; a slap also with the pile it landed on
+    (``landed``, bottom first), so the viewer can show the slapped pile before it is taken."""
+    view = view_for(game).as_dict()
+    return {"index": index, "action": action, "t": t, "events": events, "view": view, "landed": landed}
 
 
 def replay_steps(record: Record, start: int, count: int) -> dict[str, object]:
@@ -144,6 +152,7 @@ def replay_steps(record: Record, start: int, count: int) -> dict[str, object]:
         steps.append(step_doc(0, game, None, None, []))
     slaps: list[int] = []
     for index, action in enumerate(record.actions, start=1):
+        landed = [str(card) for card in game.pile] if isinstance(action, Slap) else None
         try:
             events = game.apply(action)
         except IllegalAction as exc:
@@ -152,7 +161,7 @@ def replay_steps(record: Record, start: int, count: int) -> dict[str, object]:
             slaps.append(index)
         if start <= index < end:
             t = game.now
-            steps.append(step_doc(index, game, action_to_json(action), t, [e.to_dict() for e in events]))
+            steps.append(step_doc(index, game, action_to_json(action), t, [e.to_dict() for e in events], landed))
     players = list(record.players) if record.players is not None else [f"Player {s + 1}" for s in range(record.seats)]
     return {
         "total": total,

@@ -76,6 +76,7 @@ class RoomView:
     game: str | None  # the id of the room's current or last game
     window_ms: int | None  # the decision window, while a game is played
     waits_for: int | None  # the seat whose slow link widens it
+    rematch_by: int | None = None  # in the lobby after a game, the seat that asked for the rematch
 
     def to_json(self) -> Doc:
         return {
@@ -90,6 +91,7 @@ class RoomView:
             "game": self.game,
             "window_ms": self.window_ms,
             "waits_for": self.waits_for,
+            "rematch_by": self.rematch_by,
         }
 
     @classmethod
@@ -107,6 +109,7 @@ class RoomView:
             r.optional("game", _text),
             r.optional("window_ms", _int),
             r.optional("waits_for", _int),
+            r.optional("rematch_by", _int),
         )
 
 
@@ -118,14 +121,17 @@ class EventItem:
     game: int  # the room's game number
     t: int  # the game's time, in ms
     event: Doc  # ``engine.events``' document of the event
+    # With a wrong slap, ``table.SlapSeen``'s document: the card it reacted to, the pile it landed on, and the
+    # patterns the pile showed at that card and the card that covered them when it came too late; else None.
+    seen: Doc | None = None
 
     def to_json(self) -> Doc:
-        return {"seq": self.seq, "game": self.game, "t": self.t, "event": self.event}
+        return {"seq": self.seq, "game": self.game, "t": self.t, "event": self.event, "seen": self.seen}
 
     @classmethod
     def from_json(cls, doc: object) -> EventItem:
         r = _Fields(doc, "event item", cls)
-        return cls(r.number("seq"), r.number("game"), r.number("t"), r.doc("event"))
+        return cls(r.number("seq"), r.number("game"), r.number("t"), r.doc("event"), r.optional("seen", _doc))
 
 
 @dataclass(frozen=True, slots=True)

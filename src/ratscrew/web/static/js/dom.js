@@ -62,26 +62,40 @@ export function shellElement(id) {
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let announceTimer;
-/** @type {string[]} */
+/** @type {{ text: string, topic: string | null }[]} */
 const pendingAnnouncements = [];
 
 /**
- * Tell screen readers what happened; several quick events are read as one sentence.
- * @param {string} message
- * @param {{ urgent?: boolean }} [options] urgent: at once, in the alert region
+ * A sentence as it is read among others: with its full stop, so two never run together.
+ * @param {string} text
  */
-export function announce(message, { urgent = false } = {}) {
+export function sentence(text) {
+  const trimmed = text.trim();
+  return /[.!?…:]$/.test(trimmed) || !trimmed ? trimmed : `${trimmed}.`;
+}
+
+/**
+ * Tell screen readers what happened; several quick events are read together, each as its own sentence.
+ * @param {string} message
+ * @param {{ urgent?: boolean, topic?: string }} [options] urgent: at once, in the alert region; topic: a
+ *   later message on the same topic (whose turn it is) replaces one still waiting to be read
+ */
+export function announce(message, { urgent = false, topic } = {}) {
   if (urgent) {
     const alert = shellElement("alert");
     alert.textContent = "";
     requestAnimationFrame(() => { alert.textContent = message; });
     return;
   }
-  pendingAnnouncements.push(message);
+  if (topic) {
+    const stale = pendingAnnouncements.findIndex((said) => said.topic === topic);
+    if (stale >= 0) pendingAnnouncements.splice(stale, 1);
+  }
+  pendingAnnouncements.push({ text: sentence(message), topic: topic ?? null });
   clearTimeout(announceTimer);
   announceTimer = setTimeout(() => {
     const region = shellElement("announcer");
-    const text = pendingAnnouncements.splice(0).join(" ");
+    const text = pendingAnnouncements.splice(0).map((said) => said.text).join(" ");
     // The same words twice in a row ("Your turn." again) must still be heard: they differ by a trailing space.
     region.textContent = region.textContent === text ? `${text}\u00a0` : text;
   }, 120);

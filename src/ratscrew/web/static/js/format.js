@@ -20,6 +20,17 @@ export function seatName(seats, seat) {
 }
 
 /**
+ * A length of time as a clock shows it, minutes and seconds ("0:37", "12:05"): the one way the pages write
+ * how long a game took or has left.
+ * @param {number} ms
+ * @returns {string}
+ */
+export function clockText(ms) {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/**
  * @param {PatternMatch} match
  * @returns {string}
  */

@@ -299,6 +299,18 @@ export interface RoomDoc {
   window_ms: number | null;
   /** The seat whose slow link widens that window, or null. */
   waits_for: Seat | null;
+  /** In the lobby after a game: the seat that asked for the rematch, or null. */
+  rematch_by: Seat | null;
+}
+/** What a wrong slap reacted to (table/seen.py `SlapSeen`). */
+export interface SlapSeen {
+  /** The number of the card the player's page showed on top. */
+  card: number;
+  /** The pile's top cards when the slap landed, bottom first. */
+  pile: CardText[];
+  /** The patterns the pile showed at `card`, when a later card had covered it. */
+  missed: PatternMatch[];
+  covered_by: CardText | null;
 }
 /** One numbered event of a room's game. */
 export interface EventItem {
@@ -308,6 +320,8 @@ export interface EventItem {
   /** The table's clock when it happened, in ms. */
   t: number;
   event: GameEvent;
+  /** With a wrong slap, what it reacted to; else null. */
+  seen: SlapSeen | null;
 }
 
 /** How one slap of a race was timed (rooms/core.py `Adjudication.to_dict`, rooms/fairness.py `Credit`). */
@@ -585,6 +599,8 @@ export interface ReplayStep {
   t: number | null;
   events: GameEvent[];
   view: GameView;
+  /** A slap's step: the pile it landed on, bottom first (else null). */
+  landed: CardText[] | null;
 }
 /** The state after a record's last action (record.py `state_json`). */
 export interface FinalState {

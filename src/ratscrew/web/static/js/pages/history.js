@@ -5,6 +5,7 @@
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { errorText, getJSON } from "../api.js";
+import { clockText } from "../format.js";
 import { playedGames } from "../played.js";
 import { offerFile, ensureStyle } from "./replay.js";
 /** @import { HistoryAnswer, HistoryGame, PageContext } from "../types.js" */
@@ -23,9 +24,7 @@ export function resultText(game) {
 
 /** @param {HistoryGame} game */
 function lengthText(game) {
-  const minutes = (game.ms ?? 0) / 60000;
-  const shown = new Intl.NumberFormat(lang(), { maximumFractionDigits: 1 }).format(minutes < 0.1 ? 0.1 : minutes);
-  return t("history.length_text", { cards: game.cards, piles: game.tricks, minutes: shown });
+  return t("history.length_text", { cards: game.cards, piles: game.tricks, time: clockText(game.ms ?? 0) });
 }
 
 /** @param {number} seconds since 1970 */

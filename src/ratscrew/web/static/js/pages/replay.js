@@ -49,6 +49,20 @@ function tilt(number) {
   return { rot: ((number * 47) % 29) - 14, dx: ((number * 13) % 19) - 9, dy: ((number * 7) % 11) - 5 };
 }
 
+/** @typedef {"landed" | "after"} Half which half of a slap's step that took the pile is shown */
+
+/**
+ * Where the pile is taken among a slap's events (the events from there on are the collection), or null when
+ * the step is no slap that took the pile.
+ * @param {ReplayStep} step
+ * @returns {number | null}
+ */
+function taken(step) {
+  if (!step.landed) return null;
+  const at = step.events.findIndex((event) => event.kind === "pile_won");
+  return at > 0 ? at : null;
+}
+
 /**
  * The viewer of one record: the table at a step, the buttons, the slider and the keys that move it.
  * @param {unknown} doc the record, as the server reads it
@@ -62,6 +76,10 @@ function createViewer(doc, title, { download = null } = {}) {
   /** @type {{ name: string }[]} */
   let seats = [];
   let current = 0;
+  // At a slap that took the pile, the step is shown in two: the pile as the slap landed on it ("landed"),
+  // then the pile taken ("after").
+  /** @type {Half} */
+  let half = "after";
   /** @type {object | null} */
   let busy = null;
   let started = false;
@@ -70,10 +88,10 @@ function createViewer(doc, title, { download = null } = {}) {
     buttons: { first, prevSlap, prev, next, nextSlap, last }, board, controls, after } = viewerParts(title, download);
   first.addEventListener("click", () => go(0));
   prevSlap.addEventListener("click", () => go(slapBefore(current)));
-  prev.addEventListener("click", () => go(current - 1));
-  next.addEventListener("click", () => go(current + 1));
+  prev.addEventListener("click", () => goBack());
+  next.addEventListener("click", () => goOn());
   nextSlap.addEventListener("click", () => go(slapAfter(current)));
-  last.addEventListener("click", () => go(loaded().total - 1));
+  last.addEventListener("click", () => go(loaded().total - 1, "after"));
   slider.addEventListener("input", () => go(Number(slider.value)));
 
   // The game's facts, once the first page came (nothing that asks for them is shown before).
@@ -99,11 +117,25 @@ function createViewer(doc, title, { download = null } = {}) {
     return loaded().slaps.find((s) => s > step) ?? step;
   }
 
+  /** One step on: the pile taken after a slap's pile, else the next step (at a slap, its pile first). */
+  function goOn() {
+    if (half === "landed") go(current, "after");
+    else go(current + 1);
+  }
+
+  /** One step back: a taken pile's slap before it, else the step before (a slap's with the pile taken). */
+  async function goBack() {
+    if (half === "after" && taken(await source.stepAt(current))) go(current, "landed");
+    else go(current - 1, "after");
+  }
+
   /**
-   * Show step `index` (kept inside the game); when several are asked for at once, the last asked wins.
+   * Show step `index` (kept inside the game), a slap that took the pile first as it landed unless `wanted`
+   * says otherwise; when several are asked for at once, the last asked wins.
    * @param {number} index
+   * @param {Half} [wanted]
    */
-  async function go(index) {
+  async function go(index, wanted = "landed") {
     if (!info) return;
     const target = Math.max(0, Math.min(info.total - 1, index));
     const ticket = {};
@@ -112,6 +144,7 @@ function createViewer(doc, title, { download = null } = {}) {
       const step = await source.stepAt(target);
       if (busy !== ticket) return; // a later request wins
       current = target;
+      half = taken(step) ? wanted : "after";
       show(step, started); // the first step is on screen as the page opens: not read out
       started = true;
     } catch (error) {
@@ -132,21 +165,25 @@ function createViewer(doc, title, { download = null } = {}) {
     slider.setAttribute("aria-valuetext", t("replay.step", { n: current, total: total - 1 }));
     stepText.textContent = t("replay.step", { n: current, total: total - 1 });
     first.disabled = prev.disabled = current === 0;
-    last.disabled = next.disabled = current === total - 1;
+    last.disabled = next.disabled = current === total - 1 && half === "after";
     prevSlap.disabled = slapBefore(current) === current;
     nextSlap.disabled = slapAfter(current) === current;
     // A button that just became disabled (Last, at the last step) would drop the focus to the page: keep it here.
     if (document.activeElement instanceof HTMLButtonElement && document.activeElement.disabled) slider.focus();
 
-    drawPile(pileBox, pileCount, view);
+    const split = taken(step);
+    const landed = half === "landed" && split !== null && step.landed !== null;
+    drawPile(pileBox, pileCount, landed && step.landed ? { ...view, pile: step.landed } : view);
     drawSeats(seatList, turnLine, view, seats);
+    element.dataset.half = split === null ? "" : half;
+    const shownEvents = split === null ? step.events : landed ? step.events.slice(0, split) : step.events.slice(split);
 
     clear(events);
     if (current === 0) events.append(h("li", {}, t("replay.dealt")));
-    else if (!step.events.length) events.append(h("li", {}, t("replay.nothing")));
-    for (const event of step.events) events.append(h("li", { dataset: { kind: event.kind } }, describe(event, seats)));
+    else if (!shownEvents.length) events.append(h("li", {}, t("replay.nothing")));
+    for (const event of shownEvents) events.append(h("li", { dataset: { kind: event.kind } }, describe(event, seats)));
     if (spoken) {
-      const said = step.events.map((event) => describe(event, seats, { spoken: true })); // card names in words
+      const said = shownEvents.map((event) => describe(event, seats, { spoken: true })); // card names in words
       announce([stepText.textContent, ...(said.length ? said : [...events.children].map((li) => li.textContent))].join(". "));
     }
   }
@@ -169,13 +206,18 @@ function createViewer(doc, title, { download = null } = {}) {
     if (target instanceof HTMLElement && target.matches("input, select, textarea")) return;
     /** @type {Record<string, () => number>} */
     const moves = {
-      ArrowRight: () => current + 1, ArrowLeft: () => current - 1,
       PageDown: () => slapAfter(current), PageUp: () => slapBefore(current),
       Home: () => 0, End: () => total - 1,
     };
+    if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+      event.preventDefault();
+      if (event.key === "ArrowRight") goOn();
+      else goBack();
+      return;
+    }
     if (!(event.key in moves)) return;
     event.preventDefault();
-    go(moves[event.key]());
+    go(moves[event.key](), event.key === "End" ? "after" : "landed");
   }
 
   async function start() {

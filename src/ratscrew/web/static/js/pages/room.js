@@ -10,7 +10,7 @@ import { openRoom } from "../connection.js";
 import { createTable } from "../table.js";
 import { buildParts, newModel } from "./room/core.js";
 import { rulesSummaryDrawer } from "./room/lobby.js";
-import { roomHandlers } from "./room/messages.js";
+import { renderRoom, roomHandlers } from "./room/messages.js";
 /** @import { ClientMessage, GameSummary, PageContext, Seat } from "../types.js" */
 /** @import { RoomCore } from "./room/core.js" */
 
@@ -24,7 +24,8 @@ export async function render(view, ctx) {
   const model = newModel();
   /** @param {ClientMessage} message */
   const send = (message) => core.connection?.send(message);
-  const table = createTable({ send, actions: (summary, seated) => summaryActions(send, summary, seated) });
+  // The summary's buttons need the whole page (core, below), and are built only once a game is over.
+  const table = createTable({ send, actions: (summary, seated) => summaryActions(core, summary, seated) });
   const parts = buildParts(code, model, send, table.element);
   /** @type {RoomCore} */
   const core = { meta: ctx.meta, code, model, parts, table, send, connection: null, drawSummary: rulesSummaryDrawer(parts) };
@@ -40,21 +41,34 @@ export async function render(view, ctx) {
 }
 
 /**
- * The buttons under a game's summary: a rematch for the players, the record, and the way out.
- * @param {(message: ClientMessage) => unknown} send
+ * The buttons under a game's summary: a rematch for the players (or, once someone asked for it, "I'm in"),
+ * the record, back to the lobby, and the way out. The summary stays until its player closes it, even when
+ * someone else's rematch has taken the room back to its lobby.
+ * @param {RoomCore} core
  * @param {GameSummary} summary
  * @param {Seat[]} seated the seats this page plays
  * @returns {(Node | null)[]}
  */
-function summaryActions(send, summary, seated) {
+function summaryActions(core, summary, seated) {
+  const { model, send } = core;
+  const close = () => { model.summaryOpen = false; core.table.hideSummary(); renderRoom(core); };
   let rematch = null;
   if (seated.length) {
     const button = h("button", { type: "button", id: "rematch", class: "big" }, t("room.rematch"));
-    button.addEventListener("click", () => { button.disabled = true; send({ type: "rematch" }); });
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      // Asked already (the room is in its lobby): this player agrees, as their Ready would.
+      send(model.room?.phase === "lobby" ? { type: "ready", ready: true } : { type: "rematch" });
+      close();
+    });
     rematch = button;
   }
+  const back = h("button", { type: "button", id: "summary-close", class: "secondary" }, t("room.summary_close"));
+  back.addEventListener("click", close);
   return [
+    h("p", { class: "rematch-note", id: "rematch-note", role: "status" }),
     rematch,
+    back,
     summary.game ? h("a", { class: "button secondary", id: "download-record", href: `/api/games/${summary.game}/record`, download: `ratscrew-${summary.game}.json` },
       t("game.summary.download")) : null,
     h("a", { class: "button secondary", href: "#/" }, t("room.leave")),

@@ -5,6 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { pref, setPref } from "../prefs.js";
 import { soundControls } from "../sound.js";
+import { newMemory } from "./verdicts.js";
 /** @import { GameSummary, RulesDoc, Seat, SeatDoc, TableOptions, TableState } from "../types.js" */
 
 /**
@@ -20,6 +21,7 @@ import { soundControls } from "../sound.js";
  * @property {number} applied events applied (the tests compare pages by it)
  * @property {Map<number, number>} paintedAt card number -> performance.now() at its first paint
  * @property {Map<number, Seat>} flippers card number -> the seat that turned it
+ * @property {import("./verdicts.js").VerdictMemory} memory what the next verdicts need of the events so far
  * @property {boolean} announceCards every card turned is read out (off: the pace is kept)
  * @property {boolean} pausable a game against the computer (or two on one screen): its clock stops on request
  * @property {{ key: string, px: number }} seatRoom the seats' width that fitted this felt (table/seats.js)
@@ -34,6 +36,7 @@ import { soundControls } from "../sound.js";
  * @property {HTMLDivElement} seatList
  * @property {HTMLElement[]} seatEls one per seat, by index
  * @property {HTMLDivElement} pileBox
+ * @property {HTMLDivElement} marks the hand marks slaps leave over the pile (motion.js)
  * @property {HTMLDivElement} pileCount
  * @property {HTMLDivElement} burnedBox
  * @property {HTMLDivElement} waitRing the slap window after a won challenge, as a ring that drains
@@ -70,6 +73,7 @@ export function newModel() {
     applied: 0,
     paintedAt: new Map(),
     flippers: new Map(),
+    memory: newMemory(),
     announceCards: Boolean(pref("announceCards", false)),
     pausable: false,
     seatRoom: { key: "", px: 0 },
@@ -89,6 +93,7 @@ export function startGame(model, game) {
   model.applied = 0;
   model.paintedAt.clear();
   model.flippers.clear();
+  model.memory = newMemory();
 }
 
 /**
@@ -99,12 +104,13 @@ export function buildParts(model) {
   const felt = h("div", { class: "felt", role: "group", "aria-label": t("game.table") });
   const pileBox = h("div", { class: "pile", id: "pile", role: "button", tabindex: "-1", "aria-label": t("game.pile") });
   const pileCount = h("div", { class: "pile-count" });
+  const marks = h("div", { class: "hand-marks", "aria-hidden": "true" });
   const burnedBox = h("div", { class: "burned", hidden: true });
   // The slap window after a won challenge, in words: the ring around the pile is only an animation.
   const windowFlag = h("p", { class: "slap-window", id: "slap-window", hidden: true });
   const statusLine = h("p", { class: "status-line", id: "status-line", role: "status" });
   const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
-  const center = h("div", { class: "center" }, waitRing, pileBox, pileCount, burnedBox, windowFlag);
+  const center = h("div", { class: "center" }, waitRing, pileBox, marks, pileCount, burnedBox, windowFlag);
   const seatList = h("div", { class: "table-seats", id: "table-seats", role: "list", "aria-label": t("access.seats") });
   // One line of chips that scrolls sideways on a narrow screen: it takes the keyboard's focus so it can be scrolled.
   const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", tabindex: "0", "aria-label": t("game.agreed_rules") });
@@ -123,7 +129,7 @@ export function buildParts(model) {
     h("div", { class: "below-table" }, settings(model),
       h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed)),
     overlay);
-  return { element, felt, seatList, seatEls: [], pileBox, pileCount, burnedBox, waitRing, windowFlag, statusLine,
+  return { element, felt, seatList, seatEls: [], pileBox, marks, pileCount, burnedBox, waitRing, windowFlag, statusLine,
     chips, feed, controls, clock, toast, pausedFlag, overlay };
 }
 

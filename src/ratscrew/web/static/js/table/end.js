@@ -3,6 +3,7 @@
 // slapped (and why each went the way it did), and the page's own buttons (play again, rematch, download).
 import { h, clear } from "../dom.js";
 import { t, tn } from "../i18n.js";
+import { clockText } from "../format.js";
 /** @import { GameSummary, Race, Seat, SummaryPlayer } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 
@@ -56,17 +57,28 @@ export function keepFocusIn(overlay, event) {
  * @param {Seat[]} yours
  */
 function headline(summary, yours) {
+  if (summary.result === "limit" && summary.how === "card_limit") return aheadText(summary.players);
   if (summary.result !== "win" || summary.winner === null) return t(`game.summary.${summary.result}`);
   const name = summary.players[summary.winner].name;
   return yours.includes(summary.winner) ? t("game.summary.you_win", { name }) : t("game.summary.wins", { name });
 }
 
+/**
+ * A game stopped at its card limit: who held the most cards (or who were level).
+ * @param {SummaryPlayer[]} players
+ */
+function aheadText(players) {
+  const most = Math.max(...players.map((p) => p.cards));
+  const ahead = players.filter((p) => p.cards === most);
+  if (ahead.length === 1) return t("game.summary.limit_ahead", { name: ahead[0].name, n: most });
+  return t("game.summary.limit_tied", { names: ahead.map((p) => p.name).join(", "), n: most });
+}
+
 /** @param {GameSummary} summary */
 function lengthText(summary) {
-  const minutes = Math.floor(summary.ms / 60000);
-  const seconds = Math.round((summary.ms % 60000) / 1000);
+  const [m, s] = clockText(summary.ms).split(":");
   return t("access.summary.length", { cards: tn("access.summary.cards", summary.cards),
-    piles: tn("access.summary.piles", summary.tricks), m: minutes, s: String(seconds).padStart(2, "0") });
+    piles: tn("access.summary.piles", summary.tricks), m, s });
 }
 
 /**

@@ -7,6 +7,9 @@ import { t, tn } from "../i18n.js";
 import { playSound } from "../sound.js";
 import { seatName } from "../format.js";
 /** @import { TableState } from "../types.js" */
+
+// Whose turn it is, said once a batch: a later turn replaces one not yet read ("Your turn", then another's).
+const TURN = { topic: "turn" };
 /** @import { TableModel } from "./core.js" */
 
 /**
@@ -34,9 +37,9 @@ export function narrate(model, before, next, noteworthy) {
   if (yours.includes(next.turn)) {
     playSound("turn");
     const named = yours.length > 1;
-    if (next.owed > 0) announce(tn(named ? "access.say.your_turn_owed_named" : "access.say.your_turn_owed", next.owed, { name }));
-    else announce(t(named ? "access.say.your_turn_named" : "access.say.your_turn", { name }));
+    if (next.owed > 0) announce(tn(named ? "access.say.your_turn_owed_named" : "access.say.your_turn_owed", next.owed, { name }), TURN);
+    else announce(t(named ? "access.say.your_turn_named" : "access.say.your_turn", { name }), TURN);
   } else if (noteworthy || model.announceCards) {
-    announce(t("access.say.turn", { name }));
+    announce(t("access.say.turn", { name }), TURN);
   }
 }

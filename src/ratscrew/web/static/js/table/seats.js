@@ -7,7 +7,7 @@ import { t, tn } from "../i18n.js";
 import { cardBack } from "../cards.js";
 import { flip } from "./input.js";
 /** @import { Lockout, Seat, SeatDoc, TableState } from "../types.js" */
-/** @import { TableCore } from "./core.js" */
+/** @import { TableCore, TableModel } from "./core.js" */
 
 /**
  * A seat's connection in words: its measured delay, or that it is away (and who holds it meanwhile).
@@ -73,16 +73,26 @@ function seatBadge(seat, index, yours) {
 }
 
 /**
+ * Whether a network stands between the people at this table: someone plays from another page. Against the
+ * computer, or two on one screen, the table says nothing of connections or delays.
+ * @param {TableModel} model
+ */
+function networked({ seats, yours }) {
+  return seats.some((seat, index) => seat.kind === "human" && !yours.includes(index));
+}
+
+/**
  * Each seat's connection, as the lobby last said it.
  * @param {TableCore} core
  */
 export function showConnections({ model, parts }) {
+  const online = networked(model);
   model.seats.forEach((seat, index) => {
     const el = parts.seatEls[index];
     if (!el) return;
     const net = /** @type {HTMLElement} */ (el.querySelector(".seat-net"));
-    net.textContent = connectionText(seat);
-    net.className = `seat-net ${connectionClass(seat)}`;
+    net.textContent = online ? connectionText(seat) : "";
+    net.className = `seat-net ${online ? connectionClass(seat) : ""}`;
     el.classList.toggle("away", seat.kind === "human" && !seat.connected);
   });
 }
@@ -110,7 +120,7 @@ export function renderSeats({ model, parts }, state) {
     el.classList.toggle("locked", locked !== null && locked !== undefined);
     const words = [seatState(state, index, model.yours, { count, out, due }), lockoutText(locked)].filter(Boolean).join(" · ");
     /** @type {HTMLElement} */ (el.querySelector(".seat-state")).textContent = words;
-    const net = connectionText(seat);
+    const net = networked(model) ? connectionText(seat) : "";
     const badge = /** @type {HTMLElement} */ (el.querySelector(".seat-badge")).textContent;
     el.setAttribute("aria-label", [`${seat.name} (${badge}): ${cards}`, words, net].filter(Boolean).join(", "));
     const stack = /** @type {HTMLElement} */ (el.querySelector(".stack"));

@@ -9,12 +9,12 @@ import { miniCards } from "../cards.js";
 import { playSound } from "../sound.js";
 import { describe } from "../format.js";
 import { renderFlipReady } from "./controls.js";
-import { replay, sweepTo } from "./motion.js";
+import { handMark, replay, sweepTo, wrongSlapMotion } from "./motion.js";
 import { narrate } from "./narrate.js";
 import { forgetBefore, renderCentre } from "./pile.js";
 import { renderSeats } from "./seats.js";
 import { renderPause, renderStatus, showBanner } from "./status.js";
-import { answerFor, eventWords } from "./verdicts.js";
+import { answerFor, eventWords, remember, verdictWords } from "./verdicts.js";
 /** @import { CardTurned, EventItem, GameEvent, RoomState, TableState } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 /** @import { EventWords } from "./verdicts.js" */
@@ -70,7 +70,7 @@ export function renderTurn(core, state) {
 export function applyEvents(core, items, next) {
   const { model, parts } = core;
   const quiet = items.length > CATCHING_UP;
-  for (const item of items) happened(core, item.event, quiet);
+  for (const item of items) happened(core, item, quiet);
   const noteworthy = items.some((item) => item.event.kind !== "card_turned");
   model.applied += items.length;
   if (items.length) {
@@ -81,24 +81,28 @@ export function applyEvents(core, items, next) {
 }
 
 /**
- * One event: its line in the feed and, unless the page is catching up, how the table answers it.
+ * One event: its line in the feed and, unless the page is catching up, how the table answers it. A verdict
+ * says why (verdicts.js), in the feed, in the banner and to screen readers alike.
  * @param {TableCore} core
- * @param {GameEvent} event
+ * @param {EventItem} item
  * @param {boolean} quiet
  */
-function happened(core, event, quiet) {
+function happened(core, { event, seen }, quiet) {
   if (event.kind === "card_turned") {
     cardTurned(core, event, quiet);
     return;
   }
   const { model, parts } = core;
-  const words = eventWords(event, model.seats);
+  const words = verdictWords(event, seen ?? null, model.memory, model.seats) ?? eventWords(event, model.seats);
+  remember(model.memory, event);
   addFeed(parts.feed, event, words);
   if (quiet) return;
   const answer = answerFor(event, model.yours);
-  if (answer.motion === "shake" && "seat" in event) {
+  if (event.kind === "slap_correct" || event.kind === "wrong_slap") handMark(parts.marks, event.seat, event.kind === "slap_correct");
+  if (event.kind === "wrong_slap") {
     const seatEl = parts.seatEls[event.seat];
     if (seatEl) replay(seatEl, "penalty");
+    wrongSlapMotion(parts.pileBox, seatEl, event.burned.length);
   }
   if (answer.sound) playSound(answer.sound);
   if (answer.motion === "sweep" && "seat" in event) sweepTo(parts.pileBox, parts.seatEls[event.seat]);

@@ -2,7 +2,7 @@
 // The table's words outside the felt's middle: the status line (whose turn, what is owed), the banner over
 // the felt after a verdict, the paused flag, and the clock.
 import { t } from "../i18n.js";
-import { seatName } from "../format.js";
+import { clockText, seatName } from "../format.js";
 /** @import { Named } from "../format.js" */
 /** @import { Seat, TableState } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
@@ -77,7 +77,5 @@ export function renderClock({ model, parts }) {
   const seconds = rules?.end?.time_limit_s;
   const limit = typeof seconds === "number" && seconds ? seconds * 1000 : 0;
   const shown = limit ? Math.max(0, limit - ms) : ms;
-  const m = Math.floor(shown / 60000);
-  const s = Math.floor((shown % 60000) / 1000);
-  parts.clock.textContent = `${limit ? t("game.time_left") : t("game.time")} ${m}:${String(s).padStart(2, "0")}`;
+  parts.clock.textContent = `${limit ? t("game.time_left") : t("game.time")} ${clockText(shown)}`;
 }

@@ -3,10 +3,10 @@
 // and for the ear, and how loud the table answers (a sound, a banner in a tone, a motion, an urgent alert).
 // The words themselves are format.js's and the catalogs'; the rules were judged by the server.
 import { t, tn } from "../i18n.js";
-import { cardName } from "../cards.js";
+import { cardName, prettyCard } from "../cards.js";
 import { describe, seatName } from "../format.js";
 /** @import { Named } from "../format.js" */
-/** @import { GameEvent, Seat } from "../types.js" */
+/** @import { ChallengeOpened, GameEvent, PatternMatch, Seat, SlapSeen } from "../types.js" */
 /** @import { Tone } from "./status.js" */
 
 /**
@@ -18,7 +18,7 @@ import { describe, seatName } from "../format.js";
  * @typedef {object} Answer
  * @property {string | null} sound sound.js's name for it
  * @property {Tone | null} banner the banner's tone, or no banner
- * @property {"sweep" | "shake" | null} motion the pile sweeps to the winner; the slapper's seat shakes
+ * @property {"sweep" | null} motion the pile sweeps to the winner (a slap's own motion is motion.js's)
  * @property {boolean} said read out to screen readers
  * @property {boolean} urgent read out at once, in the alert region
  */
@@ -30,6 +30,83 @@ import { describe, seatName } from "../format.js";
  */
 export function eventWords(event, seats) {
   return { shown: describe(event, seats), spoken: spokenText(event, seats) };
+}
+
+/**
+ * What a verdict needs from the events before it: the patterns of the last won slap (its pile is taken
+ * after them), and the challenge each seat opened last (who paid what when it is won).
+ * @typedef {object} VerdictMemory
+ * @property {Map<Seat, PatternMatch[]>} matches by the seat that slapped
+ * @property {Map<Seat, ChallengeOpened>} challenges by the seat that opened it
+ */
+
+/** @returns {VerdictMemory} */
+export function newMemory() {
+  return { matches: new Map(), challenges: new Map() };
+}
+
+/**
+ * Keep what a later verdict will need of this event.
+ * @param {VerdictMemory} memory
+ * @param {GameEvent} event
+ */
+export function remember(memory, event) {
+  if (event.kind === "slap_correct") memory.matches.set(event.seat, event.matches);
+  else if (event.kind === "challenge_opened") memory.challenges.set(event.seat, event);
+  else if (event.kind === "pile_won") { memory.matches.clear(); memory.challenges.clear(); }
+}
+
+/**
+ * A verdict in one line that says why: a won pile with the pattern that won it, a wrong slap with what it
+ * landed on (and, when it came too late, the pattern its player saw and the card that covered it), a won
+ * challenge with who paid what. Null for any other event (its usual words say enough).
+ * @param {GameEvent} event
+ * @param {SlapSeen | null} seen what a wrong slap reacted to (rooms send it; null elsewhere)
+ * @param {VerdictMemory} memory
+ * @param {Named} seats
+ * @returns {EventWords | null}
+ */
+export function verdictWords(event, seen, memory, seats) {
+  /** @param {boolean} spoken */
+  const line = (spoken) => verdictLine(event, seen, memory, seats, spoken);
+  const shown = line(false);
+  return shown === null ? null : { shown, spoken: line(true) ?? shown };
+}
+
+/**
+ * @param {GameEvent} event
+ * @param {SlapSeen | null} seen
+ * @param {VerdictMemory} memory
+ * @param {Named} seats
+ * @param {boolean} spoken cards by name (for the ear), else with their glyphs
+ * @returns {string | null}
+ */
+function verdictLine(event, seen, memory, seats, spoken) {
+  /** @param {string} text */
+  const card = (text) => (spoken ? cardName(text, t) : prettyCard(text));
+  /** @param {PatternMatch[]} matches */
+  const why = (matches) => matches.map((m) => t("game.pattern_with_cards",
+    { pattern: t(`pattern.${m.pattern}`), cards: m.cards.map(card).join(spoken ? ", " : " ") })).join("; ");
+  if (event.kind === "pile_won" && event.how === "slap" && event.shares.length <= 1) {
+    const matches = memory.matches.get(event.seat);
+    if (!matches) return null;
+    return tn("verdict.pile_won_slap", event.cards.length, { name: seatName(seats, event.seat), why: why(matches) });
+  }
+  if (event.kind === "wrong_slap" && seen) {
+    const penalty = describe(event, seats, { spoken });
+    if (seen.covered_by && seen.missed.length) {
+      return t("verdict.too_late", { card: card(seen.covered_by), why: why(seen.missed), penalty });
+    }
+    if (!seen.pile.length) return t("verdict.empty_pile", { penalty });
+    return t("verdict.no_pattern", { penalty, cards: seen.pile.map(card).join(spoken ? ", " : " ") });
+  }
+  if (event.kind === "challenge_won" && event.how === "paid") {
+    const opened = memory.challenges.get(event.seat);
+    if (!opened) return null;
+    return tn("verdict.challenge_paid", opened.owed,
+      { name: seatName(seats, event.seat), payer: seatName(seats, opened.payer), card: card(opened.card) });
+  }
+  return null;
 }
 
 /**
@@ -67,9 +144,11 @@ export function answerFor(event, yours) {
     case "pile_won":
       return { ...QUIET, sound: "won", banner: event.how === "slap" ? "good" : "info", motion: "sweep" };
     case "wrong_slap":
-      return { ...QUIET, sound: "wrong", banner: "bad", motion: "shake" };
+      return { ...QUIET, sound: "wrong", banner: "bad" };
     case "slap_correct":
       return { ...QUIET, sound: "slap", banner: "good" };
+    case "challenge_won":
+      return { ...QUIET, banner: "info" };
     case "player_out":
       return { ...QUIET, banner: "info" };
     case "game_over":

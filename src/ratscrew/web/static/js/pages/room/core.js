@@ -19,6 +19,7 @@ export const MIN_SEATS = 2;
  * @property {string | null} shownRules the rules the form shows, so it is built again only when they change
  * @property {string[]} rowKeys what each row of the seat list shows, so only changed rows are built again
  * @property {ReturnType<typeof setTimeout> | undefined} overTimer the summary waits for the last card to land
+ * @property {boolean} summaryOpen the game's summary is shown, until this player closes it
  */
 
 /**
@@ -60,7 +61,7 @@ export const MIN_SEATS = 2;
 
 /** @returns {RoomModel} */
 export function newModel() {
-  return { room: null, yours: [], host: false, tableGame: null, shownRules: null, rowKeys: [], overTimer: undefined };
+  return { room: null, yours: [], host: false, tableGame: null, shownRules: null, rowKeys: [], overTimer: undefined, summaryOpen: false };
 }
 
 /**

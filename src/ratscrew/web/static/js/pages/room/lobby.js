@@ -106,7 +106,9 @@ function renderGo({ model, parts }, room) {
   const empty = room.seats.findIndex((s) => s.kind === "empty");
   const waiting = room.seats.find((s) => s.kind === "human" && !s.ready);
   startButton.disabled = empty >= 0 || Boolean(waiting);
-  const hint = waitingFor(empty, waiting, model.host);
+  const by = room.phase === "lobby" ? room.rematch_by : null;
+  const asked = by === null || by === undefined ? "" : `${t("room.rematch_asked", { name: room.seats[by]?.name ?? "" })} `;
+  const hint = asked + waitingFor(empty, waiting, model.host);
   parts.startHint.textContent = seated || model.host ? hint : `${t("room.watching")} ${hint}`;
 }
 

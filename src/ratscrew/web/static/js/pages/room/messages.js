@@ -29,10 +29,14 @@ export function renderRoom(core) {
  * @param {RoomDoc} room
  */
 function showPhase({ model, parts, table, connection }, room) {
-  const playing = room.phase !== "lobby";
+  // Someone's rematch took the room back to its lobby: this player's summary stays until they close it.
+  const kept = room.phase === "lobby" && model.summaryOpen;
+  const playing = room.phase !== "lobby" || kept;
   parts.lobby.hidden = playing;
   parts.tableBox.hidden = !playing;
   parts.root.classList.toggle("at-table", playing);
+  renderRematchNote(parts.root, room);
+  if (kept) return;
   if (!playing) {
     clearTimeout(model.overTimer);
     table.hideSummary();
@@ -41,12 +45,27 @@ function showPhase({ model, parts, table, connection }, room) {
   }
   if (model.tableGame !== room.game) {
     model.tableGame = room.game;
+    model.summaryOpen = false;
     table.hideSummary();
     table.setup(room.seats, model.yours, room.rules, room.game);
     connection?.resync(); // the state of the table that was just dealt
   } else {
     table.setSeats(room.seats);
   }
+}
+
+/**
+ * In a summary still open, who asked for the rematch (its button then says this player is in).
+ * @param {HTMLElement} root
+ * @param {RoomDoc} room
+ */
+function renderRematchNote(root, room) {
+  const note = root.querySelector("#rematch-note");
+  if (!note) return;
+  const by = room.phase === "lobby" ? room.rematch_by : null;
+  note.textContent = by === null || by === undefined ? "" : t("room.rematch_asked", { name: room.seats[by]?.name ?? "" });
+  const button = root.querySelector("#rematch");
+  if (button) button.textContent = note.textContent ? t("room.rematch_in") : t("room.rematch");
 }
 
 /**
@@ -86,7 +105,10 @@ export function roomHandlers(core, view) {
         table.update(message.state, { animate: false });
       }
       renderRoom(core);
-      if (message.summary && room.phase === "over") table.showSummary(message.summary);
+      if (message.summary && room.phase === "over") {
+        model.summaryOpen = true;
+        table.showSummary(message.summary);
+      }
     },
     events: (items, state) => table.apply(items, state),
     state: (message) => {
@@ -120,7 +142,12 @@ export function roomHandlers(core, view) {
     over: (summary) => {
       if (model.yours.length && summary.game) rememberGame(summary.game); // a player's finished game is in their history
       clearTimeout(model.overTimer);
-      model.overTimer = setTimeout(() => table.showSummary(summary), reducedMotion() ? 0 : 900);
+      model.summaryOpen = true;
+      model.overTimer = setTimeout(() => {
+        if (!model.summaryOpen) return;
+        table.showSummary(summary);
+        if (model.room) renderRematchNote(parts.root, model.room);
+      }, reducedMotion() ? 0 : 900);
     },
     rejected: (message) => rejected(core, message),
     error: (message) => say(parts, message.message, "bad"),

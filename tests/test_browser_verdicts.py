@@ -1,0 +1,217 @@
+"""The table explains its verdicts where the eyes are (Chromium, a real server, two on one screen).
+
+One page plays a dealt game whose first cards the engine knows (a seed found below): a double, a card that
+covers it, a slap the page sends while it still shows the double (the server's covering card held back on
+the socket, as a slow phone's would be), then a pattern slapped in time. Along the way the banner is
+measured against the status line at the screen sizes the layout tests use.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Browser, Page, WebSocketRoute
+
+from ratscrew.engine import Game
+from ratscrew.engine.actions import Flip, Slap
+from ratscrew.engine.events import WrongSlap
+from ratscrew.rules import Rules
+from tests.conftest import Server, open_page
+from tests.test_browser_layout import serious_violations
+
+SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800)]
+# Notes the seat of every hand mark put on the pile from now on (by its colour's hue, as motion.js sets it).
+COUNT_MARKS = """() => {
+  window.__marks = [];
+  new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) {
+      if (!(node instanceof HTMLElement) || !node.classList.contains('hand-mark')) continue;
+      window.__marks.push(node.style.getPropertyValue('--hue') === '20' ? 0 : 1);
+    }
+  }).observe(document.querySelector('.hand-marks'), { childList: true });
+}"""
+
+
+@dataclass(frozen=True)
+class Plan:
+    seed: int
+    double_at: int  # the card that makes the double
+    pattern_at: int  # the next card after it that makes a pattern
+
+
+def find_plan() -> Plan:
+    """A deal where the cards alone make a double early on (no challenge won before it), the next card covers
+    it, and a pattern follows within a few cards more."""
+    rules = Rules.build("standard")
+    for seed in range(2000):
+        game = Game.from_seed(rules, 2, seed)
+        double_at = pattern_at = 0
+        while game.cards < 24 and game.collect_pending is None and not game.over:
+            game.apply(Flip())
+            found = game.matches()
+            if not double_at and found:
+                if found[0].pattern != "double" or game.cards < 2:
+                    break
+                double_at = game.cards
+                game.apply(Flip())
+                if game.matches() or game.collect_pending is not None:
+                    break
+                if not any(isinstance(e, WrongSlap) for e in game.apply(Slap(1, card=double_at))):
+                    break
+            elif double_at and found:
+                pattern_at = game.cards
+                break
+        if double_at and pattern_at:
+            return Plan(seed, double_at, pattern_at)
+    raise AssertionError("no deal in 2000 seeds shows a covered double then a pattern")
+
+
+class Socket:
+    """Stands between the page and the room: the server's messages can be held back, then let through."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.held: list[str | bytes] = []
+        self.page_side: WebSocketRoute | None = None
+
+    def route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        self.page_side = ws
+        ws.on_message(server.send)
+        server.on_message(self._from_server)
+
+    def _from_server(self, message: str | bytes) -> None:
+        if self.holding:
+            self.held.append(message)
+        else:
+            assert self.page_side is not None
+            self.page_side.send(message)
+
+    def release(self) -> None:
+        self.holding = False
+        assert self.page_side is not None
+        for message in self.held:
+            self.page_side.send(message)
+        self.held.clear()
+
+
+@pytest.fixture
+def table_page(browser: Browser, live_server: Server) -> Iterator[tuple[Page, Socket, Plan]]:
+    plan = find_plan()
+    status, created = live_server.post(
+        "/api/games", {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], "seed": plan.seed}
+    )
+    assert status == 200, created
+    page, errors = open_page(browser, live_server.url, width=1280, height=800)
+    socket = Socket()
+    page.route_web_socket("**/ws/**", socket.route)
+    page.evaluate(f"localStorage.setItem('ratscrew.seat.{created['id']}', {json.dumps(created['token'])})")
+    page.goto(f"{live_server.url}#/game/{created['id']}")
+    page.wait_for_selector(".flip-button.ready")
+    try:
+        yield page, socket, plan
+    finally:
+        page.context.close()
+    assert not errors, errors
+
+
+def glyph(card: str) -> str:
+    """A card as the page writes it in words with glyphs: "10♦" for TD."""
+    rank, suit = card[:-1], card[-1]
+    return ("10" if rank == "T" else rank) + {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}[suit]
+
+
+def top_number(page: Page) -> int:
+    return int(page.evaluate("Number(document.querySelector('#pile .pile-card:last-of-type')?.dataset.number ?? 0)"))
+
+
+def flip_to(page: Page, number: int) -> None:
+    """Turn cards, each by the key of the seat whose Flip button glows, until card ``number`` shows."""
+    while top_number(page) < number:
+        seat = page.locator(".flip-button.ready").get_attribute("data-seat")
+        before = top_number(page)
+        page.keyboard.press("a" if seat == "0" else "l")
+        page.wait_for_function(
+            f"Number(document.querySelector('#pile .pile-card:last-of-type')?.dataset.number ?? 0) > {before}"
+        )
+
+
+def banner(page: Page) -> str:
+    page.wait_for_selector(".toast:not([hidden])")
+    return page.inner_text(".toast")
+
+
+def boxes_apart(page: Page) -> bool:
+    return bool(
+        page.evaluate(
+            """() => {
+              const a = document.querySelector('.toast').getBoundingClientRect();
+              const b = document.querySelector('#status-line').getBoundingClientRect();
+              return a.width > 0 && b.width > 0 &&
+                (a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left);
+            }"""
+        )
+    )
+
+
+def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_line(
+    table_page: tuple[Page, Socket, Plan],
+) -> None:
+    page, socket, plan = table_page
+    assert page.eval_on_selector_all(".seat-net", "els => els.map(e => e.textContent)") == ["", ""]  # one screen
+    flip_to(page, plan.double_at)
+    double = page.eval_on_selector_all("#pile .pile-card", "els => els.slice(-2).map(e => e.dataset.card)")
+    # The covering card reaches the server but not yet the page, which slaps the double it still shows.
+    socket.holding = True
+    seat = page.locator(".flip-button.ready").get_attribute("data-seat")
+    page.keyboard.press("a" if seat == "0" else "l")
+    page.wait_for_timeout(300)
+    page.keyboard.press("k")  # Bob's slap
+    page.wait_for_timeout(300)
+    socket.release()
+    page.wait_for_function("document.querySelector('#feed li.kind-wrong_slap') !== null")
+    said = banner(page)
+    covering = page.eval_on_selector("#pile .pile-card:last-of-type", "e => e.dataset.card")
+    assert said.startswith("Too late"), said
+    assert "Double" in said and "Bob" in said, said
+    assert page.inner_text("#feed li.kind-wrong_slap").startswith("Too late")
+    assert glyph(covering) in said and all(glyph(card) in said for card in double), (said, covering, double)
+    assert boxes_apart(page), "the banner covers the status line at 1280x800"
+
+    # A pattern slapped in time: the banner names it, with its cards, as the pile is taken; Ann's hand lands
+    # on the pile in her colour, and axe finds nothing serious while it moves.
+    flip_to(page, plan.pattern_at)
+    page.evaluate(COUNT_MARKS)
+    page.keyboard.press("s")  # Ann's slap
+    page.wait_for_function("document.querySelector('#feed li.kind-pile_won') !== null")
+    said = banner(page)
+    assert "Ann takes" in said and any(name in said for name in ("Double", "Sandwich")), said
+    assert page.evaluate("window.__marks") == [0]  # one mark, seat 0's colour
+    assert not serious_violations(page)
+
+    # Every banner keeps clear of the status line, at each size the layout tests check.
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.keyboard.press("s")  # a slap on nothing: a wrong slap, with its banner
+        page.wait_for_timeout(150)
+        banner(page)
+        assert boxes_apart(page), f"the banner covers the status line at {width}x{height}"
+        nav = "document.querySelector('.mainnav')"
+        assert page.evaluate(f"{nav}.scrollWidth <= {nav}.clientWidth"), f"the links scroll sideways at {width}px"
+        assert page.evaluate("document.querySelector('[data-nav=history]').getBoundingClientRect().right") <= width
+
+    # Under reduced motion nothing moves (no hand, no shake, no sliding card), and the words stay.
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate(COUNT_MARKS)
+    flip_to(page, top_number(page) + 1)  # a new card: Ann's next slap on it is a wrong one, not set aside
+    page.evaluate("document.querySelectorAll('#feed li').forEach((li) => { li.dataset.old = 'yes'; })")
+    page.keyboard.press("s")
+    page.wait_for_function("document.querySelector('#feed li:not([data-old])') !== null")
+    assert page.locator("#feed li:not([data-old])").get_attribute("class") == "feed-item kind-wrong_slap"
+    assert "Ann slaps wrong" in banner(page)
+    assert page.evaluate("window.__marks") == []
+    moving = "document.getAnimations().filter(a => a.playState === 'running' && a.effect.getTiming().duration > 1)"
+    assert page.evaluate(f"{moving}.length") == 0

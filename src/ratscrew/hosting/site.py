@@ -68,10 +68,9 @@ class Hosted(Setup):
     async def running(self, app: Starlette) -> AsyncIterator[None]:
         app.state.origins = self.hosting.origins
         journal: SqliteJournal = app.state.journal
-        # Journal backlog: the writes waiting in the journal's queue (read directly: the journal has no call
-        # for it yet).
+        # Journal backlog: the writes queued and not yet committed.
         collector = metrics.WorkerCollector(
-            self.hosting.worker, app.state.tally, lambda: app.state.rooms, lambda: len(journal._queue)
+            self.hosting.worker, app.state.tally, lambda: app.state.rooms, lambda: journal.health().waiting
         )
         self._registry = metrics.registry(collector)
         publisher = None
@@ -109,8 +108,11 @@ class Hosted(Setup):
         if self.stopping():
             problems.append("stopping")
         journal: SqliteJournal | None = getattr(request.app.state, "journal", None)
-        if journal is None or not journal._thread.is_alive():
-            problems.append("the journal's writer is not running")
+        health = None if journal is None else journal.health()
+        if health is None:
+            problems.append("no journal")
+        elif not health.ok:
+            problems.append(f"the journal is not keeping games ({health.error or f'{health.waiting} writes waiting'})")
         if self.lobbies is not None and not await self.lobbies.ping():
             problems.append("Redis does not answer")
         doc = {"ready": not problems, "worker": self.hosting.worker}

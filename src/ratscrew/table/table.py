@@ -36,7 +36,7 @@ from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
 from ratscrew.bots.registry import resolve
 from ratscrew.engine.actions import Action, Flip, Millis, Seat, Slap, Wait
-from ratscrew.engine.events import CardTurned, ChallengeWon, Event, SlapCorrect
+from ratscrew.engine.events import CardTurned, ChallengeWon, Event, SlapCorrect, WrongSlap
 from ratscrew.engine.game import Game
 from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import Clock, VirtualClock

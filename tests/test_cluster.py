@@ -118,11 +118,9 @@ def test_a_failing_task_on_the_cluster_is_one_clear_error(scheduler: str) -> Non
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds() -> None:
     address = f"tcp://127.0.0.1:{closed_port()}"
-    start = time.monotonic()
+    # The command gives up after CONNECT_SECONDS; a hang would end in ratscrew()'s timeout instead. No bound
+    # on the time it took: on a busy machine starting Python alone can take longer than any bound worth having.
     done = ratscrew("simulate", "--games", "4", "--scheduler", address)
-    # The command gives up after CONNECT_SECONDS; the margin is for starting Python on a busy machine, so the
-    # assertion says "it did not hang", not how fast it is.
-    assert time.monotonic() - start < executor.CONNECT_SECONDS + 40
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("ratscrew: error: no Dask scheduler answered")
@@ -194,9 +192,7 @@ def test_a_server_that_is_not_a_scheduler_is_one_line_and_exit_2_within_seconds(
     not_a_scheduler: tuple[str, str], command: list[str]
 ) -> None:
     address, says = not_a_scheduler
-    start = time.monotonic()
-    done = ratscrew(*command, "--scheduler", address)
-    assert time.monotonic() - start < executor.CONNECT_SECONDS + 40  # it used to hang for ever; room for a busy machine
+    done = ratscrew(*command, "--scheduler", address)  # it used to hang for ever: now ratscrew()'s timeout would fail
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("ratscrew: error: ")

@@ -37,6 +37,7 @@ EXPECTED: dict[type[errors.RatscrewError], tuple[int, int]] = {
     errors.Conflict: (409, 3),
     errors.Forbidden: (403, 3),
     errors.TooMany: (429, 3),
+    errors.Unavailable: (503, 3),
 }
 
 HUGE = "9" * 5000

@@ -17,6 +17,7 @@ from ratscrew.errors import (
     NotFound,
     RatscrewError,
     TooMany,
+    Unavailable,
     by_branch,
 )
 
@@ -30,6 +31,7 @@ EXIT_CODES: dict[type[RatscrewError], int] = {
     Conflict: 3,
     Forbidden: 3,
     TooMany: 3,
+    Unavailable: 3,
 }
 
 

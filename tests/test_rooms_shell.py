@@ -19,13 +19,15 @@ from ratscrew.rooms.runner import FAILED_LOOKUPS_PER_MINUTE, ROOMS_PER_CLIENT_PE
 from ratscrew.rules import Rules
 from ratscrew.table.clock import ManualClock
 from ratscrew.web import online
+from ratscrew.web.tally import Tally
 
 
 class FakeSocket:
     """What the room's socket handler uses of a Starlette websocket: messages in from a queue, out to a list."""
 
     def __init__(self, rooms: Rooms, code: str, client: str = "10.0.0.1") -> None:
-        self.app = SimpleNamespace(state=SimpleNamespace(rooms=rooms))
+        self.app = SimpleNamespace(state=SimpleNamespace(rooms=rooms, tally=Tally(), origins=None))
+        self.headers: dict[str, str] = {}
         self.client = SimpleNamespace(host=client)
         self.path_params = {"code": code}
         self.scope: dict[str, Any] = {}

@@ -237,8 +237,8 @@ def test_an_open_room_is_listed_on_the_play_page_and_joined_from_there(browser: 
     try:
         page.fill("#join-code", "ZZZZZ9")  # no such room: said on the spot, nothing else happens
         page.click("#join-room")
-        page.wait_for_selector("#online-error:not([hidden])")
-        assert "#/room/" not in page.url
+        page.wait_for_selector("#join-error:not([hidden])")  # beside the code's field, in French
+        assert "ZZZZZ9" in page.inner_text("#join-error") and "#/room/" not in page.url
         entry = page.locator("#open-rooms li", has_text="Zoë")
         entry.wait_for()
         entry.locator("a").click()

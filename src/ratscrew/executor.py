@@ -213,8 +213,22 @@ def open_runner(workers: int = 1, scheduler: str | None = None, *, tasks: int | 
     if processes <= 1:
         yield Runner()
         return
-    with ProcessPoolExecutor(max_workers=processes, initializer=_quiet_worker) as pool:
+    pool = ProcessPoolExecutor(max_workers=processes, initializer=_quiet_worker)
+    try:
         yield _PoolRunner(pool, processes)
+    except BaseException:
+        _stop_now(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """A run stopped (Ctrl-C) or failed: the tasks still running are wanted by nobody, and waiting for them,
+    as leaving a ``with`` block of the pool does, can take minutes (a hunt's batch on a busy machine)."""
+    running = list((pool._processes or {}).values())  # the pool has no public way to stop a running task
+    pool.shutdown(wait=False, cancel_futures=True)  # (which also forgets its processes)
+    for process in running:
+        process.terminate()
 
 
 def check_address(address: str) -> str:

@@ -82,6 +82,7 @@ def test_a_finished_game_is_found_in_the_history_and_replayed_to_its_last_card(
     entry = page.locator(f'.history-game[data-game="{game_id}"]')
     entry.wait_for()
     assert "40 cards" in entry.locator(".history-length").inner_text()
+    assert entry.locator(".history-result").inner_text() == headline  # History says who was ahead too
     shot(page, "history")
     entry.locator("a[href^='#/replay/']").click()
     page.wait_for_selector("#replay[data-ready=true]")

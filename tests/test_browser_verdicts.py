@@ -243,6 +243,12 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     page.wait_for_function("document.querySelector('#feed li:not([data-old])') !== null")
     assert page.locator("#feed li:not([data-old])").get_attribute("class") == "feed-item kind-wrong_slap"
     assert "Ann slaps wrong" in banner(page)
+    # A lesser line (a flip out of turn, refused) waits until the verdict on Ann's own slap has been read.
+    due = page.locator(".flip-button.ready").get_attribute("data-seat")
+    page.keyboard.press("l" if due == "0" else "a")
+    page.wait_for_timeout(800)
+    assert "Ann slaps wrong" in page.inner_text(".toast")
+    page.wait_for_function("!document.querySelector('.toast').textContent.includes('Ann slaps wrong')", timeout=3000)
     assert page.evaluate("window.__marks") == []
     moving = "document.getAnimations().filter(a => a.playState === 'running' && a.effect.getTiming().duration > 1)"
     assert page.evaluate(f"{moving}.length") == 0

@@ -77,11 +77,25 @@ def test_a_finished_game_is_found_in_the_history_and_replayed_to_its_last_card(
     game_id = play_short_game(page)
     headline = page.inner_text(".overlay-card h2")  # stopped at its card limit: who was ahead, or who were level
     assert "card limit" in headline and ("was ahead with" in headline or "level on" in headline), headline
+    # On a phone every column of the results is whole: no heading cut, no column out of its box.
+    size = page.viewport_size
+    for width, height in ((390, 844), (360, 640)):
+        page.set_viewport_size({"width": width, "height": height})
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('.overlay .table-scroll')].flatMap((box) =>
+                 [...box.querySelectorAll('th'), ...(box.scrollWidth > box.clientWidth + 1 ? [box] : [])]
+                   .filter((el) => el === box || el.scrollWidth > el.clientWidth + 1)
+                   .map((el) => el.textContent))"""
+        )
+        assert cut == [], f"cut at {width}x{height}: {cut}"
+    assert size is not None
+    page.set_viewport_size(size)
     page.click(".overlay-actions a[href='#/']")  # the summary covers the page until the player leaves it
     page.click("[data-nav=history]")
     entry = page.locator(f'.history-game[data-game="{game_id}"]')
     entry.wait_for()
     assert "40 cards" in entry.locator(".history-length").inner_text()
+    assert entry.locator(".history-result").inner_text() == headline  # History says who was ahead too
     shot(page, "history")
     entry.locator("a[href^='#/replay/']").click()
     page.wait_for_selector("#replay[data-ready=true]")

@@ -95,6 +95,12 @@ def check_fits(page: Page, case: str) -> list[str]:
         problems.append(f"{case}: {found['scrollWidth']} px wide in {found['width']} px")
     if found["clipped"]:
         problems.append(f"{case}: names cut with no title: {found['clipped']}")
+    off = page.evaluate(
+        "[...document.querySelectorAll('.mainnav a')].filter((a) => a.getClientRects().length"
+        " && a.getBoundingClientRect().right > window.innerWidth + 1).map((a) => a.textContent)"
+    )
+    if off:
+        problems.append(f"{case}: links off the screen: {off}")
     return problems
 
 

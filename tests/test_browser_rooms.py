@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket
+from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from tests.conftest import SCREENSHOTS, Server, open_page
 
@@ -152,14 +152,24 @@ def test_two_browsers_join_a_room_by_code_play_and_one_reloads_still_seated(
 
     # The host changes a house rule: everyone sees it. She fills the third seat with a computer; the start
     # waits for both people to be ready.
-    ann.click("#room-house-rules summary")
-    ann.check("#room-opt-slaps-marriage")
-    bob.wait_for_function("document.querySelector('#room-rules').textContent.includes('Marriage')")
     ann.select_option("#bot-2", "easy")
     ann.wait_for_selector("#room-seat-2.kind-bot")
     bob.wait_for_selector("#room-seat-2.kind-bot")
     assert ann.locator("#start-button").is_disabled()
+    # Each is asked to press ready themselves; Bob does, and his button now says what pressing it again does.
+    for page in (ann, bob):
+        expect(page.locator("#start-hint")).to_have_text("Press ready when you have read the rules.")
+    bob.click("#ready-button")
+    expect(bob.locator("#ready-button")).to_have_text("Take back ready")
+    expect(ann.locator("#start-hint")).to_have_text("Press ready when you have read the rules.")
+    ann.click("#room-house-rules summary")
+    ann.check("#room-opt-slaps-marriage")
+    bob.wait_for_function("document.querySelector('#room-rules').textContent.includes('Marriage')")
+    # The host's change took Bob's ready back: he is told why, and what to do.
+    expect(bob.locator("#start-hint")).to_have_text("The host changed the rules: read them and press ready again.")
+    expect(bob.locator("#ready-button")).to_have_text("I'm ready")
     ann.click("#ready-button")
+    expect(ann.locator("#start-hint")).to_have_text("Waiting for Bob <b> to press ready.")
     bob.click("#ready-button")
     ann.wait_for_selector("#start-button:not([disabled])")
     shot(ann, "room-lobby")

@@ -61,6 +61,8 @@ def find_plan() -> Plan:
                     break
                 if not any(isinstance(e, WrongSlap) for e in game.apply(Slap(1, card=double_at))):
                     break
+                if not any(isinstance(e, WrongSlap) for e in game.apply(Slap(0, card=double_at + 1))):
+                    break
             elif double_at and found:
                 pattern_at = game.cards
                 break
@@ -157,6 +159,21 @@ def boxes_apart(page: Page) -> bool:
     )
 
 
+def banner_clear(page: Page) -> list[str]:
+    """What the banner covers of the pile, its count, the slap window, the seats and the status line."""
+    return list(
+        page.evaluate(
+            """() => {
+              const a = document.querySelector('.toast').getBoundingClientRect();
+              const apart = (b) => a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left;
+              const named = ['#pile', '.pile-count', '#slap-window', '.seat', '#status-line'];
+              return named.flatMap((sel) => [...document.querySelectorAll(sel)]
+                .filter((el) => el.getClientRects().length && !apart(el.getBoundingClientRect())).map(() => sel));
+            }"""
+        )
+    )
+
+
 def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_line(
     table_page: tuple[Page, Socket, Plan],
 ) -> None:
@@ -180,6 +197,13 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     assert page.inner_text("#feed li.kind-wrong_slap").startswith("Too late")
     assert glyph(covering) in said and all(glyph(card) in said for card in double), (said, covering, double)
     assert boxes_apart(page), "the banner covers the status line at 1280x800"
+    # Ann slaps the covering card her page shows: the double was there a moment before, so she too is late.
+    page.evaluate("document.querySelectorAll('#feed li').forEach((li) => { li.dataset.old = 'yes'; })")
+    page.keyboard.press("s")
+    page.wait_for_function("document.querySelector('#feed li.kind-wrong_slap:not([data-old])') !== null")
+    said = page.inner_text("#feed li.kind-wrong_slap:not([data-old])")
+    assert said.startswith("Too late") and "Ann" in said and "Double" in said, said
+    assert glyph(covering) in said and all(glyph(card) in said for card in double), (said, covering, double)
 
     # A pattern slapped in time: the banner names it, with its cards, as the pile is taken; Ann's hand lands
     # on the pile in her colour, and axe finds nothing serious while it moves.
@@ -199,6 +223,13 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
         page.wait_for_timeout(150)
         banner(page)
         assert boxes_apart(page), f"the banner covers the status line at {width}x{height}"
+        assert banner_clear(page) == [], f"the banner covers these at {width}x{height}"
+        lines = page.evaluate(
+            "(() => { const e = document.querySelector('.toast'); const s = getComputedStyle(e);"
+            " const inner = e.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);"
+            " return inner / parseFloat(s.lineHeight); })()"
+        )
+        assert lines <= 2.1, f"the banner takes {lines:.1f} lines at {width}x{height}"
         nav = "document.querySelector('.mainnav')"
         assert page.evaluate(f"{nav}.scrollWidth <= {nav}.clientWidth"), f"the links scroll sideways at {width}px"
         assert page.evaluate("document.querySelector('[data-nav=history]').getBoundingClientRect().right") <= width
@@ -212,6 +243,12 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     page.wait_for_function("document.querySelector('#feed li:not([data-old])') !== null")
     assert page.locator("#feed li:not([data-old])").get_attribute("class") == "feed-item kind-wrong_slap"
     assert "Ann slaps wrong" in banner(page)
+    # A lesser line (a flip out of turn, refused) waits until the verdict on Ann's own slap has been read.
+    due = page.locator(".flip-button.ready").get_attribute("data-seat")
+    page.keyboard.press("l" if due == "0" else "a")
+    page.wait_for_timeout(800)
+    assert "Ann slaps wrong" in page.inner_text(".toast")
+    page.wait_for_function("!document.querySelector('.toast').textContent.includes('Ann slaps wrong')", timeout=3000)
     assert page.evaluate("window.__marks") == []
     moving = "document.getAnimations().filter(a => a.playState === 'running' && a.effect.getTiming().duration > 1)"
     assert page.evaluate(f"{moving}.length") == 0

@@ -62,3 +62,13 @@ def test_every_card_has_a_letter_in_every_language(lang: str) -> None:
     texts = catalog(lang)
     for rank in "23456789TJQKA":
         assert texts[f"card.letter.{rank}"].strip(), (lang, rank)
+
+
+def test_french_elides_before_a_vowel_and_german_says_with_in_the_dative() -> None:
+    from ratscrew.i18n import text, text_count
+
+    assert text("fr", "access.say.turn", name="Ordinateur 2") == "Au tour d'Ordinateur 2."
+    assert text("fr", "access.say.turn", name="Bob") == "Au tour de Bob."
+    assert text("en", "access.say.turn", name="Ordinateur 2") == "Ordinateur 2's turn."  # French only
+    wins = text_count("de", "scores.with_wins_n", 2)
+    assert text("de", "scores.standing.leads", name="Ann", wins=wins) == "Ann führt mit 2 Siegen."

@@ -38,13 +38,26 @@ def test_a_slap_on_a_covered_double_keeps_the_double_and_the_card_that_covered_i
     ]
 
 
-def test_a_slap_on_the_top_card_says_only_what_it_landed_on() -> None:
+def test_a_slap_on_the_card_that_covered_a_double_is_too_late_too() -> None:
     table = table_after_three_cards()
-    table.slap(0, card=3)
+    table.slap(0, card=3)  # the page showed 5C, the card that covered the double: the double was there just before
     table.slap(1)  # no card named: the top one
+    assert [
+        (i.seen.card, [m.pattern for m in i.seen.missed], str(i.seen.covered_by))
+        for i in wrong_slaps(table.log)
+        if i.seen
+    ] == [
+        (3, ["double"], "5C"),
+        (3, ["double"], "5C"),
+    ]
+
+
+def test_a_slap_on_a_top_card_that_covered_nothing_says_only_what_it_landed_on() -> None:
+    table = table_after_three_cards()
+    table.flip(1)  # 8C on 7H 7S 5C, which showed no pattern
+    table.slap(0)
     assert [(i.seen.card, i.seen.missed, i.seen.covered_by) for i in wrong_slaps(table.log) if i.seen] == [
-        (3, (), None),
-        (3, (), None),
+        (4, (), None)
     ]
 
 

@@ -8,6 +8,7 @@ looked up by their keys (``option.slaps.run``), so a new option without a transl
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from importlib import resources
 
@@ -42,10 +43,31 @@ def _rules_english() -> dict[str, str]:
 def text(lang: str, key: str, **values: object) -> str:
     """One message with ``{name}`` placeholders filled; falls back to English, then to the key itself."""
     template = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
+    if lang == "fr":
+        template = _elide(template, values)
     try:
         return template.format(**values)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+_ELIDES = re.compile(r"(?<![^\W\d_'])([DdQqLlJj]e|[Qq]ue) \{(\w+)\}")
+_VOWEL = re.compile(r"[aeiouyàâäéèêëîïôöûüAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜ]")
+
+
+def _elide(template: str, values: dict[str, object]) -> str:
+    """French elides "de", "que", "le"... before a vowel: ``de {name}`` with "Ordinateur 2" reads "d'Ordinateur 2".
+
+    >>> _elide("Au tour de {name}.", {"name": "Ordinateur 2"}), _elide("Au tour de {name}.", {"name": "Bob"})
+    ("Au tour d'{name}.", 'Au tour de {name}.')
+    """
+
+    def one(match: re.Match[str]) -> str:
+        word, name = match.group(1), match.group(2)
+        value = values.get(name)
+        return f"{word[:-1]}'{{{name}}}" if value is not None and _VOWEL.match(str(value)) else match.group(0)
+
+    return _ELIDES.sub(one, template)
 
 
 def negotiate(accept_language: str | None) -> str:

@@ -4,7 +4,9 @@ A slap names the card it reacts to (the top card its player's page showed). When
 covered that one on the table by the time the slap landed, the slap is judged against the pile as it is,
 and often found wrong: the player saw a double the table no longer had. The table keeps, with that verdict,
 the pile's top cards when the slap landed and, when the slap came too late, the patterns the pile showed at
-the card it reacted to and the card that covered it. The patterns are the engine's own (``find_matches``).
+the card it reacted to and the card that covered it. A slap naming the top card is too late the same way
+when that card covered a pattern the pile had just before it (the pile without its top card). The patterns
+are the engine's own (``find_matches``).
 """
 
 from __future__ import annotations
@@ -42,9 +44,19 @@ def slap_seen(game: Game, card: int | None) -> SlapSeen:
     top = game.cards
     reacted = top if card is None else card
     shown = reacted - game.pile_start  # how many of the pile's cards had been turned at ``reacted``
-    if reacted >= top or not 0 < shown < len(pile):
-        return SlapSeen(reacted, tuple(pile[-TOP_CARDS:]))
-    seen = pile[:shown]
     burned = game.burned[::-1] if game.rules.slaps.burned_count else []
+    plain = SlapSeen(reacted, tuple(pile[-TOP_CARDS:]))
+    named_top = reacted >= top or shown >= len(pile)
+    if named_top:
+        # The page named the top card: the slap still came too late when that card covered a pattern the
+        # pile had a moment before (its player saw the pattern, then the card landed as they slapped).
+        if len(pile) < 2 or find_matches([*burned, *pile], game.rules, face_up=len(pile)):
+            return plain
+        shown = len(pile) - 1
+    elif shown <= 0:
+        return plain
+    seen = pile[:shown]
     missed = find_matches([*burned, *seen], game.rules, face_up=len(seen))
+    if named_top and not missed:
+        return plain
     return SlapSeen(reacted, tuple(pile[-TOP_CARDS:]), tuple(missed), pile[shown])

@@ -103,3 +103,16 @@ export function gameOverText(outcome, seats) {
   if (outcome.result === "win") return t("event.game_over.win", { name: seatName(seats, outcome.winner) });
   return t(`event.game_over.${outcome.result}`);
 }
+
+/**
+ * A game stopped at its card limit: who held the most cards (or who were level). The summary and History
+ * both say it so.
+ * @param {{ name: string, cards: number }[]} players
+ * @returns {string}
+ */
+export function aheadText(players) {
+  const most = Math.max(...players.map((p) => p.cards));
+  const ahead = players.filter((p) => p.cards === most);
+  if (ahead.length === 1) return t("game.summary.limit_ahead", { name: ahead[0].name, n: most });
+  return t("game.summary.limit_tied", { names: ahead.map((p) => p.name).join(", "), n: most });
+}

@@ -50,8 +50,17 @@ export function lang() {
  */
 export function t(key, vars = {}) {
   const template = messages[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+  const elided = current === "fr" ? template.replace(ELIDES, (whole, word, name) => {
+    const value = vars[name];
+    return value !== undefined && VOWEL.test(String(value)) ? `${word.slice(0, -1)}'{${name}}` : whole;
+  }) : template;
+  return elided.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
+
+// French elides "de", "que", "le"... before a vowel: "Au tour d'Ordinateur 2", never "de Ordinateur 2". The
+// catalogs write "de {name}"; the name is known only here.
+const ELIDES = /(?<![\p{L}'])([DdQqLlJj]e|[Qq]ue) \{(\w+)\}/gu;
+const VOWEL = /^[aeiouyàâäéèêëîïôöûüAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜ]/;
 
 /**
  * Whether this language has its own words for a key.

@@ -61,6 +61,7 @@ export function createTable({ send, actions = () => [] }) {
     destroy() {
       clearInterval(tick);
       clearTimeout(model.toastTimer);
+      clearTimeout(model.toastNext);
       document.removeEventListener("keydown", keys);
       core.resized.disconnect();
     },

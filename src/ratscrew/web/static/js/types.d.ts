@@ -308,8 +308,10 @@ export interface SlapSeen {
   card: number;
   /** The pile's top cards when the slap landed, bottom first. */
   pile: CardText[];
-  /** The patterns the pile showed at `card`, when a later card had covered it. */
+  /** The patterns the pile showed at `card`, when a later card had covered it; or, when `card` is the top
+   * card, the patterns the pile showed just before that card covered them. */
   missed: PatternMatch[];
+  /** The card that covered `missed` (null: nothing was covered). */
   covered_by: CardText | null;
 }
 /** One numbered event of a room's game. */

@@ -5,7 +5,7 @@
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { errorText, getJSON } from "../api.js";
-import { clockText } from "../format.js";
+import { aheadText, clockText } from "../format.js";
 import { playedGames } from "../played.js";
 import { offerFile, ensureStyle } from "./replay.js";
 /** @import { HistoryAnswer, HistoryGame, PageContext } from "../types.js" */
@@ -19,6 +19,8 @@ export function resultText(game) {
     const winner = game.players.find((p) => p.seat === game.winner);
     return t("game.summary.wins", { name: winner?.name ?? t("game.seat", { n: (game.winner ?? 0) + 1 }) });
   }
+  // Stopped at its card limit: who was ahead, as the game's own summary said.
+  if (game.result === "limit" && game.how === "card_limit" && game.players.length) return aheadText(game.players);
   return t(`game.summary.${game.result}`);
 }
 

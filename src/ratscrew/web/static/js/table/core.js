@@ -26,6 +26,8 @@ import { newMemory } from "./verdicts.js";
  * @property {boolean} pausable a game against the computer (or two on one screen): its clock stops on request
  * @property {{ key: string, px: number }} seatRoom the seats' width that fitted this felt (table/seats.js)
  * @property {ReturnType<typeof setTimeout> | undefined} toastTimer
+ * @property {number} toastHeldUntil performance.now() until which the banner says a verdict on the player's own slap
+ * @property {ReturnType<typeof setTimeout> | undefined} toastNext a lesser banner waiting for that one to be read
  */
 
 /**
@@ -78,6 +80,8 @@ export function newModel() {
     pausable: false,
     seatRoom: { key: "", px: 0 },
     toastTimer: undefined,
+    toastHeldUntil: 0,
+    toastNext: undefined,
   };
 }
 

@@ -3,7 +3,7 @@
 // slapped (and why each went the way it did), and the page's own buttons (play again, rematch, download).
 import { h, clear } from "../dom.js";
 import { t, tn } from "../i18n.js";
-import { clockText } from "../format.js";
+import { aheadText, clockText } from "../format.js";
 /** @import { GameSummary, Race, Seat, SummaryPlayer } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 
@@ -61,17 +61,6 @@ function headline(summary, yours) {
   if (summary.result !== "win" || summary.winner === null) return t(`game.summary.${summary.result}`);
   const name = summary.players[summary.winner].name;
   return yours.includes(summary.winner) ? t("game.summary.you_win", { name }) : t("game.summary.wins", { name });
-}
-
-/**
- * A game stopped at its card limit: who held the most cards (or who were level).
- * @param {SummaryPlayer[]} players
- */
-function aheadText(players) {
-  const most = Math.max(...players.map((p) => p.cards));
-  const ahead = players.filter((p) => p.cards === most);
-  if (ahead.length === 1) return t("game.summary.limit_ahead", { name: ahead[0].name, n: most });
-  return t("game.summary.limit_tied", { names: ahead.map((p) => p.name).join(", "), n: most });
 }
 
 /** @param {GameSummary} summary */

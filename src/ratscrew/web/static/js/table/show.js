@@ -13,7 +13,7 @@ import { handMark, replay, sweepTo, wrongSlapMotion } from "./motion.js";
 import { narrate } from "./narrate.js";
 import { forgetBefore, renderCentre } from "./pile.js";
 import { renderSeats } from "./seats.js";
-import { renderPause, renderStatus, showBanner } from "./status.js";
+import { placeBanner, renderPause, renderStatus, showBanner } from "./status.js";
 import { answerFor, eventWords, remember, verdictWords } from "./verdicts.js";
 /** @import { CardTurned, EventItem, GameEvent, RoomState, TableState } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
@@ -46,6 +46,7 @@ export function showState(core, next, { animate = true, noteworthy = true } = {}
   model.startedAt = performance.now() - (next.now || 0);
   renderCentre(core, next, animate ? before : null);
   renderTurn(core, next);
+  if (!core.parts.toast.hidden) placeBanner(core.parts); // the pile's lines (burned cards, slap window) changed under it
   renderPause(core);
   narrate(model, before, next, noteworthy);
 }
@@ -106,7 +107,9 @@ function happened(core, { event, seen }, quiet) {
   }
   if (answer.sound) playSound(answer.sound);
   if (answer.motion === "sweep" && "seat" in event) sweepTo(parts.pileBox, parts.seatEls[event.seat]);
-  if (answer.banner) showBanner(core, words.shown, answer.banner);
+  // A verdict on the player's own slap stays readable before a lesser line (a pile collected) replaces it.
+  const own = (event.kind === "wrong_slap" || event.kind === "slap_dismissed") && model.yours.includes(event.seat);
+  if (answer.banner) showBanner(core, words.shown, answer.banner, { held: own });
   if (answer.said) announce(words.spoken, answer.urgent ? { urgent: true } : {});
 }
 

@@ -20,6 +20,7 @@ export const MIN_SEATS = 2;
  * @property {string[]} rowKeys what each row of the seat list shows, so only changed rows are built again
  * @property {ReturnType<typeof setTimeout> | undefined} overTimer the summary waits for the last card to land
  * @property {boolean} summaryOpen the game's summary is shown, until this player closes it
+ * @property {string | null} readyRules the rules this player said ready to (null: not ready, or took it back)
  */
 
 /**
@@ -61,7 +62,8 @@ export const MIN_SEATS = 2;
 
 /** @returns {RoomModel} */
 export function newModel() {
-  return { room: null, yours: [], host: false, tableGame: null, shownRules: null, rowKeys: [], overTimer: undefined, summaryOpen: false };
+  return { room: null, yours: [], host: false, tableGame: null, shownRules: null, rowKeys: [], overTimer: undefined, summaryOpen: false,
+    readyRules: null };
 }
 
 /**
@@ -126,7 +128,11 @@ export function buildParts(code, model, send, tableElement) {
   const rulesBox = h("div", { class: "rules-options" });
   const rulesNote = h("p", { class: "hint", id: "room-rules-note" });
   const readyButton = h("button", { type: "button", id: "ready-button", class: "big", "aria-pressed": "false" });
-  readyButton.addEventListener("click", () => send({ type: "ready", ready: !mineReady(model) }));
+  readyButton.addEventListener("click", () => {
+    const ready = !mineReady(model);
+    if (!ready) model.readyRules = null; // taken back by this player, not cleared by the host's new rules
+    send({ type: "ready", ready });
+  });
   const startButton = h("button", { type: "button", id: "start-button", class: "big" }, t("room.start"));
   startButton.addEventListener("click", () => send({ type: "start" }));
   const startHint = h("p", { class: "hint", id: "start-hint" });

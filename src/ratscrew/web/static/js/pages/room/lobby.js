@@ -108,18 +108,28 @@ function renderGo({ model, parts }, room) {
   startButton.disabled = empty >= 0 || Boolean(waiting);
   const by = room.phase === "lobby" ? room.rematch_by : null;
   const asked = by === null || by === undefined ? "" : `${t("room.rematch_asked", { name: room.seats[by]?.name ?? "" })} `;
-  const hint = asked + waitingFor(empty, waiting, model.host);
+  const rules = sortedJSON(room.rules);
+  // Ready to these rules; not ready any more although this player did not take it back: the host changed them.
+  const cleared = seated && !ready && model.readyRules !== null && model.readyRules !== rules;
+  if (ready) model.readyRules = rules;
+  else if (!cleared) model.readyRules = null;
+  const mine = seated && !ready ? (cleared ? "rules_changed" : "you") : null;
+  const hint = asked + waitingFor(empty, mine, waiting, model.host);
   parts.startHint.textContent = seated || model.host ? hint : `${t("room.watching")} ${hint}`;
 }
 
 /**
- * What the room waits for before it can start: a free seat, someone's ready, the host.
+ * What the room waits for before it can start: a free seat, this player's ready (again, after the host
+ * changed the rules), someone else's ready, the host.
  * @param {number} empty the first free seat, or -1
+ * @param {"you" | "rules_changed" | null} mine what this player must do themselves, if anything
  * @param {SeatDoc | undefined} waiting the first person not ready
  * @param {boolean} host
  */
-function waitingFor(empty, waiting, host) {
+function waitingFor(empty, mine, waiting, host) {
+  if (mine === "rules_changed") return t("room.wait.rules_changed");
   if (empty >= 0) return t("room.wait.empty", { n: empty + 1 });
+  if (mine === "you") return t("room.wait.you_ready");
   if (waiting) return t("room.wait.ready", { name: waiting.name });
   return host ? t("room.wait.host_go") : t("room.wait.host");
 }

@@ -402,8 +402,9 @@ function roundWinner(m, round) {
 function standing(m) {
   if (!m.leaders.length) return "";
   const best = m.wins[m.leaders[0]];
-  if (m.leaders.length === 1) return t("scores.standing.leads", { name: m.players[m.leaders[0]], wins: tn("scores.wins_word_n", best) });
-  return t("scores.standing.tied", { names: listText(m.leaders.map((i) => m.players[i])), wins: tn("scores.wins_word_n", best) });
+  // "with 2 wins" as a whole: German's "mit" takes the dative ("mit 2 Siegen"), not the plain "2 Siege".
+  if (m.leaders.length === 1) return t("scores.standing.leads", { name: m.players[m.leaders[0]], wins: tn("scores.with_wins_n", best) });
+  return t("scores.standing.tied", { names: listText(m.leaders.map((i) => m.players[i])), wins: tn("scores.with_wins_n", best) });
 }
 
 /**

@@ -54,7 +54,7 @@ class Runner:
         future: Future[R] = Future()
         try:
             future.set_result(fn(*args))
-        except BaseException as exc:
+        except Exception as exc:  # a Ctrl-C is not the task's result: it stops the run here and now
             future.set_exception(exc)
         return future
 

@@ -107,8 +107,10 @@ function happened(core, { event, seen }, quiet) {
   }
   if (answer.sound) playSound(answer.sound);
   if (answer.motion === "sweep" && "seat" in event) sweepTo(parts.pileBox, parts.seatEls[event.seat]);
-  // A verdict on the player's own slap stays readable before a lesser line (a pile collected) replaces it.
-  const own = (event.kind === "wrong_slap" || event.kind === "slap_dismissed") && model.yours.includes(event.seat);
+  // A verdict on the player's own slap (wrong, set aside, or a pile won by it) shows at once and stays
+  // readable before a lesser line (a pile collected after a challenge) replaces it.
+  const ownSlap = event.kind === "wrong_slap" || event.kind === "slap_dismissed" || (event.kind === "pile_won" && event.how === "slap");
+  const own = ownSlap && model.yours.includes(event.seat);
   if (answer.banner) showBanner(core, words.shown, answer.banner, { held: own });
   if (answer.said) announce(words.spoken, answer.urgent ? { urgent: true } : {});
 }

@@ -118,9 +118,11 @@ def test_seconds_stops_the_search_and_ctrl_c_keeps_the_state(tmp_path: Path) -> 
     state = tmp_path / "hunt.json"
     proc = subprocess.Popen(
         [sys.executable, "-m", "ratscrew", "bmn", "--search", "--state", str(state), "--json"],
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_as_a_terminal_would,
     )
     try:
         deadline = time.monotonic() + 60
@@ -136,6 +138,12 @@ def test_seconds_stops_the_search_and_ctrl_c_keeps_the_state(tmp_path: Path) -> 
     assert proc.returncode == 130
     assert err.strip().splitlines() == [err.strip()] and "stopped at batch" in err and str(state) in err
     assert json.loads(state.read_text())["next_batch"] >= 1
+
+
+def _as_a_terminal_would() -> None:
+    # A child inherits its parent's ignored and blocked signals: the test worker's must not hide the Ctrl-C.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def batches_done(state: Path) -> int:

@@ -77,7 +77,7 @@ def test_running_totals_match_the_whole_list_in_any_order(stats: list[GameStats]
     for s in stats:
         in_order.add(s)
     expected = from_the_list(stats)
-    assert Summary(len(stats), PLAYERS, levels, in_order).as_dict() == expected
+    assert_same(Summary(len(stats), PLAYERS, levels, in_order).as_dict(), expected)
     # Two workers' tallies merged, the second finishing first.
     first, second = Tally(PLAYERS), Tally(PLAYERS)
     for s in stats[:cut]:
@@ -85,7 +85,18 @@ def test_running_totals_match_the_whole_list_in_any_order(stats: list[GameStats]
     for s in reversed(stats[cut:]):
         second.add(s)
     second.merge(first)
-    assert Summary(len(stats), PLAYERS, levels, second).as_dict() == expected
+    assert_same(Summary(len(stats), PLAYERS, levels, second).as_dict(), expected)
+
+
+def assert_same(got: dict[str, object], expected: dict[str, object]) -> None:
+    """Equal, except that a standard error (from running sums here, from the list there, both printed to 4
+    places) may differ by one in its last place when the two sit either side of a rounding boundary."""
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        if key.endswith("_se") and isinstance(value, float) and isinstance(got[key], float):
+            assert abs(got[key] - value) <= 1.01e-4, (key, got[key], value)  # type: ignore[operator]
+        else:
+            assert got[key] == value, (key, got[key], value)
 
 
 def test_the_totals_keep_one_entry_per_distinct_length_not_per_game() -> None:

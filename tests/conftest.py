@@ -77,6 +77,11 @@ def start_server(data: Path) -> Server:
         stderr=subprocess.PIPE,
         text=True,
     )
+    return serving(process, data)
+
+
+def serving(process: subprocess.Popen[str], data: Path) -> Server:
+    """The server ``process`` started, once it has printed its address line (killed, with its error, if not)."""
     assert process.stdout is not None
     first = process.stdout.readline().strip()
     prefix = "ratscrew: serving on "

@@ -28,7 +28,7 @@ from ratscrew.record import action_from_json
 from ratscrew.rooms import wire
 from ratscrew.rooms.document import GAME_WAITS, NO_NEW_GAME, KeptRoom
 from ratscrew.rooms.summary import public
-from tests.conftest import Server, start_server
+from tests.conftest import Server, serving, start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 TWO_ON_ONE_SCREEN = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}], "seed": 11}
@@ -40,13 +40,7 @@ def start_faulty(data: Path, *faults: str) -> Server:
     process = subprocess.Popen(
         [*command, "--data", str(data)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    assert process.stdout is not None
-    first = process.stdout.readline().strip()
-    prefix = "ratscrew: serving on "
-    if not first.startswith(prefix):
-        process.kill()
-        raise RuntimeError(f"server did not start: {first!r} {process.stderr.read() if process.stderr else ''}")
-    return Server(first[len(prefix) :], data, process)
+    return serving(process, data)
 
 
 class Page:

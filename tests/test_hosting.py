@@ -1,7 +1,8 @@
 """``ratscrew serve`` behind a real nginx with a real Redis on loopback: rooms on two workers, routed by their
 codes; the open lobby, the limits and the metrics across workers; a worker killed with -9 and its room
-resumed; a forged X-Forwarded-For ignored. One site is shared by the module's tests (it takes seconds to
-start); each test makes its own rooms and, for the limits, its own client addresses."""
+resumed; a forged X-Forwarded-For ignored; ``ratscrew serve`` itself killed with -9 and its workers stopping.
+One site is shared by the module's tests (it takes seconds to start); each test makes its own rooms and, for
+the limits, its own client addresses."""
 
 from __future__ import annotations
 

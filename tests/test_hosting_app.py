@@ -1,6 +1,8 @@
-"""One worker of ``ratscrew serve`` in-process (Starlette's TestClient, no Redis): the websocket origin
-allow-list, /readyz while stopping, no new rooms while stopping, the metrics, the JSON log lines, the
-letters routing for proxies that cannot compute nginx's hash, and the shared limits without Redis."""
+"""One worker of ``ratscrew serve`` in-process (Starlette's TestClient): the websocket origin allow-list,
+/readyz while stopping, no new rooms while stopping, the metrics, the JSON log lines, the letters routing
+for proxies that cannot compute nginx's hash; the shared limits with Redis away (counted in the worker, with
+the configured caps), and with a Redis that stops answering (a real redis-server, stopped with SIGSTOP):
+the request waiting on it waits, the worker's rooms play on."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 
+from ratscrew.errors import BadRequest
 from ratscrew.hosting.ring import Letters
 from ratscrew.hosting.settings import Hosting
 from ratscrew.rooms.runner import CODE_ALPHABET
@@ -54,8 +55,6 @@ def worker_pattern(hosting: Hosting, worker: int) -> str:
 
 def check_letters(hosting: Hosting, proxy: str) -> None:
     """HAProxy and Caddy cannot compute nginx's hash: the workers must route by letters for them."""
-    from ratscrew.errors import BadRequest
-
     if hosting.routing != "letters":
         raise BadRequest(
             f"{proxy} cannot compute nginx's hash: start the workers with --routing letters "

@@ -253,12 +253,16 @@ class ClientLimits:
     them), sockets open. Kept in this process, on the server's clock; an address with nothing left to count
     is forgotten."""
 
-    def __init__(self, clock: Clock, rooms_per_hour: int = ROOMS_PER_CLIENT_PER_HOUR) -> None:
+    def __init__(self, clock: Clock, rooms_per_hour: int | None = None) -> None:
         self.clock = clock
-        self.rooms_per_hour = rooms_per_hour
+        self._rooms_per_hour = rooms_per_hour  # None: ROOMS_PER_CLIENT_PER_HOUR, read when counted
         self._created: dict[str, deque[int]] = {}
         self._wrong_codes: dict[str, deque[int]] = {}
         self.connections: dict[str, int] = defaultdict(int)
+
+    @property
+    def rooms_per_hour(self) -> int:
+        return ROOMS_PER_CLIENT_PER_HOUR if self._rooms_per_hour is None else self._rooms_per_hour
 
     def create(self, client: str) -> None:
         """One more room by ``client``, or TooMany."""

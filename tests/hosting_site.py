@@ -1,10 +1,12 @@
-"""A whole hosted site on loopback for the tests and the benchmark: a real redis-server and a real nginx, each
-on free ports with its own configuration in a temporary folder, and ``ratscrew serve`` with its workers."""
+"""A whole hosted site on loopback for the tests and the benchmark: a real redis-server and real proxies (nginx,
+and HAProxy and Caddy for the letters routing), each on free ports with its own configuration in a temporary
+folder, and ``ratscrew serve`` with its workers behind them all."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import os
 import shutil
 import signal
 import socket
@@ -17,14 +19,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ratscrew.hosting.nginx import render, standalone
+from ratscrew.hosting import caddy, haproxy, nginx
 from ratscrew.hosting.settings import Hosting
 
 NEEDED = ("nginx", "redis-server")
+PACKAGES = {"nginx": "nginx-light", "redis-server": "redis-server", "haproxy": "haproxy", "caddy": "caddy"}
 
 
-def missing_programs() -> list[str]:
-    return [name for name in NEEDED if shutil.which(name) is None and not Path(f"/usr/sbin/{name}").exists()]
+def missing_programs(needed: tuple[str, ...] = NEEDED) -> list[str]:
+    return [name for name in needed if shutil.which(name) is None and not Path(f"/usr/sbin/{name}").exists()]
+
+
+def require_programs(needed: tuple[str, ...] = NEEDED) -> None:
+    """Fail (never skip) a test whose programs are missing, saying how to install them."""
+    missing = missing_programs(needed)
+    if missing:
+        packages = " ".join(PACKAGES.get(name, name) for name in missing)
+        raise RuntimeError(f"these tests need {' and '.join(missing)}: sudo apt-get install {packages}")
 
 
 def program(name: str) -> str:
@@ -55,10 +66,15 @@ def call(
     try:
         with opener.open(request, timeout=20) as response:
             raw = response.read()
-            return response.status, dict(response.headers), _decoded(raw, response.headers)
+            return response.status, _lowered(response.headers), _decoded(raw, response.headers)
     except urllib.error.HTTPError as exc:
         raw = exc.read()
-        return exc.code, dict(exc.headers), _decoded(raw, exc.headers)
+        return exc.code, _lowered(exc.headers), _decoded(raw, exc.headers)
+
+
+def _lowered(headers: Any) -> dict[str, str]:
+    """Header names in lower case: proxies write them in their own case (Caddy: X-Ratscrew-Worker)."""
+    return {name.lower(): value for name, value in headers.items()}
 
 
 def _decoded(raw: bytes, headers: Any) -> Any:
@@ -87,9 +103,14 @@ class _SourceHandler(urllib.request.HTTPHandler):
 class Site:
     folder: Path
     hosting: Hosting
-    url: str  # through nginx
+    urls: dict[str, str]  # through each proxy, by name
     redis_port: int
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        """Through the first proxy (nginx, unless told otherwise)."""
+        return next(iter(self.urls.values()))
 
     @property
     def data(self) -> Path:
@@ -104,9 +125,9 @@ class Site:
         return int(doc["pid"])
 
     def wait_ready(self, timeout: float = 60.0) -> None:
-        """Until every worker says it is ready, and nginx answers."""
+        """Until every worker says it is ready, and every proxy answers."""
         deadline = time.monotonic() + timeout
-        for url in [*(self.worker_url(i) for i in range(len(self.hosting.ports))), self.url]:
+        for url in [*(self.worker_url(i) for i in range(len(self.hosting.ports))), *self.urls.values()]:
             while True:
                 try:
                     status, _, _ = call(url + "/readyz")
@@ -114,15 +135,15 @@ class Site:
                     status = 0
                 if status == 200:
                     break
-                serve = self.processes.get("serve")
-                if serve is not None and serve.poll() is not None:
-                    raise RuntimeError(f"ratscrew serve ended with {serve.returncode}; see {self.folder}/serve.log")
+                for name, process in self.processes.items():
+                    if process.poll() is not None:
+                        raise RuntimeError(f"{name} ended with {process.returncode}; see its log in {self.folder}")
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{url} not ready after {timeout} s; see {self.folder}")
                 time.sleep(0.1)
 
     def stop(self) -> None:
-        for name in ("nginx", "serve", "redis"):
+        for name in (*self.urls, "serve", "redis"):
             process = self.processes.pop(name, None)
             if process is None or process.poll() is not None:
                 continue
@@ -134,43 +155,82 @@ class Site:
                 process.wait()
 
 
-def start_site(folder: Path, workers: int, *, rooms_per_hour: int = 60, extra: tuple[str, ...] = ()) -> Site:
-    """redis-server, ``ratscrew serve`` with ``workers`` workers, and nginx in front, all on free ports."""
+def start_site(
+    folder: Path,
+    workers: int,
+    *,
+    rooms_per_hour: int = 60,
+    extra: tuple[str, ...] = (),
+    routing: str = "hash",
+    proxies: tuple[str, ...] = ("nginx",),
+) -> Site:
+    """redis-server, ``ratscrew serve`` with ``workers`` workers, and ``proxies`` in front, all on free ports."""
     folder.mkdir(parents=True, exist_ok=True)
-    redis_port, nginx_port, *ports = free_ports(2 + workers)
-    hosting = Hosting(ports=tuple(ports), data_dir=folder / "data", redis_url=f"redis://127.0.0.1:{redis_port}/0")
-    site = Site(folder, hosting, f"http://127.0.0.1:{nginx_port}", redis_port)
+    redis_port, *ports = free_ports(1 + workers + len(proxies))
+    ports, proxy_ports = ports[:workers], ports[workers:]
+    hosting = Hosting(
+        ports=tuple(ports), data_dir=folder / "data", redis_url=f"redis://127.0.0.1:{redis_port}/0", routing=routing
+    )
+    urls = {name: f"http://127.0.0.1:{port}" for name, port in zip(proxies, proxy_ports, strict=True)}
+    site = Site(folder, hosting, urls, redis_port)
     try:
-        site.processes["redis"] = subprocess.Popen(
-            [
-                program("redis-server"),
-                "--port",
-                str(redis_port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            cwd=folder,
-            stdout=(folder / "redis.log").open("wb"),
-            stderr=subprocess.STDOUT,
-        )
+        site.processes["redis"] = start_redis(folder, redis_port)
         command = [sys.executable, "-m", "ratscrew", "serve", "--ports", ",".join(map(str, ports))]
-        command += ["--data", str(hosting.data_dir), "--redis", str(hosting.redis_url)]
+        command += ["--data", str(hosting.data_dir), "--redis", str(hosting.redis_url), "--routing", routing]
         command += ["--rooms-per-hour", str(rooms_per_hour), *extra]
         log = (folder / "serve.log").open("wb")
         site.processes["serve"] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        config = folder / "nginx.conf"
-        config.write_text(standalone(render(hosting, listen=f"127.0.0.1:{nginx_port}"), folder))
-        site.processes["nginx"] = subprocess.Popen(
-            [program("nginx"), "-c", str(config), "-p", str(folder), "-e", str(folder / "error.log")],
-            stdout=subprocess.DEVNULL,
-            stderr=(folder / "nginx.log").open("wb"),
-        )
+        for name, port in zip(proxies, proxy_ports, strict=True):
+            site.processes[name] = START_PROXY[name](hosting, port, folder / name)
         site.wait_ready()
     except BaseException:
         site.stop()
         raise
     return site
+
+
+def start_redis(folder: Path, port: int) -> subprocess.Popen[bytes]:
+    command = [program("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    return subprocess.Popen(command, cwd=folder, stdout=(folder / "redis.log").open("wb"), stderr=subprocess.STDOUT)
+
+
+def start_nginx(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[bytes]:
+    folder.mkdir()
+    config = folder / "nginx.conf"
+    config.write_text(nginx.standalone(nginx.render(hosting, listen=f"127.0.0.1:{port}"), folder))
+    return subprocess.Popen(
+        [program("nginx"), "-c", str(config), "-p", str(folder), "-e", str(folder / "error.log")],
+        stdout=subprocess.DEVNULL,
+        stderr=(folder / "nginx.log").open("wb"),
+    )
+
+
+def start_haproxy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[bytes]:
+    folder.mkdir()
+    config = folder / "haproxy.cfg"
+    config.write_text(haproxy.standalone(haproxy.render(hosting, bind=f"127.0.0.1:{port}")))
+    # -db: in the foreground, no daemon; -W would add a master process the tests need not.
+    return subprocess.Popen(
+        [program("haproxy"), "-db", "-f", str(config)],
+        stdout=subprocess.DEVNULL,
+        stderr=(folder / "haproxy.log").open("wb"),
+    )
+
+
+def start_caddy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[bytes]:
+    folder.mkdir()
+    config = folder / "Caddyfile"
+    config.write_text(
+        caddy.render(hosting, address=f"http://127.0.0.1:{port}", bind="127.0.0.1", globals_=caddy.standalone_globals())
+    )
+    # Caddy keeps its state under XDG_DATA_HOME and XDG_CONFIG_HOME (by default in the home folder).
+    env = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder), "XDG_CONFIG_HOME": str(folder)}
+    return subprocess.Popen(
+        [program("caddy"), "run", "--config", str(config), "--adapter", "caddyfile"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=(folder / "caddy.log").open("wb"),
+    )
+
+
+START_PROXY = {"nginx": start_nginx, "haproxy": start_haproxy, "caddy": start_caddy}

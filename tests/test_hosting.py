@@ -1,11 +1,13 @@
 """``ratscrew serve`` behind a real nginx with a real Redis on loopback: rooms on two workers, routed by their
 codes; the open lobby, the limits and the metrics across workers; a worker killed with -9 and its room
-resumed; a forged X-Forwarded-For ignored. One site is shared by the module's tests (it takes seconds to
-start); each test makes its own rooms and, for the limits, its own client addresses."""
+resumed; a forged X-Forwarded-For ignored; ``ratscrew serve`` itself killed with -9 and its workers stopping.
+One site is shared by the module's tests (it takes seconds to start); each test makes its own rooms and, for
+the limits, its own client addresses."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -21,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ratscrew.cli import main
 from ratscrew.hosting.ring import Ring
+from ratscrew.web.serve import bind
 from tests.conftest import Server
 from tests.hosting_site import Site, call, free_ports, missing_programs, start_site
 from tests.test_rooms_live import Player, journaled, open_room, play
@@ -86,7 +89,11 @@ def eventually(check: Callable[[], bool], what: str, timeout: float = 30.0) -> N
 
 def log_lines(site: Site) -> list[dict[str, Any]]:
     """The workers' JSON log lines so far (ratscrew serve's own lines are plain text)."""
-    text = (site.folder / "serve.log").read_text(encoding="utf-8", errors="replace")
+    return log_lines_of(site.folder / "serve.log")
+
+
+def log_lines_of(log: Path) -> list[dict[str, Any]]:
+    text = log.read_text(encoding="utf-8", errors="replace")
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
@@ -259,6 +266,70 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path, capsys: pytest.Ca
     assert code == 0
     assert "hash $ratscrew_room consistent;" in shown and "listen 443 ssl;" in shown
     assert "server 127.0.0.1:9001 max_fails=0;" in shown and "proxy_set_header Upgrade" in shown
+    # HAProxy and Caddy cannot compute nginx's hash: their configurations need the letters routing.
+    code, _, err = serve("--ports", "9001,9002", "--print-haproxy-config")
+    assert code == 2 and "--routing letters" in err and "Traceback" not in err
+    code, shown, _ = serve(
+        "--ports", "9001,9002", "--routing", "letters", "--print-caddy-config", "--server-name", "ratscrew.example.org"
+    )
+    assert code == 0 and "\nratscrew.example.org {" in shown and "reverse_proxy @worker1 127.0.0.1:9002" in shown
+    code, _, err = serve("--print-caddy-config", "--print-nginx-config")
+    assert code == 2 and "give one of" in err
+
+
+def wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if call(url + "/readyz")[0] == 200:
+                return
+        except OSError:
+            pass
+        assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie nobody reaped has ended too)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rpartition(")")[2].split()[0] == "Z"
+
+
+def test_a_serve_killed_with_kill_9_takes_its_workers_with_it(site: Site, tmp_path: Path) -> None:
+    ports = free_ports(2)
+    log = tmp_path / "serve.log"
+    command = [sys.executable, "-m", "ratscrew", "serve", "--ports", ",".join(map(str, ports))]
+    command += ["--data", str(tmp_path / "data"), "--redis", f"redis://127.0.0.1:{site.redis_port}/1"]  # not the site's
+    process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    urls = [f"http://127.0.0.1:{port}" for port in ports]
+    pids: list[int] = []
+    try:
+        for url in urls:
+            wait_ready(url, process, log)
+            pids.append(int(call(url + "/healthz")[2]["pid"]))
+        players = open_room(Server(urls[0] + "/", tmp_path / "data", process), 2)  # type: ignore[arg-type]
+        play(players, lambda: players[0].state.get("cards", 0) >= 3)
+        process.kill()
+        process.wait()
+        eventually(lambda: all(gone(pid) for pid in pids), "both workers to stop", timeout=60)
+        # Each stopped as on SIGTERM: its journal written, its port free again.
+        journaled(tmp_path / "data", players[0].code, 3, timeout=0)
+        for port in ports:
+            bind("127.0.0.1", port).close()
+        said = [line for line in log_lines_of(log) if "ratscrew serve is gone" in line["msg"]]
+        assert sorted(line["worker"] for line in said) == [0, 1]
+        for player in players:
+            player.close()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        for pid in pids:
+            if not gone(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def drain(player: Player) -> None:
@@ -274,15 +345,7 @@ def test_one_worker_without_redis_plays_from_sqlite_alone_and_drains_on_sigterm(
     process = subprocess.Popen([*command, "--data", str(tmp_path / "data")], stdout=log, stderr=subprocess.STDOUT)
     try:
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if call(url + "/readyz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
-            time.sleep(0.1)
+        wait_ready(url, process, tmp_path / "serve.log")
         players = open_room(Server(url + "/", tmp_path / "data", process), 2)  # type: ignore[arg-type]
         play(players, lambda: players[0].state.get("cards", 0) >= 3)
         process.send_signal(signal.SIGTERM)

@@ -1,31 +1,41 @@
-"""One worker of ``ratscrew serve`` in-process (Starlette's TestClient, no Redis): the websocket origin
-allow-list, /readyz while stopping, no new rooms while stopping, the metrics, the JSON log lines, the
-letters routing for proxies that cannot compute nginx's hash, and the shared limits without Redis."""
+"""One worker of ``ratscrew serve`` in-process (Starlette's TestClient): the websocket origin allow-list,
+/readyz while stopping, no new rooms while stopping, the metrics, the JSON log lines, the letters routing
+for proxies that cannot compute nginx's hash; the shared limits with Redis away (counted in the worker, with
+the configured caps), and with a Redis that stops answering (a real redis-server, stopped with SIGSTOP):
+the request waiting on it waits, the worker's rooms play on."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import re
+import signal
+import socket
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from ratscrew.errors import TooMany
+from ratscrew.hosting import shared
 from ratscrew.hosting.logs import JsonLines
 from ratscrew.hosting.ring import Letters, Ring
 from ratscrew.hosting.settings import Hosting
-from ratscrew.hosting.shared import sync_client
 from ratscrew.hosting.site import Hosted
-from ratscrew.rooms import runner, wire
+from ratscrew.rooms import wire
 from ratscrew.rooms.runner import CODE_ALPHABET
 from ratscrew.table.clock import ManualClock
 from ratscrew.web.app import create_app
-from ratscrew.web.limits import SharedLimits
-from tests.hosting_site import free_ports
+from ratscrew.web.limits import SharedLimits, Ticket
+from tests.hosting_site import free_ports, require_programs, start_redis
 
 
 class Switch:
@@ -102,18 +112,94 @@ def test_letters_routing_shares_the_alphabet_out_and_the_ring_uses_every_worker(
     assert {owners.count(worker) for worker in range(3)} and min(owners.count(w) for w in range(3)) > len(owners) / 6
 
 
-def test_the_shared_limits_count_in_the_worker_when_redis_is_away(caplog: pytest.LogCaptureFixture) -> None:
+def test_the_shared_limits_count_in_the_worker_with_its_own_caps_when_redis_is_away(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     (port,) = free_ports(1)  # nothing listens there
-    away = sync_client(f"redis://127.0.0.1:{port}/0")
-    limits = SharedLimits(ManualClock(), away, worker=0, workers=2)
+    limits = SharedLimits(
+        ManualClock(), shared.connect(f"redis://127.0.0.1:{port}/0"), worker=0, workers=2, rooms_per_hour=3
+    )
+    client = "198.51.100.4"
+
+    async def away() -> None:
+        assert await limits.ask(client, creating=True, connecting=True) is None  # refused: counted here
+        assert await limits.ask(client, creating=True, connecting=True) is None  # known away: not even asked
+        await limits.redis.aclose()
+
     with caplog.at_level(logging.WARNING):
-        for _ in range(runner.ROOMS_PER_CLIENT_PER_HOUR):
-            limits.create("198.51.100.4")
-        with pytest.raises(TooMany):  # the cap still holds, counted here
-            limits.create("198.51.100.4")
-        limits.connect("198.51.100.4")
-        assert limits.connections == {"198.51.100.4": 1}
-        limits.disconnect("198.51.100.4")
-        assert limits.connections == {}
+        asyncio.run(away())
+    for _ in range(3):
+        limits.create(client)
+    with pytest.raises(TooMany, match="at most 3"):  # the configured cap, not the default one, counted here
+        limits.create(client)
+    limits.connect(client)
+    assert limits.connections == {client: 1}
+    limits.disconnect(client)
+    assert limits.connections == {}
     said = [r.getMessage() for r in caplog.records if "shared limits" in r.getMessage()]
     assert len(said) == 1 and "counting in this worker for 5 s" in said[0]  # once, not once a call
+
+
+def turn_cards(ws: WebSocketTestSession, state: dict[str, Any], cards: int) -> dict[str, Any]:
+    """A hot-seat game's page turns cards for whoever is due until ``cards`` are down; its latest state."""
+    while state.get("cards", 0) < cards:
+        if state.get("collect_pending") is None:
+            ws.send_text(json.dumps({"type": "flip", "seat": state.get("turn", 0)}))
+        message = ws.receive_json()  # the won pile, if any, moves by itself
+        if message["type"] == "events":
+            state = message["state"]
+    return state
+
+
+def test_a_redis_that_does_not_answer_holds_up_its_request_not_the_rooms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    require_programs(("redis-server",))
+    (port,) = free_ports(1)
+    server = start_redis(tmp_path, port)
+    # Long enough that the request stays held while the room plays (it is no timing: it ends with Redis).
+    monkeypatch.setattr(shared, "TIMEOUT_S", 60.0)
+    asked = threading.Event()
+    ask = SharedLimits.ask
+
+    async def telling(self: SharedLimits, client: str, *, creating: bool, connecting: bool) -> Ticket | None:
+        asked.set()
+        return await ask(self, client, creating=creating, connecting=connecting)
+
+    monkeypatch.setattr(SharedLimits, "ask", telling)
+    hosting = Hosting(
+        ports=(8001,), data_dir=tmp_path / "data", redis_url=f"redis://127.0.0.1:{port}/0", rooms_per_hour=3
+    )
+    try:
+        eventually_answers(port)
+        with TestClient(create_app(hosting.data_dir, setup=Hosted(hosting, lambda: False))) as client:
+            seats = [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+            game = client.post("/api/games", json={"seats": seats, "seed": 7}).json()  # counted in Redis
+            with client.websocket_connect(f"/ws/rooms/{game['id']}") as ws:
+                ws.send_text(json.dumps({"type": "hello", "v": wire.VERSION, "token": game["token"], "since": -1}))
+                state = turn_cards(ws, {}, 2)
+                server.send_signal(signal.SIGSTOP)  # Redis stops answering, its connections open
+                asked.clear()
+                with ThreadPoolExecutor(1) as pool:
+                    held = pool.submit(client.post, "/api/rooms", json={"seats": 2})
+                    assert asked.wait(30), "the room's creation never asked Redis"
+                    state = turn_cards(ws, state, state["cards"] + 4)  # the worker's rooms play on meanwhile
+                    assert not held.done()  # still waiting on Redis all along
+                    with caplog.at_level(logging.WARNING):
+                        server.kill()  # the connection breaks: the limits fall back to this worker
+                        assert held.result(30).status_code == 200
+                # Counted here now, with the configured cap: one room made while Redis was away, two more, no fourth.
+                assert [client.post("/api/rooms", json={"seats": 2}).status_code for _ in range(3)] == [200, 200, 429]
+        assert any("counting in this worker" in r.getMessage() for r in caplog.records)
+    finally:
+        server.kill()
+        server.wait()
+
+
+def eventually_answers(port: int) -> None:
+    """Until a redis-server just started on ``port`` accepts connections."""
+    for _ in range(300):
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"redis-server did not listen on port {port}")

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ratscrew.cli.app import main
 from ratscrew.errors import BadRequest
+
+if TYPE_CHECKING:
+    from ratscrew.hosting.settings import Hosting
 
 
 def parse_ports(text: str) -> tuple[int, ...]:
@@ -61,8 +65,19 @@ def parse_ports(text: str) -> tuple[int, ...]:
     help="JSON log lines from this level (info: a line for every refused input, every socket refused).",
 )
 @click.option("--print-nginx-config", "print_nginx", is_flag=True, help="Print the nginx site for these workers.")
-@click.option("--listen", default="80", show_default=True, help="With --print-nginx-config: nginx's listen.")
-@click.option("--server-name", default="_", show_default=True, help="With --print-nginx-config: the site's name.")
+@click.option(
+    "--print-haproxy-config", "print_haproxy", is_flag=True, help="Print HAProxy's sections (with --routing letters)."
+)
+@click.option("--print-caddy-config", "print_caddy", is_flag=True, help="Print a Caddyfile (with --routing letters).")
+@click.option(
+    "--listen",
+    default="80",
+    show_default=True,
+    help="With --print-*-config: the port (or nginx's listen, HAProxy's bind).",
+)
+@click.option(
+    "--server-name", default="_", show_default=True, help="With --print-*-config: the site's name (Caddy: its domain)."
+)
 def serve(
     workers: int | None,
     host: str,
@@ -76,10 +91,12 @@ def serve(
     routing: str,
     log_level: str,
     print_nginx: bool,
+    print_haproxy: bool,
+    print_caddy: bool,
     listen: str,
     server_name: str,
 ) -> None:
-    """Serve the game to the public: room workers behind nginx (see docs/hosting.md)."""
+    """Serve the game to the public: room workers behind a reverse proxy (see docs/hosting.md)."""
     from ratscrew.hosting.settings import Hosting
     from ratscrew.web.serve import default_data_dir
 
@@ -88,7 +105,12 @@ def serve(
     chosen = parse_ports(ports) if ports else tuple(range(port, port + (workers or os.cpu_count() or 1)))
     if max(chosen) > 65535:
         raise BadRequest(f"--port {port} with {len(chosen)} workers goes past port 65535")
-    if len(chosen) > 1 and not redis_url and not print_nginx:
+    printing = [
+        name for name, asked in (("nginx", print_nginx), ("haproxy", print_haproxy), ("caddy", print_caddy)) if asked
+    ]
+    if len(printing) > 1:
+        raise BadRequest("give one of --print-nginx-config, --print-haproxy-config and --print-caddy-config")
+    if len(chosen) > 1 and not redis_url and not printing:
         raise BadRequest(
             f"{len(chosen)} workers share their limits and open lobbies through Redis: give --redis URL "
             "(e.g. redis://127.0.0.1:6379/0), or --workers 1"
@@ -104,13 +126,27 @@ def serve(
         routing=routing,
         log_level=log_level,
     )
-    if print_nginx:
-        if routing != "hash":
-            raise BadRequest("--print-nginx-config writes the hash routing; see docs/hosting.md for --routing letters")
-        from ratscrew.hosting.nginx import render
-
-        click.echo(render(hosting, listen=listen, server_name=server_name), nl=False)
+    if printing:
+        click.echo(proxy_config(printing[0], hosting, listen, server_name), nl=False)
         return
     from ratscrew.hosting.supervisor import Supervisor
 
     Supervisor(hosting).run()
+
+
+def proxy_config(proxy: str, hosting: Hosting, listen: str, server_name: str) -> str:
+    """The configuration of ``proxy`` for these workers; ``listen`` alone is a port."""
+    port_only = listen.isdigit()
+    if proxy == "nginx":
+        from ratscrew.hosting import nginx
+
+        return nginx.render(hosting, listen=listen, server_name=server_name)
+    if proxy == "haproxy":
+        from ratscrew.hosting import haproxy
+
+        return haproxy.render(hosting, bind=f":{listen}" if port_only else listen)
+    from ratscrew.hosting import caddy
+
+    if server_name != "_":  # a domain: Caddy gets its certificate, and listens on 443 (and 80 to redirect)
+        return caddy.render(hosting, address=server_name)
+    return caddy.render(hosting, address=f"http://:{listen}" if port_only else f"http://{listen}")

@@ -51,7 +51,7 @@ class Ring:
 
 
 class Letters:
-    """Codes by their first letter: ``CODE_ALPHABET.index(letter) % workers``."""
+    """Codes by their first letter: ``CODE_ALPHABET.index(letter) % workers`` (upper or lower case alike)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -60,6 +60,7 @@ class Letters:
         place = CODE_ALPHABET.find(key[:1].upper())
         return max(0, place) % self.workers
 
-    def letters(self, worker: int) -> str:
-        """The first letters of the codes ``worker`` holds, for a proxy's path pattern."""
-        return "".join(c for i, c in enumerate(CODE_ALPHABET) if i % self.workers == worker)
+    def letters(self, worker: int, alphabet: str = CODE_ALPHABET) -> str:
+        """The first letters of the keys ``worker`` holds, for a proxy's path pattern: of room codes by
+        default, or of keys written in another ``alphabet`` by the same rule."""
+        return "".join(c for i, c in enumerate(alphabet) if i % self.workers == worker)

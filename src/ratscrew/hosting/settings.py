@@ -25,6 +25,9 @@ class Hosting:
     log_level: str = "warning"  # "info" adds a line for every refused input: busy, at hundreds of rooms
     drain_s: float = 10.0  # how long a stopping worker lets pages go before it closes them
     worker: int = field(default=0)  # which of them this is (set for each worker)
+    # A pipe's end whose other end only ``ratscrew serve`` holds: it reads end-of-file once serve is gone,
+    # even killed with -9, and the worker then stops as on SIGTERM (set for each worker; -1: none).
+    supervisor_fd: int = -1
 
     @property
     def servers(self) -> list[str]:

@@ -15,10 +15,8 @@ import logging
 import os
 import time
 
-import redis
 import redis.asyncio
 import redis.asyncio.retry
-import redis.retry
 from redis.backoff import NoBackoff
 
 from ratscrew.hosting.settings import Hosting
@@ -32,24 +30,22 @@ MAX_LISTED = 100
 TIMEOUT_S = 0.25  # Redis is on the same machine or network: anything slower counts as away
 
 
-def sync_client(url: str) -> redis.Redis:
-    """For the limits, called on the event loop: one try, a short timeout (redis-py retries three times by
-    default, with pauses, which would hold every room of the worker up)."""
-    return redis.Redis.from_url(
-        url, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S, retry=redis.retry.Retry(NoBackoff(), 0)
+def connect(url: str) -> redis.asyncio.Redis:
+    """The worker's client for the limits and the lobbies, awaited on the event loop (every room plays on
+    while it waits): one try, a short timeout (redis-py retries three times by default, with pauses)."""
+    return redis.asyncio.Redis.from_url(
+        url,
+        socket_timeout=TIMEOUT_S,
+        socket_connect_timeout=TIMEOUT_S,
+        retry=redis.asyncio.retry.Retry(NoBackoff(), 0),
     )
 
 
 class SharedLobbies:
-    def __init__(self, hosting: Hosting, rooms: Rooms) -> None:
+    def __init__(self, hosting: Hosting, rooms: Rooms, client: redis.asyncio.Redis) -> None:
         self.hosting = hosting
         self.rooms = rooms
-        self.redis = redis.asyncio.Redis.from_url(
-            hosting.redis_url or "",
-            socket_timeout=TIMEOUT_S,
-            socket_connect_timeout=TIMEOUT_S,
-            retry=redis.asyncio.retry.Retry(NoBackoff(), 0),
-        )
+        self.redis = client
         prefix = hosting.prefix
         self._keys = [f"{prefix}lobbies:{i}" for i in range(len(hosting.ports))]
         self._workers = f"{prefix}workers"
@@ -102,4 +98,3 @@ class SharedLobbies:
     async def close(self) -> None:
         with contextlib.suppress(Exception):
             await self.redis.delete(self._keys[self.hosting.worker])
-        await self.redis.aclose()

@@ -7,11 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-import redis
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -19,18 +17,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ratscrew.hosting import metrics
+from ratscrew.hosting import metrics, shared
 from ratscrew.hosting.settings import Hosting
-from ratscrew.hosting.shared import SharedLobbies, sync_client
+from ratscrew.hosting.shared import SharedLobbies
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
 from ratscrew.table.clock import LoopClock
 from ratscrew.web.app import Setup
-from ratscrew.web.limits import SharedLimits
+from ratscrew.web.limits import CREATING, AskFirst, SharedLimits
 from ratscrew.web.tally import Tally
-
-# Requests that make a room (or a game, which is one): refused while the worker stops.
-CREATING = re.compile(r"^/api/(?:rooms|games|games/[^/]+/again)/?$")
 
 
 class Hosted(Setup):
@@ -38,7 +33,7 @@ class Hosted(Setup):
         self.hosting = hosting
         self.stopping = stopping
         self.ring = hosting.ring()
-        self.redis = sync_client(hosting.redis_url) if hosting.redis_url else None
+        self.redis = shared.connect(hosting.redis_url) if hosting.redis_url else None
         self.limits: SharedLimits | None = None
         self.lobbies: SharedLobbies | None = None
         self.ready = False
@@ -47,7 +42,10 @@ class Hosted(Setup):
             Route("/readyz", self.readyz),
             Route("/metrics", self.metrics),
         )
-        self.middleware = (Middleware(Front, worker=hosting.worker, stopping=stopping),)
+        self.middleware = (
+            Middleware(Front, worker=hosting.worker, stopping=stopping),
+            Middleware(AskFirst, limits=lambda: self.limits),
+        )
 
     def rooms(self, journal: SqliteJournal, tally: Tally) -> Rooms:
         hosting, ring, me = self.hosting, self.ring, self.hosting.worker
@@ -74,9 +72,10 @@ class Hosted(Setup):
         )
         self._registry = metrics.registry(collector)
         publisher = None
-        if self.limits is not None:
-            await asyncio.to_thread(self._reset_sockets)
-            self.lobbies = app.state.lobbies = SharedLobbies(self.hosting, app.state.rooms)
+        if self.limits is not None and self.redis is not None:
+            with contextlib.suppress(Exception):  # Redis away: its lobbies' publisher says so in the log
+                await self.limits.reset()
+            self.lobbies = app.state.lobbies = SharedLobbies(self.hosting, app.state.rooms, self.redis)
             publisher = asyncio.get_running_loop().create_task(self.lobbies.run())
         self.ready = True
         try:
@@ -89,11 +88,8 @@ class Hosted(Setup):
                     await publisher
             if self.lobbies is not None:
                 await self.lobbies.close()
-
-    def _reset_sockets(self) -> None:
-        assert self.limits is not None
-        with contextlib.suppress(redis.RedisError):
-            self.limits.reset()
+            if self.redis is not None:
+                await self.redis.aclose()
 
     # ------------------------------------------------------------------ what the operator sees
 

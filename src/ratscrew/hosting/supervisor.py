@@ -1,5 +1,7 @@
 """``ratscrew serve``: starts one room worker per port, starts again any that dies (kill -9 included: its rooms
-resume from the journal, as after a restart), and on SIGTERM or Ctrl-C stops them all gracefully."""
+resume from the journal, as after a restart), and on SIGTERM or Ctrl-C stops them all gracefully. Should
+``ratscrew serve`` itself die, even by kill -9, its workers notice (a pipe's end of file) and stop gracefully
+too, rather than hold the ports with nobody to restart them."""
 
 from __future__ import annotations
 
@@ -27,6 +29,8 @@ class Supervisor:
         self.workers: list[subprocess.Popen[bytes]] = []
         self.started: list[float] = []
         self.stopping = False
+        # The workers hold the reading end; only this process holds the writing end (not inherited).
+        self._alive_read, self._alive_write = os.pipe()
 
     def check(self) -> None:
         """Fail now, in one line, rather than in every worker again and again."""
@@ -41,10 +45,16 @@ class Supervisor:
             ) from None
 
     def spawn(self, index: int) -> subprocess.Popen[bytes]:
-        env = {**os.environ, ENV: dataclasses.replace(self.hosting, worker=index).to_env()}
+        hosting = dataclasses.replace(self.hosting, worker=index, supervisor_fd=self._alive_read)
+        env = {**os.environ, ENV: hosting.to_env()}
         # In a session of its own: Ctrl-C in a terminal reaches this process only, which then stops each worker
         # with one SIGTERM (a second signal makes uvicorn skip the graceful part, the journal's last writes too).
-        process = subprocess.Popen([sys.executable, "-m", "ratscrew.hosting.worker"], env=env, start_new_session=True)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "ratscrew.hosting.worker"],
+            env=env,
+            start_new_session=True,
+            pass_fds=(self._alive_read,),
+        )
         say(f"worker {index} on http://{self.hosting.servers[index]}/ (pid {process.pid})")
         return process
 

@@ -3,8 +3,10 @@ in the environment (``settings.ENV``)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
+import threading
 
 import uvicorn
 
@@ -24,8 +26,19 @@ def run(hosting: Hosting) -> None:
     app = create_app(hosting.data_dir, setup=setup)
     server = uvicorn.Server(server_config(app, hosting.trusted_proxies, graceful_s=round(hosting.drain_s)))
     holder.append(server)
+    if hosting.supervisor_fd >= 0:
+        threading.Thread(target=watch_supervisor, args=(hosting.supervisor_fd, server), daemon=True).start()
     settle_collector()
     run_quietly(server, sock)
+
+
+def watch_supervisor(fd: int, server: uvicorn.Server) -> None:
+    """Blocks until ``ratscrew serve`` is gone (end of file: it held the pipe's only writing end), then stops
+    the worker as SIGTERM does: no new room, pages told, journal written."""
+    while os.read(fd, 64):
+        pass
+    logging.getLogger(__name__).warning("ratscrew serve is gone: this worker stops")
+    server.should_exit = True
 
 
 def main() -> None:

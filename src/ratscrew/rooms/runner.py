@@ -253,17 +253,22 @@ class ClientLimits:
     them), sockets open. Kept in this process, on the server's clock; an address with nothing left to count
     is forgotten."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, rooms_per_hour: int | None = None) -> None:
         self.clock = clock
+        self._rooms_per_hour = rooms_per_hour  # None: ROOMS_PER_CLIENT_PER_HOUR, read when counted
         self._created: dict[str, deque[int]] = {}
         self._wrong_codes: dict[str, deque[int]] = {}
         self.connections: dict[str, int] = defaultdict(int)
 
+    @property
+    def rooms_per_hour(self) -> int:
+        return ROOMS_PER_CLIENT_PER_HOUR if self._rooms_per_hour is None else self._rooms_per_hour
+
     def create(self, client: str) -> None:
         """One more room by ``client``, or TooMany."""
         made = self._recent(self._created, client, 3_600_000)
-        if made >= ROOMS_PER_CLIENT_PER_HOUR:
-            raise TooMany(f"you created {made} rooms in the last hour: at most {ROOMS_PER_CLIENT_PER_HOUR}")
+        if made >= self.rooms_per_hour:
+            raise TooMany(f"you created {made} rooms in the last hour: at most {self.rooms_per_hour}")
         self._created.setdefault(client, deque()).append(self.clock.now())
 
     @contextmanager

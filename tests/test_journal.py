@@ -248,3 +248,46 @@ def test_a_finished_game_whose_end_was_lost_gets_its_record_rebuilt_from_the_jou
         (text,) = db.execute("SELECT doc FROM rooms WHERE code = 'ENDED1'").fetchone()
     assert len(json.loads(record)["actions"]) == len(core.record().actions)
     assert json.loads(text)["phase"] == "over"
+
+
+def test_a_restart_in_the_lobby_after_a_rematch_still_says_who_asked_and_older_rooms_still_open(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "store.sqlite3"
+    journal = SqliteJournal(path)
+    clock = ManualClock()
+    seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
+    rules = Rules.build("standard", {"end.time_limit_s": 1})
+    core = RoomCore("AGAIN1", clock, seats=seats, rules=rules, journal=journal)
+    core.tokens[core.host_token] = frozenset({0})
+    bo = core.issue_token({1})
+    journal.room(core.code, core.to_doc())
+    core.start_game(seed=3)
+    clock.advance(1_100)  # the game's time runs out
+    core.tick()
+    assert core.phase is Phase.OVER
+    core.open_page(1)
+    core.receive(1, Hello(wire.VERSION, bo, -1))
+    core.receive(1, wire.Rematch())  # Bo asks: the room is back in its lobby, and says so
+    assert core.room_view().rematch_by == 1
+    journal.close()
+
+    async def scenario() -> None:
+        rooms = Rooms(SqliteJournal(path), clock=ManualClock())
+        runner = rooms.get("AGAIN1")
+        assert runner is not None
+        view = runner.core.room_view()
+        assert view.phase is Phase.LOBBY and view.rematch_by == 1
+        assert [seat.ready for seat in view.seats] == [False, True]
+        await rooms.close()
+        assert rooms.journal is not None
+        rooms.journal.close()
+
+    in_a_loop(scenario)
+    with sqlite3.connect(path) as db:  # a room kept by a server from before the document had a version
+        (text,) = db.execute("SELECT doc FROM rooms WHERE code = 'AGAIN1'").fetchone()
+    doc = json.loads(text)
+    assert doc["version"] == 2
+    older = {key: value for key, value in doc.items() if key not in ("version", "rematch_by")}
+    again = RoomCore.from_doc(older, ManualClock())
+    assert again.phase is Phase.LOBBY and again.room_view().rematch_by is None and again.seats[1].ready

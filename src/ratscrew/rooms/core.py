@@ -515,6 +515,7 @@ class RoomCore:
             self.seed,
             self.reactions,
             self.summary,
+            s.rematch_by,
         )
         return kept.to_doc()
 
@@ -526,4 +527,5 @@ class RoomCore:
         room.host_token, room.tokens = kept.host_token, dict(kept.tokens)
         room.game_no, room.seed, room.paused = kept.game_no, kept.seed, kept.paused
         room.reactions, room.summary = kept.reactions, kept.summary
+        room.seating.rematch_by = kept.rematch_by
         return room

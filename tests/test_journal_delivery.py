@@ -4,22 +4,30 @@ holds it, after everything older, never before."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ratscrew.engine.game import Game
 from ratscrew.record import action_from_json
 from ratscrew.rooms import wire
 from ratscrew.rooms.core import RoomCore
-from ratscrew.rooms.delivery import OUTBOX_LIMIT, Delivery, PageLink
+from ratscrew.rooms.delivery import OUTBOX_LIMIT, WAKE, Delivery, PageLink
 from ratscrew.rooms.fairness import MIN_WINDOW_MS
 from ratscrew.rooms.journal import SqliteJournal
+from ratscrew.rooms.runner import Rooms
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.summary import public
 from ratscrew.rooms.wire import FlipMsg, Hello, Ping, SeatKind, SlapMsg
 from ratscrew.rules import Rules
 from ratscrew.table.clock import ManualClock
+from ratscrew.web import online
+from ratscrew.web.tally import Tally
+
+T = TypeVar("T")
 
 
 class HeldJournal(SqliteJournal):
@@ -74,8 +82,10 @@ class HeldRoom:
         self.core.tick()
 
     def told(self, page_id: int) -> list[dict[str, Any]]:
+        """What the page's outbox holds, as the page reads it (a sender's wake-up says nothing)."""
         outbox = self.links[page_id].outbox
-        return [json.loads(str(outbox.get_nowait())) for _ in range(outbox.qsize())]
+        texts = [str(outbox.get_nowait()) for _ in range(outbox.qsize())]
+        return [json.loads(text) for text in texts if text != WAKE]
 
     def game_now(self) -> int:
         assert self.core.play is not None
@@ -163,3 +173,128 @@ def test_a_page_that_falls_behind_while_messages_are_held_gets_the_whole_state_o
     (after,) = room.told(2)  # it is sent what follows the state, as every page is
     assert [item["seq"] for item in after["items"]] == [kept_seq + 1]
     room.journal.close()
+
+
+class CountingLoop(asyncio.SelectorEventLoop):
+    """An event loop that counts its turns (each run of its ready callbacks: ``_run_once``, CPython's own)."""
+
+    turns = 0
+
+    def _run_once(self) -> None:
+        self.turns += 1
+        super()._run_once()  # type: ignore[misc]
+
+
+class Socket:
+    """The page's socket as the sender sees it: each text sent, with the loop's turn and the journal's count."""
+
+    def __init__(self, loop: CountingLoop, journal: SqliteJournal | None) -> None:
+        self.loop, self.journal = loop, journal
+        self.sent: list[tuple[int, int, dict[str, Any]]] = []
+
+    async def send_text(self, text: str) -> None:
+        committed = self.journal.committed if self.journal is not None else 0
+        self.sent.append((self.loop.turns, committed, json.loads(text)))
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def turns_to_the_page(journal: SqliteJournal | None) -> tuple[int, int, int]:
+    """A card turned by a room's step, and its page's sender (``web/online.py``'s own) sending it: the turns
+    of the loop between the two, the ticket the step's write had, and how far the journal had committed."""
+    loop = asyncio.get_running_loop()
+    assert isinstance(loop, CountingLoop)
+    clock = ManualClock()
+    rooms = Rooms(journal, clock=clock)
+    seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
+    runner, token = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+    await runner.kept()
+    socket = Socket(loop, journal)
+    link = rooms.connect("me")
+    runner.open(link)
+    sender = loop.create_task(online._pump(socket, link, Tally()))  # type: ignore[arg-type]
+    steps: list[tuple[int, int, int]] = []  # after each step: its turn, the room's ticket, its events
+    step_done = runner.delivery.step_done
+
+    def watched(mark: int) -> None:
+        step_done(mark)
+        steps.append((loop.turns, runner.ticket, runner.core.seq))
+
+    runner.delivery.step_done = watched  # type: ignore[method-assign]
+    runner.submit(link, Hello(wire.VERSION, token, -1))
+    await settle()
+    assert runner.core.play is not None
+    runner.submit(link, FlipMsg(runner.core.play.game.turn))
+    await settle()
+    clock.advance(MIN_WINDOW_MS)  # the flip lands: the room's next step turns the card
+    await settle()
+    turned_in, ticket = next((turn, ticket) for turn, ticket, seq in steps if seq >= 0)
+    sent_in, committed = next((turn, c) for turn, c, doc in socket.sent if doc["type"] == "events")
+    sender.cancel()
+    await rooms.close()
+    return sent_in - turned_in, ticket, committed
+
+
+def in_a_counting_loop(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    def run() -> T:
+        loop = CountingLoop()
+        try:
+            return loop.run_until_complete(scenario())
+        finally:
+            loop.close()
+
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(run).result(timeout=60)
+
+
+def test_a_card_held_for_the_journal_reaches_the_socket_in_the_next_turn_as_it_would_without_one(
+    tmp_path: Path,
+) -> None:
+    journal = SqliteJournal(tmp_path / "store.sqlite3")
+    try:
+        held, ticket, committed = in_a_counting_loop(lambda: turns_to_the_page(journal))
+    finally:
+        journal.close()
+    unheld, _, _ = in_a_counting_loop(lambda: turns_to_the_page(None))
+    assert committed >= ticket  # sent only once the write that turned it was in the file...
+    assert held == unheld == 1  # ...and yet in the turn after the step, as with no journal at all
+
+
+def test_a_sender_woken_ahead_of_a_commit_that_does_not_come_sends_nothing_until_it_comes(tmp_path: Path) -> None:
+    journal = HeldJournal(tmp_path / "store.sqlite3")
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        assert isinstance(loop, CountingLoop)
+        clock = ManualClock()
+        rooms = Rooms(journal, clock=clock)
+        seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
+        runner, token = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        journal.flush()
+        socket = Socket(loop, journal)
+        link = rooms.connect("me")
+        runner.open(link)
+        sender = loop.create_task(online._pump(socket, link, Tally()))  # type: ignore[arg-type]
+        runner.submit(link, Hello(wire.VERSION, token, -1))
+        await settle()
+        assert runner.core.play is not None
+        runner.submit(link, FlipMsg(runner.core.play.game.turn))
+        await settle()
+        clock.advance(MIN_WINDOW_MS)
+        await settle()
+        assert runner.core.seq == 0 and link.outbox.empty()  # the card is turned, its sender woke for nothing...
+        assert [doc["type"] for _, _, doc in socket.sent if doc["type"] == "events"] == []  # ...and sent nothing
+        journal.flush()
+        await settle()
+        (events,) = [doc for _, _, doc in socket.sent if doc["type"] == "events"]
+        assert [item["seq"] for item in events["items"]] == [0]
+        sender.cancel()
+        await rooms.close()
+
+    try:
+        in_a_counting_loop(scenario)
+    finally:
+        journal.close()

@@ -6,6 +6,13 @@ is held, in order, with the ticket of the room's last write, and goes out when t
 is committed (``SqliteJournal.after``). Messages that have waited ``STALL_MS`` while the journal says it is
 failing stop the room (``stalled``, ``stop``); a journal only slow is waited for.
 
+Holding costs no turn of the event loop. The journal commits in the turn after the step (its commit is
+scheduled by the step's first write, or earlier), and what it releases would wake each page's sender one
+turn later still. So as it holds a step's messages, the delivery wakes at once the senders of the pages
+they go to, with a message that says nothing (``WAKE``): each sender runs in the next turn, after the
+commit (the loop runs its callbacks in the order they were scheduled), and finds what the commit released.
+If the commit has not come, the sender finds nothing more and waits again: nothing leaves before it is kept.
+
 A slap on a card is timed from when the message showing it is put into the page's outbox, here, not from
 when the table turned it (``RoomCore.sent``): what is held left later.
 
@@ -32,6 +39,7 @@ from ratscrew.table.clock import Clock
 log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 64  # messages waiting for one page before it is sent the whole state instead
+WAKE = ""  # put into an idle page's outbox: its sender wakes for it and sends nothing (no message is empty)
 OVERFLOWS_BEFORE_CLOSE = 3
 STALL_MS = 10_000  # a room's messages held this long while the journal fails: the room stops
 
@@ -98,6 +106,15 @@ class Delivery:
         if not self._held or self._held[-1][0] != self.ticket:
             journal.after(self.ticket, self._committed)
         self._held.append((self.ticket, out))
+        self._wake(out)
+
+    def _wake(self, out: list[Outgoing]) -> None:
+        """Wake now the sender of each idle page these held messages go to (``WAKE``): it runs after the
+        commit that releases them, in the same turn, rather than a turn after it."""
+        for page_id in {page_id for page_id, _message, _shows in out}:
+            link = self.links.get(page_id)
+            if link is not None and link.outbox.empty():
+                link.outbox.put_nowait(WAKE)
 
     def check_at(self) -> int | None:
         """When the room must next see whether it is ``stalled`` (None: nothing is held)."""

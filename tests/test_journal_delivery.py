@@ -1,6 +1,7 @@
 """What a room's delivery does while the journal holds its messages, in-process on virtual time: a card is
-timed from when it left for the page, and a page that fell behind gets the whole state only once the file
-holds it, after everything older, never before."""
+timed from when it left for the page; a page that fell behind gets the whole state only once the file holds
+it, after everything older, never before; and holding costs the page's sender no turn of the event loop,
+which the tests count, yet it sends nothing before the commit."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import json
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,8 +20,8 @@ from ratscrew.rooms.core import RoomCore
 from ratscrew.rooms.delivery import OUTBOX_LIMIT, WAKE, Delivery, PageLink
 from ratscrew.rooms.fairness import MIN_WINDOW_MS
 from ratscrew.rooms.journal import SqliteJournal
-from ratscrew.rooms.runner import Rooms
-from ratscrew.rooms.seating import RoomOptions, SeatInfo
+from ratscrew.rooms.runner import RoomRunner, Rooms
+from ratscrew.rooms.seating import SeatInfo
 from ratscrew.rooms.summary import public
 from ratscrew.rooms.wire import FlipMsg, Hello, Ping, SeatKind, SlapMsg
 from ratscrew.rules import Rules
@@ -46,9 +48,8 @@ class HeldRoom:
         self.clock = ManualClock()
         seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
         self.core = core = RoomCore(
-            "HELD01", self.clock, seats=seats, rules=Rules.build("standard"), options=RoomOptions(standins=False)
+            "HELD01", self.clock, seats=seats, rules=Rules.build("standard"), journal=self.journal
         )
-        core.journal = self.journal
         core.tokens[core.host_token] = frozenset({0, 1})
         self.journal.room(core.code, core.to_doc())
         core.start_game(seed=5)
@@ -202,20 +203,58 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
+@dataclass
+class Table:
+    """A game of two on one screen on a real loop and virtual time, and its one page, greeted, whose socket
+    is fed by the server's own sender (``web/online.py``)."""
+
+    rooms: Rooms
+    runner: RoomRunner
+    link: PageLink
+    socket: Socket
+    sender: asyncio.Task[None]
+    clock: ManualClock
+
+    @classmethod
+    async def open(cls, journal: SqliteJournal | None) -> Table:
+        loop = asyncio.get_running_loop()
+        assert isinstance(loop, CountingLoop)
+        clock = ManualClock()
+        rooms = Rooms(journal, clock=clock)
+        seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
+        runner, token = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        if journal is not None:
+            journal.flush()
+        socket = Socket(loop, journal)
+        link = rooms.connect("me")
+        runner.open(link)
+        sender = loop.create_task(online._pump(socket, link, Tally()))  # type: ignore[arg-type]
+        runner.submit(link, Hello(wire.VERSION, token, -1))
+        await settle()
+        return cls(rooms, runner, link, socket, sender, clock)
+
+    async def turn_card(self) -> None:
+        """The seat due flips; the room's step that lands it, a decision window later, turns the card."""
+        play = self.runner.core.play
+        assert play is not None
+        self.runner.submit(self.link, FlipMsg(play.game.turn))
+        await settle()
+        self.clock.advance(MIN_WINDOW_MS)
+        await settle()
+
+    def events_sent(self) -> list[tuple[int, int, dict[str, Any]]]:
+        return [sent for sent in self.socket.sent if sent[2]["type"] == "events"]
+
+    async def close(self) -> None:
+        self.sender.cancel()
+        await self.rooms.close()
+
+
 async def turns_to_the_page(journal: SqliteJournal | None) -> tuple[int, int, int]:
-    """A card turned by a room's step, and its page's sender (``web/online.py``'s own) sending it: the turns
-    of the loop between the two, the ticket the step's write had, and how far the journal had committed."""
-    loop = asyncio.get_running_loop()
-    assert isinstance(loop, CountingLoop)
-    clock = ManualClock()
-    rooms = Rooms(journal, clock=clock)
-    seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
-    runner, token = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
-    await runner.kept()
-    socket = Socket(loop, journal)
-    link = rooms.connect("me")
-    runner.open(link)
-    sender = loop.create_task(online._pump(socket, link, Tally()))  # type: ignore[arg-type]
+    """A card turned by a room's step, and the page's sender sending it: the turns of the loop between the
+    two, the ticket of the step's write, and how far the journal had committed when it was sent."""
+    table = await Table.open(journal)
+    runner, loop = table.runner, table.socket.loop
     steps: list[tuple[int, int, int]] = []  # after each step: its turn, the room's ticket, its events
     step_done = runner.delivery.step_done
 
@@ -224,17 +263,10 @@ async def turns_to_the_page(journal: SqliteJournal | None) -> tuple[int, int, in
         steps.append((loop.turns, runner.ticket, runner.core.seq))
 
     runner.delivery.step_done = watched  # type: ignore[method-assign]
-    runner.submit(link, Hello(wire.VERSION, token, -1))
-    await settle()
-    assert runner.core.play is not None
-    runner.submit(link, FlipMsg(runner.core.play.game.turn))
-    await settle()
-    clock.advance(MIN_WINDOW_MS)  # the flip lands: the room's next step turns the card
-    await settle()
+    await table.turn_card()
     turned_in, ticket = next((turn, ticket) for turn, ticket, seq in steps if seq >= 0)
-    sent_in, committed = next((turn, c) for turn, c, doc in socket.sent if doc["type"] == "events")
-    sender.cancel()
-    await rooms.close()
+    sent_in, committed, _doc = table.events_sent()[0]
+    await table.close()
     return sent_in - turned_in, ticket, committed
 
 
@@ -267,32 +299,15 @@ def test_a_sender_woken_ahead_of_a_commit_that_does_not_come_sends_nothing_until
     journal = HeldJournal(tmp_path / "store.sqlite3")
 
     async def scenario() -> None:
-        loop = asyncio.get_running_loop()
-        assert isinstance(loop, CountingLoop)
-        clock = ManualClock()
-        rooms = Rooms(journal, clock=clock)
-        seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
-        runner, token = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
-        journal.flush()
-        socket = Socket(loop, journal)
-        link = rooms.connect("me")
-        runner.open(link)
-        sender = loop.create_task(online._pump(socket, link, Tally()))  # type: ignore[arg-type]
-        runner.submit(link, Hello(wire.VERSION, token, -1))
-        await settle()
-        assert runner.core.play is not None
-        runner.submit(link, FlipMsg(runner.core.play.game.turn))
-        await settle()
-        clock.advance(MIN_WINDOW_MS)
-        await settle()
-        assert runner.core.seq == 0 and link.outbox.empty()  # the card is turned, its sender woke for nothing...
-        assert [doc["type"] for _, _, doc in socket.sent if doc["type"] == "events"] == []  # ...and sent nothing
+        table = await Table.open(journal)
+        await table.turn_card()
+        assert table.runner.core.seq == 0 and table.link.outbox.empty()  # turned; its sender woke for nothing...
+        assert table.events_sent() == []  # ...and sent nothing
         journal.flush()
         await settle()
-        (events,) = [doc for _, _, doc in socket.sent if doc["type"] == "events"]
+        ((_turn, _committed, events),) = table.events_sent()
         assert [item["seq"] for item in events["items"]] == [0]
-        sender.cancel()
-        await rooms.close()
+        await table.close()
 
     try:
         in_a_counting_loop(scenario)

@@ -160,7 +160,7 @@ def test_a_room_sends_only_what_is_committed_and_stops_when_its_journal_fails(
         await until(lambda: (page := runner.core.pages.get(1)) is not None and page.greeted, "the hello")
         assert told(link) == []  # the game is not in the file yet: nothing about it is told
         journal.gate.set()
-        await until(lambda: link.outbox.qsize() > 1, "the welcome")
+        await until(lambda: link.outbox.qsize() > 1, "the welcome")  # behind the wake-up that waited there
         await asyncio.sleep(0.05)
         welcome = told(link)[0]
         assert welcome["type"] == "welcome" and welcome["seq"] == -1

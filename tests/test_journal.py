@@ -98,6 +98,12 @@ async def until(check: Callable[[], bool], what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def told(link: PageLink) -> list[dict[str, Any]]:
+    """What a page's outbox holds, as the page would read it (its sender's wake-ups say nothing)."""
+    texts = [str(link.outbox.get_nowait()) for _ in range(link.outbox.qsize())]
+    return [json.loads(text) for text in texts if text != delivery.WAKE]
+
+
 def in_a_loop(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
     # Its own thread: Playwright's synchronous API may already run an event loop in this one.
     with ThreadPoolExecutor(1) as worker:
@@ -152,12 +158,11 @@ def test_a_room_sends_only_what_is_committed_and_stops_when_its_journal_fails(
         runner.open(link)
         runner.submit(link, Hello(wire.VERSION, token, -1))
         await until(lambda: (page := runner.core.pages.get(1)) is not None and page.greeted, "the hello")
-        assert link.outbox.empty()  # the game is not in the file yet: nothing about it is told
+        assert told(link) == []  # the game is not in the file yet: nothing about it is told
         journal.gate.set()
-        await until(lambda: not link.outbox.empty(), "the welcome")
+        await until(lambda: link.outbox.qsize() > 1, "the welcome")  # behind the wake-up that waited there
         await asyncio.sleep(0.05)
-        told = [json.loads(str(link.outbox.get_nowait())) for _ in range(link.outbox.qsize())]
-        welcome = told[0]
+        welcome = told(link)[0]
         assert welcome["type"] == "welcome" and welcome["seq"] == -1
         journal.gate.clear()  # the next commit waits
         written = journal.queued
@@ -165,7 +170,7 @@ def test_a_room_sends_only_what_is_committed_and_stops_when_its_journal_fails(
         await asyncio.sleep(0.01)
         clock.advance(MIN_WINDOW_MS)  # the flip lands once the decision window has passed
         await until(lambda: journal.queued > written, "the flip's write")
-        assert link.outbox.empty()  # its card is turned, not told
+        assert told(link) == []  # its card is turned, not told
         clock.advance(delivery.STALL_MS)
         await asyncio.sleep(0.05)
         assert not runner.closed  # a journal only slow is waited for...
@@ -248,3 +253,46 @@ def test_a_finished_game_whose_end_was_lost_gets_its_record_rebuilt_from_the_jou
         (text,) = db.execute("SELECT doc FROM rooms WHERE code = 'ENDED1'").fetchone()
     assert len(json.loads(record)["actions"]) == len(core.record().actions)
     assert json.loads(text)["phase"] == "over"
+
+
+def test_a_restart_in_the_lobby_after_a_rematch_still_says_who_asked_and_older_rooms_still_open(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "store.sqlite3"
+    journal = SqliteJournal(path)
+    clock = ManualClock()
+    seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
+    rules = Rules.build("standard", {"end.time_limit_s": 1})
+    core = RoomCore("AGAIN1", clock, seats=seats, rules=rules, journal=journal)
+    core.tokens[core.host_token] = frozenset({0})
+    bo = core.issue_token({1})
+    journal.room(core.code, core.to_doc())
+    core.start_game(seed=3)
+    clock.advance(1_100)  # the game's time runs out
+    core.tick()
+    assert core.phase is Phase.OVER
+    core.open_page(1)
+    core.receive(1, Hello(wire.VERSION, bo, -1))
+    core.receive(1, wire.Rematch())  # Bo asks: the room is back in its lobby, and says so
+    assert core.room_view().rematch_by == 1
+    journal.close()
+
+    async def scenario() -> None:
+        rooms = Rooms(SqliteJournal(path), clock=ManualClock())
+        runner = rooms.get("AGAIN1")
+        assert runner is not None
+        view = runner.core.room_view()
+        assert view.phase is Phase.LOBBY and view.rematch_by == 1
+        assert [seat.ready for seat in view.seats] == [False, True]
+        await rooms.close()
+        assert rooms.journal is not None
+        rooms.journal.close()
+
+    in_a_loop(scenario)
+    with sqlite3.connect(path) as db:  # a room kept by a server from before the document had a version
+        (text,) = db.execute("SELECT doc FROM rooms WHERE code = 'AGAIN1'").fetchone()
+    doc = json.loads(text)
+    assert doc["version"] == 2
+    older = {key: value for key, value in doc.items() if key not in ("version", "rematch_by")}
+    again = RoomCore.from_doc(older, ManualClock())
+    assert again.phase is Phase.LOBBY and again.room_view().rematch_by is None and again.seats[1].ready

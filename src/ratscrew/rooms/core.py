@@ -4,7 +4,9 @@ The room is a state machine driven from outside: a page connects (``open_page``)
 (``receive``), drops (``close_page``); time passes (``tick`` at ``next_deadline``). What it wants sent comes
 back from ``take_outgoing`` as (page id, JSON document) pairs, and what must be kept goes to a
 :class:`~ratscrew.rooms.document.Journal`. The asyncio owner task (``runner.py``) feeds it from sockets on the
-server's clock; the tests feed it on virtual time, with simulated delays, and never sleep.
+server's clock; the tests feed it on virtual time, with simulated delays, and never sleep. A driver that
+holds messages a while after taking them (``delivery.py``, until the journal has kept what made them) takes
+them with ``take_held`` and says when each left (``sent``): a slap on a card is timed from then.
 
 The room is in parts, a module each: its seats, rules and tokens (``seating.py``), the pages and their
 links (``pages.py``), the game in play with its table (``play.py``), what a game leaves (``summary.py``),
@@ -27,7 +29,7 @@ from ratscrew.record import Record
 from ratscrew.rooms import views, wire
 from ratscrew.rooms.document import NO_NEW_GAME, Journal, KeptRoom, NoJournal
 from ratscrew.rooms.fairness import MIN_WINDOW_MS, Adjudication
-from ratscrew.rooms.outbox import HISTORY, Feed, Message, Outbox
+from ratscrew.rooms.outbox import HISTORY, Feed, Message, Outbox, Outgoing, Shows
 from ratscrew.rooms.pages import Page, Pages
 from ratscrew.rooms.play import Play
 from ratscrew.rooms.seating import GRACE_MS, LobbyChange, RoomOptions, SeatInfo, Seating, refused
@@ -95,8 +97,8 @@ class RoomCore:
         return self.seating.options
 
     @property
-    def outgoing(self) -> list[tuple[int, wire.ServerMessage]]:
-        """Messages queued and not yet taken."""
+    def outgoing(self) -> list[tuple[int, wire.ServerMessage, Shows | None]]:
+        """Messages queued and not yet taken, with the cards each shows."""
         return self.outbox.queued
 
     @property
@@ -254,7 +256,10 @@ class RoomCore:
             page.echoed(msg.id, self.now())
         elif isinstance(msg, wire.Resync):
             missed = self.feed.missed(msg.since)
-            self.outbox.send(page_id, self.snapshot_message() if missed is None else self._events(missed))
+            if missed is None:
+                self.outbox.send(page_id, self.snapshot_message(), self.showing())
+            else:
+                self.outbox.send(page_id, self._events(missed))
         elif isinstance(msg, wire.FlipMsg | wire.SlapMsg):
             self._play(page, msg)
         elif isinstance(msg, wire.Pause):
@@ -301,13 +306,10 @@ class RoomCore:
             self._lobby_dirty = True
             self._retime()
         missed = self.feed.missed(msg.since) if msg.since >= 0 else []
-        self.outbox.send(page.id, self._welcome(page, None if missed is None or msg.since < 0 else len(missed)))
+        welcome = self._welcome(page, None if missed is None or msg.since < 0 else len(missed))
+        self.outbox.send(page.id, welcome, self.showing())  # its state shows the top card
         if missed:
             self.outbox.send(page.id, self._events(missed))
-        play = self.play
-        if play is not None and play.game.cards:
-            # The welcome shows the top card: a slap on it is timed from now, like any card this page is sent.
-            page.card_sent(play.game.cards, play.clock.now())
 
     def _no(self, page: Page, code: Refusal, reason: str, seat: int | None = None) -> None:
         self.outbox.refuse(page.id, refused(code, reason, seat))
@@ -430,7 +432,7 @@ class RoomCore:
             self._finish(play)
         if self._state_dirty:
             self._state_dirty = False
-            self._broadcast(self.snapshot_message())
+            self.outbox.broadcast(self.pages.values(), self.snapshot_message(), self.showing())
         update: wire.Lobby | wire.Latency | None = None
         if self._lobby_dirty:
             update = wire.Lobby(self.room_view())
@@ -494,8 +496,28 @@ class RoomCore:
         self.outbox.broadcast(self.pages.values(), message)
 
     def take_outgoing(self) -> list[tuple[int, Message]]:
-        """What to send, to which page (``Outbox.take``)."""
+        """What to send, to which page (``Outbox.take``), for a driver that sends it now: the cards it shows
+        are timed from now."""
+        out = self.take_held()
+        for page_id, _message, shows in out:
+            if shows is not None:
+                self.sent(page_id, shows)
+        return [(page_id, message) for page_id, message, _shows in out]
+
+    def take_held(self) -> list[Outgoing]:
+        """What to send, to which page, with the cards each message shows, for a driver that may hold it a
+        while: it says ``sent`` as each leaves."""
         return self.outbox.take() if self.outbox.queued else []
+
+    def sent(self, page_id: int, shows: Shows) -> None:
+        """A message showing ``shows`` left for page ``page_id`` now: a slap on those cards is timed from now."""
+        page = self.pages.get(page_id)
+        if page is not None and self.play is not None:
+            self.play.sent(page, shows)
+
+    def showing(self) -> Shows | None:
+        """The card a message carrying the table's state shows on top (None before the first card)."""
+        return self.play.showing() if self.play is not None else None
 
     # ------------------------------------------------------------------ keeping
 
@@ -515,6 +537,7 @@ class RoomCore:
             self.seed,
             self.reactions,
             self.summary,
+            s.rematch_by,
         )
         return kept.to_doc()
 
@@ -526,4 +549,5 @@ class RoomCore:
         room.host_token, room.tokens = kept.host_token, dict(kept.tokens)
         room.game_no, room.seed, room.paused = kept.game_no, kept.seed, kept.paused
         room.reactions, room.summary = kept.reactions, kept.summary
+        room.seating.rematch_by = kept.rematch_by
         return room

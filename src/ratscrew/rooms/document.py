@@ -2,7 +2,8 @@
 
 A room is kept as its lobby (seats, rules, settings, tokens) and a few counters; its game is kept as the
 seed here plus the actions the journal writes as they are applied. ``rooms/journal.py`` keeps all of it in
-the SQLite file; tests may keep nothing.
+the SQLite file; tests may keep nothing. The document says which version of its shape it is (``version``):
+one written by an older server lacks the newer fields, and opens with their defaults.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from ratscrew.rules.model import Rules
 NOT_SAVING = "the server cannot save games just now"
 NO_NEW_GAME = f"{NOT_SAVING}: no new game can start until it can; try again later"
 GAME_WAITS = f"{NOT_SAVING}: this game goes on from its last saved move once it can; come back later"
+
+# The room document's shape: 1 (no "version" field) until it kept ``rematch_by``; 2 since.
+DOC_VERSION = 2
 
 
 class Journal(Protocol):
@@ -65,9 +69,11 @@ class KeptRoom:
     seed: int
     reactions: dict[int, list[int]]  # each person's reaction times, carried over from game to game
     summary: dict[str, object] | None
+    rematch_by: int | None = None  # in the lobby after a game, the seat that asked for the rematch
 
     def to_doc(self) -> dict[str, object]:
         return {
+            "version": DOC_VERSION,
             "code": self.code,
             "phase": self.phase.value,
             "seats": [s.to_doc() for s in self.seats],
@@ -84,6 +90,7 @@ class KeptRoom:
             "seed": self.seed,
             "reactions": {str(k): v for k, v in self.reactions.items()},
             "summary": self.summary,
+            "rematch_by": self.rematch_by,
         }
 
     @classmethod
@@ -101,6 +108,7 @@ class KeptRoom:
             bool(doc.get("pausable", False)),
         )
         summary = doc.get("summary")
+        rematch_by = doc.get("rematch_by")  # since version 2
         return cls(
             code=str(doc["code"]),
             phase=Phase(str(doc.get("phase", Phase.LOBBY.value))),
@@ -114,4 +122,5 @@ class KeptRoom:
             seed=int(doc.get("seed", 0)),
             reactions={int(k): [int(x) for x in v] for k, v in doc.get("reactions", {}).items()},
             summary=summary if isinstance(summary, dict) else None,
+            rematch_by=rematch_by if isinstance(rematch_by, int) else None,
         )

@@ -2,6 +2,8 @@
 
 The room queues messages as it handles an input or a tick; its driver takes them all after each step. One
 message often goes to every page of the room (a game's events, the lobby), and it is encoded once for all.
+A message that shows cards says which (``Shows``): a slap on one is timed from when that message left for
+its page, which its driver says (``RoomCore.sent``), since a journal may hold it a while after it is taken.
 The room also keeps its numbered events here, the last ``HISTORY`` of them, for pages that reconnect.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ratscrew.rooms import wire
 from ratscrew.rooms.pages import Page
@@ -21,27 +24,38 @@ HISTORY = 500  # events kept for pages that reconnect
 Message = wire.Doc  # a message as it leaves the room: its JSON document
 
 
+@dataclass(frozen=True, slots=True)
+class Shows:
+    """The cards a message shows its page (those it turns, or the top one of a whole state), of which game."""
+
+    game: int  # the room's game number: a rematch numbers its cards from 1 again
+    cards: tuple[int, ...]
+
+
+Outgoing = tuple[int, Message, Shows | None]  # to which page, what, and the cards it shows
+
+
 class Outbox:
     def __init__(self, code: str) -> None:
         self.code = code  # the room's, for the log
-        self.queued: list[tuple[int, wire.ServerMessage]] = []
+        self.queued: list[tuple[int, wire.ServerMessage, Shows | None]] = []
 
-    def send(self, page_id: int, message: wire.ServerMessage) -> None:
-        self.queued.append((page_id, message))
+    def send(self, page_id: int, message: wire.ServerMessage, shows: Shows | None = None) -> None:
+        self.queued.append((page_id, message, shows))
 
     def refuse(self, page_id: int, no: wire.RejectedMsg) -> None:
         """Tell a page its input was refused, and why (and the log, too)."""
         log.info("room %s: page %d refused (%s): %s", self.code, page_id, no.code, no.reason)
-        self.queued.append((page_id, no))
+        self.queued.append((page_id, no, None))
 
-    def broadcast(self, pages: Iterable[Page], message: wire.ServerMessage) -> None:
+    def broadcast(self, pages: Iterable[Page], message: wire.ServerMessage, shows: Shows | None = None) -> None:
         """To every page that said hello."""
-        self.queued.extend([(page.id, message) for page in pages if page.greeted])
+        self.queued.extend([(page.id, message, shows) for page in pages if page.greeted])
 
     def send_all(self, pages: Iterable[Page], message: wire.ServerMessage) -> None:
-        self.queued.extend([(page.id, message) for page in pages])
+        self.queued.extend([(page.id, message, None) for page in pages])
 
-    def take(self) -> list[tuple[int, Message]]:
+    def take(self) -> list[Outgoing]:
         """What to send, to which page, in order; each message encoded once however many pages it goes to."""
         out = self.queued
         if not out:
@@ -50,10 +64,10 @@ class Outbox:
         sent = []
         last: wire.ServerMessage | None = None
         doc: Message = {}
-        for page_id, message in out:
+        for page_id, message, shows in out:
             if message is not last:  # a message for several pages is queued for them one after the other
                 last, doc = message, message.to_json()
-            sent.append((page_id, doc))
+            sent.append((page_id, doc, shows))
         return sent
 
 

@@ -52,6 +52,10 @@ class Page:
         return before is None or after is None or abs(after - before) >= 5
 
     def card_sent(self, number: int, at: Millis) -> None:
+        """The page was sent card ``number`` at ``at``, unless it was sent it before (a whole state shows the
+        top card again: the page could see it from the first time)."""
+        if number in self.sent_cards:
+            return
         # The oldest goes, never the smallest number (a rematch numbers its cards from 1 again).
         self.sent_cards[number] = at
         if len(self.sent_cards) > SENT_CARDS_KEPT:

@@ -8,7 +8,9 @@ A person's flip or slap is put to the table once the room has checked the seat i
 credited first with the lag of its page's link (``fairness.credit``), and its figures (``adjudications``)
 wait for the verdict that ends it. The table says no in one way, whether at once or when a held input's
 landing time comes; the page that asked, or every page holding that seat, is told why. What the table
-publishes is numbered into the room's feed, sent with the state after it, and its actions journaled.
+publishes is numbered into the room's feed, sent with the state after it, and its actions journaled. A slap
+on a card is timed from when the first message showing it left for the page (``sent``), which may be a
+while after the table turned it: the journal holds what pages are sent until it has kept what made it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ratscrew.record import Record, action_from_json, action_to_json
 from ratscrew.rooms import wire
 from ratscrew.rooms.document import Journal
 from ratscrew.rooms.fairness import Adjudication, credit
-from ratscrew.rooms.outbox import Feed, Outbox
+from ratscrew.rooms.outbox import Feed, Outbox, Shows
 from ratscrew.rooms.pages import Page, Pages
 from ratscrew.rooms.seating import Seating
 from ratscrew.rooms.summary import game_id, public, summarize
@@ -131,21 +133,22 @@ class Play:
         when that ended the game."""
         if not self.pending:
             return False
-        now = self.clock.now()
         items = []
+        cards = []
         for published in self.pending:
             event = published.event
             self._judge(published)
             seen = None if published.seen is None else published.seen.to_dict()
             items.append(self.feed.add(self.game_no, published.t, public(event, self.game), seen))
             if isinstance(event, CardTurned):
-                for page in self.pages.values():
-                    page.card_sent(event.number, now)
+                cards.append(event.number)
                 # A slow player who slaps every card never runs dry: each card refills what the server allows them.
                 for info, ms in zip(self.seating.seats, self.pages.allowances(len(self.seating.seats)), strict=True):
                     info.quota.refill(ms)
         self.pending.clear()
-        self.outbox.broadcast(self.pages.values(), self.events(items))
+        # Each page's slap on these cards is timed from when this message leaves for it (``RoomCore.sent``).
+        shows = Shows(self.game_no, tuple(cards)) if cards else None
+        self.outbox.broadcast(self.pages.values(), self.events(items), shows)
         actions = self.game.actions
         if len(actions) > self._journaled:
             docs = [action_to_json(a) for a in actions[self._journaled :]]
@@ -174,6 +177,18 @@ class Play:
         view["hold_ms"] = self.table.hold_ms
         view["paused"] = self.clock.paused
         return view
+
+    def showing(self) -> Shows | None:
+        """The card on top of what the state shows, for a message that carries the state (None: none yet)."""
+        return Shows(self.game_no, (self.game.cards,)) if self.game.cards else None
+
+    def sent(self, page: Page, shows: Shows) -> None:
+        """A message showing ``shows`` left for ``page`` now: a slap on one of its cards is timed from now
+        (from the first message that showed it; a card of an earlier game is not this game's)."""
+        if shows.game == self.game_no:
+            now = self.clock.now()
+            for card in shows.cards:
+                page.card_sent(card, now)
 
     def events(self, items: Sequence[wire.EventItem]) -> wire.Events:
         return wire.Events(tuple(items), self.state())

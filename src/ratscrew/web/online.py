@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ratscrew.errors import BadMessage, BadRequest, NotFound, RatscrewError, TooMany, Unavailable, by_branch
 from ratscrew.rooms import wire
+from ratscrew.rooms.delivery import WAKE
 from ratscrew.rooms.runner import LinkSample, PageLink, RoomRunner, Rooms
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.table.clock import Alarm, AlarmClock
@@ -223,6 +224,8 @@ async def _pump(ws: WebSocket, link: PageLink, tally: Tally) -> None:
             with contextlib.suppress(Exception):
                 await ws.close(code=wire.CloseCode.SENT_AWAY)
             return
+        if message == WAKE:  # woken ahead of the journal's commit: what it releases follows (delivery.py)
+            continue
         try:
             await ws.send_text(message)
             tally.messages_out += 1

@@ -21,6 +21,7 @@ from ratscrew.rooms.runner import Rooms
 from ratscrew.web import games, history, learn, meta, online, referee, scores, summary
 from ratscrew.web.errors import HANDLERS
 from ratscrew.web.limits import RateLimit
+from ratscrew.web.modules import module_graph, with_preloads
 from ratscrew.web.store import Store
 from ratscrew.web.tally import Tally
 
@@ -30,8 +31,7 @@ STATIC = resources.files("ratscrew.web").joinpath("static")
 async def index(request: Request) -> Response:
     if request.url.path.startswith(("/api/", "/ws/")) or request.method not in ("GET", "HEAD"):
         raise NotFound(f"no such address: {request.url.path[:80]}")
-    html = STATIC.joinpath("index.html").read_text(encoding="utf-8")
-    return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(request.app.state.shell, headers={"Cache-Control": "no-cache"})
 
 
 class Setup:
@@ -91,6 +91,10 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setu
         middleware=[*setup.middleware, Middleware(RateLimit), Middleware(GZipMiddleware, minimum_size=800)],
     )
     app.state.store = store
+    # The shell page, once, with its scripts' module graph (modules.py) so the browser fetches a page at once.
+    app.state.shell = with_preloads(
+        STATIC.joinpath("index.html").read_text(encoding="utf-8"), module_graph(STATIC / "js")
+    )
     app.state.data_dir = data_dir
     app.state.tally = Tally()
     app.state.origins = None  # websocket origins allowed beyond the page's own host; None: not checked

@@ -22,7 +22,7 @@ from typing import Any
 import uvicorn
 from playwright.sync_api import Browser
 
-from ratscrew.web.app import STATIC, create_app
+from ratscrew.web.app import create_app
 
 BUDGET = 150 * 1024
 LANGS = ("en", "fr", "de")
@@ -42,15 +42,11 @@ class Weight:
 
 
 @contextlib.contextmanager
-def serving(data: Path, *, preload: bool = True) -> Iterator[str]:
-    """The app on a free loopback port, in a thread of this process; yields its address. Without ``preload``
-    the shell page is served as it is on disk, without its module graph (``bench/page_timing.py`` compares)."""
+def serving(data: Path) -> Iterator[str]:
+    """The app on a free loopback port, in a thread of this process; yields its address."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
-    app = create_app(data)
-    if not preload:
-        app.state.shell = STATIC.joinpath("index.html").read_text(encoding="utf-8")
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws_per_message_deflate=False)
+    config = uvicorn.Config(create_app(data), log_level="warning", lifespan="on", ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

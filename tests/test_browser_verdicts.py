@@ -229,7 +229,7 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     assert not serious_violations(page)
     # Screen readers hear the pattern once, with its cards by name: on the slap's line, not again as the pile goes.
     pattern = said.split(": ", 1)[1].split(" (", 1)[0]
-    page.wait_for_function("window.__said.some((text) => text.includes('takes the pile'))")
+    page.wait_for_function("window.__said.some((text) => text.includes('Ann takes'))")
     heard = " ".join(page.evaluate("window.__said"))
     assert heard.count(pattern) == 1 and f"Ann slaps: {pattern} (" in heard and " of " in heard, heard
 

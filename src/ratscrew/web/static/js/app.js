@@ -43,7 +43,7 @@ function preloadModule(root) {
     if (preloaded.has(name) || document.querySelector(`link[rel=modulepreload][href="${href}"]`)) continue;
     preloaded.add(name);
     document.head.append(Object.assign(document.createElement("link"), { rel: "modulepreload", href }));
-    stack.push(...(GRAPH[name] ?? []));
+    stack.push(...(GRAPH[name] ?? []).toReversed()); // the first import is asked for first
   }
 }
 
@@ -190,7 +190,8 @@ async function start() {
   document.body.dataset.ready = "true";
 }
 
-// The first page's modules come while the language and the metadata do.
+// The first page's modules come while the language and the metadata do, asked for after them: a server on
+// HTTP/1.1 answers six requests at a time, and the page can do nothing before those two.
+start();
 const first = routeOf(location.hash);
 if (first.module) preloadModule(first.module);
-start();

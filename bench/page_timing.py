@@ -17,8 +17,8 @@ network emulation adding a latency to every request (``--latency``, in ms), taki
 one sends the shell page with its module graph (the page's modules preloaded at once), the other as it is on
 disk (``RATSCREW_NO_PRELOAD=1``: each level of imports found only when the one above has come). "Ready" is the
 first moment the page shows what came from the room (the table's seats, the lobby's seats), from the start of
-the navigation. uvicorn speaks HTTP/1.1, so Chromium asks it six things at a time: a graph fetched at once
-still comes in rounds of six.
+the navigation; "modules in", the moment the last of its modules had come. uvicorn speaks HTTP/1.1, so
+Chromium asks it six things at a time: a graph fetched at once still comes in rounds of six.
 
 The figures hold for this machine only: compare runs made on the same machine one after the other.
 
@@ -124,8 +124,14 @@ new MutationObserver((records, observer) => {
 """
 
 
-def load_once(browser: Browser, base: str, page: str, latency_ms: float) -> float:
-    """Open ``page`` in an empty browser with ``latency_ms`` added to every request; ms until it is ready."""
+# When the last of the page's modules had come, from the start of the navigation.
+MODULES_IN = """Math.max(...performance.getEntriesByType("resource")
+  .filter((entry) => entry.name.includes("/static/js/")).map((entry) => entry.responseEnd))"""
+
+
+def load_once(browser: Browser, base: str, page: str, latency_ms: float) -> tuple[float, float]:
+    """Open ``page`` in an empty browser with ``latency_ms`` added to every request; ms until its last module
+    had come, and until it was ready."""
     hash_, stored = address(base, page)
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
     context.add_init_script(f"for (const [k, v] of Object.entries({json.dumps(stored)})) localStorage.setItem(k, v)")
@@ -138,7 +144,7 @@ def load_once(browser: Browser, base: str, page: str, latency_ms: float) -> floa
     try:
         tab.goto(base + hash_)
         tab.wait_for_function("window.__readyAt !== undefined", timeout=60_000)
-        return float(tab.evaluate("window.__readyAt"))
+        return float(tab.evaluate(MODULES_IN)), float(tab.evaluate("window.__readyAt"))
     finally:
         context.close()
 
@@ -167,15 +173,17 @@ def load_figures(browser: Browser, loads: int, latencies: list[float]) -> list[s
     with two_servers() as (on, off):
         for latency in latencies:
             for page in READY:
-                taken: dict[str, list[float]] = {"preloaded": [], "as imported": []}
+                taken: dict[str, list[tuple[float, float]]] = {"preloaded": [], "as imported": []}
                 for _ in range(loads):
                     taken["preloaded"].append(load_once(browser, on, page, latency))
                     taken["as imported"].append(load_once(browser, off, page, latency))
                 for how, samples in taken.items():
-                    median = statistics.median(samples)
+                    modules = statistics.median(m for m, _ in samples)
+                    ready = [r for _, r in samples]
                     lines.append(
-                        f"{page:<5} {latency:>4g} ms latency  {how:<12} ready: median {median:6.0f} ms"
-                        f"   slowest {max(samples):6.0f} ms   ({len(samples)} loads)"
+                        f"{page:<5} {latency:>4g} ms latency  {how:<12} modules in: median {modules:5.0f} ms"
+                        f"   ready: median {statistics.median(ready):5.0f} ms, slowest {max(ready):5.0f} ms"
+                        f"   ({len(samples)} loads)"
                     )
     return lines
 

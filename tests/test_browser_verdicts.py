@@ -19,7 +19,7 @@ from ratscrew.engine import Game
 from ratscrew.engine.actions import Flip, Slap
 from ratscrew.engine.events import WrongSlap
 from ratscrew.rules import Rules
-from tests.conftest import Server, open_page
+from tests.conftest import SCREENSHOTS, Server, open_page
 from tests.test_browser_layout import serious_violations
 
 SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800)]
@@ -32,6 +32,13 @@ COUNT_MARKS = """() => {
       window.__marks.push(node.style.getPropertyValue('--hue') === '20' ? 0 : 1);
     }
   }).observe(document.querySelector('.hand-marks'), { childList: true });
+}"""
+# Notes every text the screen readers' region is given from now on.
+COUNT_SAID = """() => {
+  window.__said = [];
+  const region = document.getElementById('announcer');
+  new MutationObserver(() => window.__said.push(region.textContent))
+    .observe(region, { childList: true, characterData: true, subtree: true });
 }"""
 
 
@@ -159,6 +166,10 @@ def boxes_apart(page: Page) -> bool:
     )
 
 
+def place(page: Page) -> str:
+    return str(page.get_attribute(".toast", "data-place"))
+
+
 def banner_clear(page: Page) -> list[str]:
     """What the banner covers of the pile, its count, the slap window, the seats and the status line."""
     return list(
@@ -209,12 +220,18 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     # on the pile in her colour, and axe finds nothing serious while it moves.
     flip_to(page, plan.pattern_at)
     page.evaluate(COUNT_MARKS)
+    page.evaluate(COUNT_SAID)
     page.keyboard.press("s")  # Ann's slap
     page.wait_for_function("document.querySelector('#feed li.kind-pile_won') !== null")
     said = banner(page)
     assert "Ann takes" in said and any(name in said for name in ("Double", "Sandwich")), said
     assert page.evaluate("window.__marks") == [0]  # one mark, seat 0's colour
     assert not serious_violations(page)
+    # Screen readers hear the pattern once, with its cards by name: on the slap's line, not again as the pile goes.
+    pattern = said.split(": ", 1)[1].split(" (", 1)[0]
+    page.wait_for_function("window.__said.some((text) => text.includes('Ann takes'))")
+    heard = " ".join(page.evaluate("window.__said"))
+    assert heard.count(pattern) == 1 and f"Ann slaps: {pattern} (" in heard and " of " in heard, heard
 
     # Every banner keeps clear of the status line, at each size the layout tests check.
     for width, height in SIZES:
@@ -222,8 +239,11 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
         page.keyboard.press("s")  # a slap on nothing: a wrong slap, with its banner
         page.wait_for_timeout(150)
         banner(page)
+        page.screenshot(path=SCREENSHOTS / f"verdicts-{width}x{height}.png")
         assert boxes_apart(page), f"the banner covers the status line at {width}x{height}"
         assert banner_clear(page) == [], f"the banner covers these at {width}x{height}"
+        if width > height < 560:  # a phone on its side: beside the pile, not up in the rule chips' row
+            assert place(page) in ("left", "right"), place(page)
         lines = page.evaluate(
             "(() => { const e = document.querySelector('.toast'); const s = getComputedStyle(e);"
             " const inner = e.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);"
@@ -233,6 +253,21 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
         nav = "document.querySelector('.mainnav')"
         assert page.evaluate(f"{nav}.scrollWidth <= {nav}.clientWidth"), f"the links scroll sideways at {width}px"
         assert page.evaluate("document.querySelector('[data-nav=history]').getBoundingClientRect().right") <= width
+
+    # A banner showing is placed again when the screen changes under it (a window resized, a phone turned).
+    page.keyboard.press("s")
+    page.wait_for_timeout(150)
+    banner(page)
+    assert place(page) == "under"
+    for width, height, places in [(844, 390, ("left", "right")), (390, 844, ("under", "over"))]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(
+            "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+        )
+        assert page.is_visible(".toast"), "the banner went before the screen was turned"
+        assert boxes_apart(page) and banner_clear(page) == [], f"the banner stayed where it was, at {width}x{height}"
+        assert place(page) in places, (width, height, place(page))
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     # Under reduced motion nothing moves (no hand, no shake, no sliding card), and the words stay.
     page.emulate_media(reduced_motion="reduce")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -21,6 +22,7 @@ from ratscrew.rooms.runner import Rooms
 from ratscrew.web import games, history, learn, meta, online, referee, scores, summary
 from ratscrew.web.errors import HANDLERS
 from ratscrew.web.limits import RateLimit
+from ratscrew.web.modules import module_graph, with_preloads
 from ratscrew.web.store import Store
 from ratscrew.web.tally import Tally
 
@@ -30,8 +32,15 @@ STATIC = resources.files("ratscrew.web").joinpath("static")
 async def index(request: Request) -> Response:
     if request.url.path.startswith(("/api/", "/ws/")) or request.method not in ("GET", "HEAD"):
         raise NotFound(f"no such address: {request.url.path[:80]}")
+    return HTMLResponse(request.app.state.shell, headers={"Cache-Control": "no-cache"})
+
+
+def shell_page() -> str:
+    """The page every address answers, read once, with its scripts' module graph (modules.py) so the browser
+    fetches a page's modules at once; as it is on disk under RATSCREW_NO_PRELOAD=1 (bench/page_timing.py
+    measures the difference)."""
     html = STATIC.joinpath("index.html").read_text(encoding="utf-8")
-    return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+    return html if os.environ.get("RATSCREW_NO_PRELOAD") == "1" else with_preloads(html, module_graph(STATIC / "js"))
 
 
 class Setup:
@@ -91,6 +100,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setu
         middleware=[*setup.middleware, Middleware(RateLimit), Middleware(GZipMiddleware, minimum_size=800)],
     )
     app.state.store = store
+    app.state.shell = shell_page()
     app.state.data_dir = data_dir
     app.state.tally = Tally()
     app.state.origins = None  # websocket origins allowed beyond the page's own host; None: not checked

@@ -1,27 +1,71 @@
 // @ts-check
 // The page shell: loads the language and the rules metadata, then shows one page per address (#/...).
-import { loadLanguage, preferredLanguage, t, translate, lang } from "./i18n.js";
+import { loadLanguage, preferredLanguage, t, translate } from "./i18n.js";
 import { errorText, getJSON } from "./api.js";
 import { clear, h, shellElement } from "./dom.js";
 /** @import { Cleanup, Meta, PageModule } from "./types.js" */
 
 /**
- * A route: the addresses it answers, the navigation link it marks, and its page's module.
- * @typedef {{ pattern: RegExp, nav: string | null, load: () => Promise<PageModule> }} Route
+ * A route: the addresses it answers, the navigation link it marks, and its page's module (under js/).
+ * @typedef {{ pattern: RegExp, nav: string | null, module: string | null }} Route
  */
 
 // Each page module exports render(view, context) and may return a cleanup function.
 /** @type {Route[]} */
 const PAGES = [
-  { pattern: /^#?\/?$/, nav: "play", load: () => import("./pages/setup.js") },
-  { pattern: /^#\/game\/([\w-]+)$/, nav: "play", load: () => import("./pages/game.js") },
-  { pattern: /^#\/room\/([\w-]+)$/, nav: "play", load: () => import("./pages/room.js") },
-  { pattern: /^#\/learn(?:\/([\w-]+))?$/, nav: "learn", load: () => import("./pages/learn.js") },
-  { pattern: /^#\/drills(?:\/([\w-]+))?$/, nav: "drills", load: () => import("./pages/drills.js") },
-  { pattern: /^#\/scores(?:\/([\w-]+))?$/, nav: "scores", load: () => import("./pages/scores.js") },
-  { pattern: /^#\/history$/, nav: "history", load: () => import("./pages/history.js") },
-  { pattern: /^#\/replay\/([\w-]+)$/, nav: "history", load: () => import("./pages/replay.js") },
+  { pattern: /^#?\/?$/, nav: "play", module: "pages/setup.js" },
+  { pattern: /^#\/game\/([\w-]+)$/, nav: "play", module: "pages/game.js" },
+  { pattern: /^#\/room\/([\w-]+)$/, nav: "play", module: "pages/room.js" },
+  { pattern: /^#\/learn(?:\/([\w-]+))?$/, nav: "learn", module: "pages/learn.js" },
+  { pattern: /^#\/drills(?:\/([\w-]+))?$/, nav: "drills", module: "pages/drills.js" },
+  { pattern: /^#\/scores(?:\/([\w-]+))?$/, nav: "scores", module: "pages/scores.js" },
+  { pattern: /^#\/history$/, nav: "history", module: "pages/history.js" },
+  { pattern: /^#\/replay\/([\w-]+)$/, nav: "history", module: "pages/replay.js" },
 ];
+
+// Every module's static imports, as the server read them from the files (web/modules.py); none when the
+// shell page came without them, and the page then loads as the imports lead it, one level at a time.
+/** @type {Record<string, string[]>} */
+const GRAPH = JSON.parse(document.getElementById("module-graph")?.textContent || "{}");
+/** @type {Set<string>} */
+const preloaded = new Set(["app.js"]);
+
+/**
+ * Ask for a module and everything it imports at once, before it is imported: the browser would otherwise
+ * learn of each level of imports only once it had fetched the one above.
+ * @param {string} root a module's path under js/
+ */
+function preloadModule(root) {
+  const stack = [root];
+  while (stack.length) {
+    const name = /** @type {string} */ (stack.pop());
+    const href = `/static/js/${name}`;
+    if (preloaded.has(name) || document.querySelector(`link[rel=modulepreload][href="${href}"]`)) continue;
+    preloaded.add(name);
+    document.head.append(Object.assign(document.createElement("link"), { rel: "modulepreload", href }));
+    stack.push(...(GRAPH[name] ?? []).toReversed()); // the first import is asked for first
+  }
+}
+
+/**
+ * @param {Route} route
+ * @returns {Promise<PageModule>}
+ */
+async function loadPage(route) {
+  if (!route.module) return NOT_FOUND_PAGE;
+  preloadModule(route.module);
+  return import(`./${route.module}`);
+}
+
+/**
+ * The route of an address; one that is not a route (#view) shows the first page.
+ * @param {string} hash
+ * @returns {Route}
+ */
+function routeOf(hash) {
+  const shown = isRoute(hash) ? hash || "#/" : "#/";
+  return PAGES.find((p) => p.pattern.test(shown)) ?? NOT_FOUND;
+}
 
 /** @type {{ meta: Meta | null, lang: string, navigate: (hash: string) => void, refresh: () => void }} */
 const context = { meta: null, lang: "en", navigate, refresh: () => show() };
@@ -34,12 +78,17 @@ export function navigate(hash) {
   else location.hash = hash;
 }
 
-/** @returns {Promise<Meta>} */
-async function loadMeta() {
-  /** @type {Meta} */
-  const meta = await getJSON(`/api/meta?lang=${lang()}`);
+/**
+ * A language's catalog and the rules' metadata in that language, fetched together.
+ * @param {string} code one of the languages offered
+ * @returns {Promise<Meta>}
+ */
+async function loadWords(code) {
+  /** @type {Promise<Meta>} */
+  const fetched = getJSON(`/api/meta?lang=${code}`);
+  const [chosen, meta] = await Promise.all([loadLanguage(code), fetched]);
   context.meta = meta;
-  context.lang = lang();
+  context.lang = chosen;
   return meta;
 }
 
@@ -59,18 +108,16 @@ function fillLanguages(meta) {
 
 // An address no page answers: say so, and offer the way back to Play.
 /** @type {Route} */
-const NOT_FOUND = {
-  nav: null,
-  pattern: /^/,
-  load: async () => ({
-    /** @param {HTMLElement} view */
-    render(view) {
-      view.append(h("section", { class: "panel not-found", id: "not-found" },
-        h("h1", {}, t("app.not_found.title")),
-        h("p", {}, t("app.not_found.text", { address: location.hash })),
-        h("a", { class: "button", href: "#/", id: "not-found-play" }, t("app.not_found.play"))));
-    },
-  }),
+const NOT_FOUND = { nav: null, pattern: /^/, module: null };
+/** @type {PageModule} */
+const NOT_FOUND_PAGE = {
+  /** @param {HTMLElement} view */
+  render(view) {
+    view.append(h("section", { class: "panel not-found", id: "not-found" },
+      h("h1", {}, t("app.not_found.title")),
+      h("p", {}, t("app.not_found.text", { address: location.hash })),
+      h("a", { class: "button", href: "#/", id: "not-found-play" }, t("app.not_found.play"))));
+  },
 };
 
 // Addresses that are not routes (#view, #something) are places on the current page: the router leaves them alone.
@@ -97,7 +144,7 @@ async function show() {
     hash = "#/"; // opened at such an address: the first page
   }
   shownHash = hash;
-  const page = PAGES.find((p) => p.pattern.test(hash)) || NOT_FOUND;
+  const page = routeOf(hash);
   const params = hash.match(page.pattern)?.slice(1) ?? [];
   for (const link of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-nav]"))) {
     if (link.dataset.nav === page.nav) link.setAttribute("aria-current", "page");
@@ -109,7 +156,7 @@ async function show() {
   if (page.nav) view.dataset.page = page.nav;
   else view.dataset.page = "not-found";
   try {
-    const module = await page.load();
+    const module = await loadPage(page);
     cleanup = await module.render(view, { ...context, meta, params });
   } catch (error) {
     console.error(error);
@@ -119,15 +166,13 @@ async function show() {
 }
 
 async function start() {
-  await loadLanguage(preferredLanguage());
-  const meta = await loadMeta();
+  const meta = await loadWords(preferredLanguage());
   translate(document);
   document.title = t("app.title");
   fillLanguages(meta);
   const languages = /** @type {HTMLSelectElement} */ (shellElement("lang-select"));
   languages.addEventListener("change", async () => {
-    await loadLanguage(languages.value);
-    const chosen = await loadMeta();
+    const chosen = await loadWords(languages.value);
     translate(document);
     document.title = t("app.title");
     fillLanguages(chosen);
@@ -145,4 +190,8 @@ async function start() {
   document.body.dataset.ready = "true";
 }
 
+// The first page's modules come while the language and the metadata do, asked for after them: a server on
+// HTTP/1.1 answers six requests at a time, and the page can do nothing before those two.
 start();
+const first = routeOf(location.hash);
+if (first.module) preloadModule(first.module);

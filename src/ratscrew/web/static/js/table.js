@@ -15,7 +15,7 @@ import { hideSummary, keepFocusIn, showSummary } from "./table/end.js";
 import { onKey, slap } from "./table/input.js";
 import { buildSeats, placeSeats, renderSeats, showConnections } from "./table/seats.js";
 import { applyEvents, renderTurn, showState } from "./table/show.js";
-import { renderClock, showBanner } from "./table/status.js";
+import { placeBanner, renderClock, showBanner } from "./table/status.js";
 export { connectionClass, connectionText } from "./table/seats.js";
 /** @import { RejectedMessage, RulesDoc, Seat, SeatDoc, Table, TableOptions } from "./types.js" */
 /** @import { TableCore } from "./table/core.js" */
@@ -27,8 +27,13 @@ export { connectionClass, connectionText } from "./table/seats.js";
 export function createTable({ send, actions = () => [] }) {
   const model = newModel();
   const parts = buildParts(model);
+  // A resize or a phone turned moves the seats and the pile: the seats are placed again, and a banner showing.
+  const resized = new ResizeObserver(() => {
+    placeSeats(core);
+    if (!parts.toast.hidden) placeBanner(parts);
+  });
   /** @type {TableCore} */
-  const core = { model, parts, send, actions, resized: new ResizeObserver(() => placeSeats(core)) };
+  const core = { model, parts, send, actions, resized };
   core.resized.observe(parts.felt);
 
   /** @param {KeyboardEvent} event */

@@ -7,6 +7,7 @@ import { t, translate } from "../i18n.js";
 import { errorText, sendJSON } from "../api.js";
 import { openRoom, saveToken } from "../connection.js";
 import { createTable } from "../table.js";
+import { rememberGame } from "../played.js";
 /** @import { NextGame, PageContext, RoomConnection, RoomDoc, RoomState, Seat } from "../types.js" */
 
 /**
@@ -16,7 +17,7 @@ import { createTable } from "../table.js";
 export async function render(view, ctx) {
   await useStyles("table", "room");
   const gameId = ctx.params[0] ?? ""; // the route always has it
-  import("../played.js").then(({ rememberGame }) => rememberGame(gameId)); // the history page lists the games this browser played
+  rememberGame(gameId); // the history page lists the games this browser played
   /** @type {RoomConnection | null} */
   let connection = null;
   /** @type {ReturnType<typeof setTimeout> | undefined} */

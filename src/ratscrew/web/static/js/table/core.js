@@ -59,7 +59,7 @@ import { newMemory } from "./verdicts.js";
  * @property {TableParts} parts
  * @property {TableOptions["send"]} send
  * @property {(summary: GameSummary, yours: Seat[]) => (Node | null)[]} actions the summary's buttons
- * @property {ResizeObserver} resized watches the felt and each seat (the seats are placed again)
+ * @property {ResizeObserver} resized watches the felt and each seat (the seats, and a banner showing, are placed again)
  */
 
 /** @returns {TableModel} */

@@ -8,6 +8,11 @@ import { clockText, seatName } from "../format.js";
 /** @import { TableCore, TableParts } from "./core.js" */
 
 /** @typedef {"good" | "bad" | "info" | "muted"} Tone */
+/**
+ * A place the banner may take, in the felt's own coordinates: its centre's x and its top's y for its size
+ * there, and the width it has there (null: the felt's).
+ * @typedef {{ where: string, centre: (width: number) => number, top: (height: number) => number, room: number | null }} Place
+ */
 
 const BANNER_MS = 2200;
 const HELD_MS = 1600; // the least a verdict on the player's own slap stays before a lesser line replaces it
@@ -63,9 +68,11 @@ export function showBanner(core, text, tone, { held = false } = {}) {
 
 /**
  * Put the banner near the pile where it covers nothing of the table's: just under the middle column (the
- * pile, its count, the burned cards, the slap window), else just over it, else over the felt's top edge
- * (the rule chips' row). Each place is tried with the banner's own size there; the first that keeps clear of
- * the middle column, the seats and the status line wins (the last one otherwise).
+ * pile, its count, the burned cards, the slap window), else just over it, else beside it (on a wide, short
+ * felt: a phone on its side), else over the felt's top edge (the rule chips' row). Each place is tried with
+ * the banner's own size there; the first that keeps clear of the middle column, the seats and the status
+ * line, in at most two lines, wins (the last one otherwise). The table places it again when the felt's size
+ * changes (a resize, a phone turned) and when the pile's lines change under it.
  * @param {TableParts} parts
  */
 export function placeBanner({ felt, toast, seatEls, statusLine }) {
@@ -76,28 +83,45 @@ export function placeBanner({ felt, toast, seatEls, statusLine }) {
   const middle = [...centre.children].filter((el) => el instanceof HTMLElement && !el.hidden && !el.classList.contains("wait-ring")
     && el.getClientRects().length).map((el) => el.getBoundingClientRect());
   if (!middle.length) return;
-  const top = Math.min(...middle.map((r) => r.top)) - y0;
-  const bottom = Math.max(...middle.map((r) => r.bottom)) - y0;
+  const column = {
+    left: Math.min(...middle.map((r) => r.left)) - x0, right: Math.max(...middle.map((r) => r.right)) - x0,
+    top: Math.min(...middle.map((r) => r.top)) - y0, bottom: Math.max(...middle.map((r) => r.bottom)) - y0,
+  };
   const obstacles = [...middle, ...seatEls.map((el) => el.getBoundingClientRect()), statusLine.getBoundingClientRect()]
     .filter((r) => r.width > 0 && r.height > 0)
     .map((r) => ({ left: r.left - x0, top: r.top - y0, right: r.right - x0, bottom: r.bottom - y0 }));
   const gap = 6;
-  /** @type {[string, (height: number) => number][]} */
+  const width = felt.clientWidth;
+  const level = (column.top + column.bottom) / 2;
+  // Beside the pile, the banner has the width up to the felt's edge or to the first seat level with the pile.
+  const levelWith = obstacles.filter((o) => o.top < column.bottom && column.top < o.bottom);
+  const rightEnd = Math.min(width, ...levelWith.filter((o) => o.left >= column.right).map((o) => o.left));
+  const leftEnd = Math.max(0, ...levelWith.filter((o) => o.right <= column.left).map((o) => o.right));
+  /** @type {Place[]} */
   const places = [
-    ["under", () => bottom + gap],
-    ["over", (height) => top - gap - height],
-    ["above", (height) => -felt.clientTop - gap - height],
+    { where: "under", centre: () => width / 2, top: () => column.bottom + gap, room: null },
+    { where: "over", centre: () => width / 2, top: (h) => column.top - gap - h, room: null },
+    { where: "right", centre: (w) => column.right + gap + w / 2, top: (h) => level - h / 2, room: rightEnd - column.right - 2 * gap },
+    { where: "left", centre: (w) => column.left - gap - w / 2, top: (h) => level - h / 2, room: column.left - leftEnd - 2 * gap },
+    { where: "above", centre: () => width / 2, top: (h) => -felt.clientTop - gap - h, room: null },
   ];
-  for (const [where, topFor] of places) {
-    toast.dataset.place = where;
+  const style = getComputedStyle(toast);
+  const lineHeight = parseFloat(style.lineHeight) || 20;
+  const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  for (const place of places) {
+    if (place.room !== null && place.room < 4 * lineHeight) continue; // no room beside the pile for a line of words
+    toast.dataset.place = place.where;
+    toast.style.maxWidth = place.room === null ? "" : `${place.room}px`;
     toast.style.top = "0px";
-    const width = toast.offsetWidth;
-    const height = toast.offsetHeight;
-    const y = topFor(height);
-    const left = (felt.clientWidth - width) / 2;
-    const clear = obstacles.every((o) => y + height <= o.top || o.bottom <= y || left + width <= o.left || o.right <= left);
+    const w = toast.offsetWidth;
+    const h = toast.offsetHeight;
+    const mid = place.centre(w);
+    const x = mid - w / 2;
+    const y = place.top(h);
+    toast.style.left = `${mid}px`; // the style sheet's translateX(-50%) centres it there
     toast.style.top = `${y}px`;
-    if (clear) return;
+    const clear = obstacles.every((o) => y + h <= o.top || o.bottom <= y || x + w <= o.left || o.right <= x);
+    if (clear && toast.clientHeight - padding <= 2.1 * lineHeight) return;
   }
 }
 

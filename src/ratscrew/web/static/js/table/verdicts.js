@@ -82,31 +82,58 @@ export function verdictWords(event, seen, memory, seats) {
  * @returns {string | null}
  */
 function verdictLine(event, seen, memory, seats, spoken) {
-  /** @param {string} text */
-  const card = (text) => (spoken ? cardName(text, t) : prettyCard(text));
-  /** @param {PatternMatch[]} matches */
-  const why = (matches) => matches.map((m) => t("game.pattern_with_cards",
-    { pattern: t(`pattern.${m.pattern}`), cards: m.cards.map(card).join(spoken ? ", " : " ") })).join("; ");
   if (event.kind === "pile_won" && event.how === "slap" && event.shares.length <= 1) {
     const matches = memory.matches.get(event.seat);
     if (!matches) return null;
-    return tn("verdict.pile_won_slap", event.cards.length, { name: seatName(seats, event.seat), why: why(matches) });
+    // The slap's own line, read out just before, named the pattern: the ear hears it once.
+    if (spoken) return spokenText(event, seats);
+    return tn("verdict.pile_won_slap", event.cards.length, { name: seatName(seats, event.seat), why: patternsText(matches, false) });
   }
   if (event.kind === "wrong_slap" && seen) {
     const penalty = describe(event, seats, { spoken });
     if (seen.covered_by && seen.missed.length) {
-      return t("verdict.too_late", { card: card(seen.covered_by), why: why(seen.missed), penalty });
+      return t("verdict.too_late", { card: cardText(seen.covered_by, spoken), why: patternsText(seen.missed, spoken), penalty });
     }
     if (!seen.pile.length) return t("verdict.empty_pile", { penalty });
-    return t("verdict.no_pattern", { penalty, cards: seen.pile.map(card).join(spoken ? ", " : " ") });
+    return t("verdict.no_pattern", { penalty, cards: cardsText(seen.pile, spoken) });
   }
   if (event.kind === "challenge_won" && event.how === "paid") {
     const opened = memory.challenges.get(event.seat);
     if (!opened) return null;
     return tn("verdict.challenge_paid", opened.owed,
-      { name: seatName(seats, event.seat), payer: seatName(seats, opened.payer), card: card(opened.card) });
+      { name: seatName(seats, event.seat), payer: seatName(seats, opened.payer), card: cardText(opened.card, spoken) });
   }
   return null;
+}
+
+/**
+ * A card for the eye (its glyphs) or for the ear (its name).
+ * @param {string} card
+ * @param {boolean} spoken
+ * @returns {string}
+ */
+function cardText(card, spoken) {
+  return spoken ? cardName(card, t) : prettyCard(card);
+}
+
+/**
+ * @param {string[]} cards
+ * @param {boolean} spoken
+ * @returns {string}
+ */
+function cardsText(cards, spoken) {
+  return cards.map((card) => cardText(card, spoken)).join(spoken ? ", " : " ");
+}
+
+/**
+ * The patterns a slap won with, each with its cards: the words a won slap's verdict and its spoken line share.
+ * @param {PatternMatch[]} matches
+ * @param {boolean} spoken
+ * @returns {string}
+ */
+function patternsText(matches, spoken) {
+  return matches.map((m) => t("game.pattern_with_cards", { pattern: t(`pattern.${m.pattern}`), cards: cardsText(m.cards, spoken) }))
+    .join("; ");
 }
 
 /**
@@ -121,9 +148,7 @@ function spokenText(event, seats) {
       card: cardName(event.card, t), payer: seatName(seats, event.payer) });
   }
   if (event.kind === "slap_correct") {
-    const why = event.matches.map((m) => t("game.pattern_with_cards",
-      { pattern: t(`pattern.${m.pattern}`), cards: m.cards.map((c) => cardName(c, t)).join(", ") }));
-    return t("event.slap_correct", { name: seatName(seats, event.seat), why: why.join("; ") });
+    return t("event.slap_correct", { name: seatName(seats, event.seat), why: patternsText(event.matches, true) });
   }
   if (event.kind === "pile_won" && event.shares.length <= 1) {
     return tn(`access.say.pile_won.${event.how}`, event.cards.length, { name: seatName(seats, event.seat) });

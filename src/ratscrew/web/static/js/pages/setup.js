@@ -127,7 +127,7 @@ export async function render(view, ctx) {
     }
   }
 
-  const form = h("form", { class: "setup panel" },
+  const form = h("form", { class: "setup panel", novalidate: true }, // the house rules say themselves what is wrong
     h("h2", { "data-i18n": "setup.who" }), seats.modeSwitch, seats.element,
     h("div", { class: "field-row" }, h("label", { for: "pace", "data-i18n": "setup.pace" }), paceSelect(settings, save)),
     h("h2", { "data-i18n": "setup.rules" }),

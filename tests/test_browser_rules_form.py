@@ -106,3 +106,15 @@ def test_learn_explains_the_rules_a_table_set_up(page: Page) -> None:
     expect(picker).to_have_value("standard")  # the choice is kept; the table's rules stay on offer
     page.select_option("#learn-preset", "*table*")
     expect(page.locator("#pattern-bigmac")).to_be_visible()
+
+    # A room's lobby offers the same, beside the room (which the player must not leave to read them).
+    page.goto(page.url.split("#")[0] + "#/")
+    page.click("#create-room")
+    link = page.locator(".room-rules-panel .learn-link")
+    expect(link).to_have_attribute("target", "_blank")
+    with page.context.expect_page() as opened:
+        link.click()
+    learn = opened.value
+    learn.wait_for_selector("#pattern-bigmac")  # the room started with the setup page's rules
+    expect(learn.locator("#learn-preset")).to_have_value("*table*")
+    learn.close()

@@ -52,7 +52,7 @@ export function needsReason(opt, options) {
  * An option's short name (the score keeper's label), or its summary where it has none.
  * @param {OptionDoc} opt
  */
-export function optionName(opt) {
+function optionName(opt) {
   const key = `scores.opt.${opt.key}`;
   return has(key) ? t(key) : opt.summary;
 }

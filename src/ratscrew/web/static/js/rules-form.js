@@ -103,7 +103,8 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
 
 /**
  * An option that only applies while another key has some values (a lockout's length, a ten around a gap) is
- * greyed out otherwise; one the rules refuse on its own goes back to its off value (meta.options[].needs).
+ * greyed out otherwise, with the reason beside it; one the rules refuse on its own goes back to its off value
+ * (meta.options[].needs).
  * @param {Dependent[]} dependents
  * @param {RulesDoc} values
  * @param {OnRuleChange} onChange

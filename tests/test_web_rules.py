@@ -72,3 +72,24 @@ def test_meta_gives_every_option_its_labels_and_needs(client: TestClient) -> Non
     assert (options["slapping.lockout_cards"]["minimum"], options["slapping.lockout_cards"]["maximum"]) == (1, 20)
     assert {"key": "bigmac", "label": "Big Mac"} in meta["patterns"]
     assert "slapjack" in [p["name"] for p in meta["presets"]]
+
+
+@pytest.mark.parametrize(
+    ("rules", "error"),
+    [
+        ({"challenge": {"J": 6}}, "challenge.J cannot be 6: allowed values are an integer from 0 to 5"),
+        (
+            {"slapping": {"lockout_cards": 21}},
+            "slapping.lockout_cards cannot be 21: allowed values are an integer from 1",
+        ),
+        ({"slapping": {"collect_delay_ms": -1}}, "an integer from 0 to 10000"),
+    ],
+)
+def test_a_number_out_of_range_is_refused_by_the_server_as_clearly_as_by_the_form(
+    client: TestClient, rules: dict[str, object], error: str
+) -> None:
+    # The pages keep a bad number from being sent; a client that sends one anyway is told what and why.
+    seats = [{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "easy"}]
+    response = client.post("/api/games", json={"seats": seats, "rules": rules})
+    assert response.status_code == 400
+    assert error in response.json()["error"]

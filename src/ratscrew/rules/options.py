@@ -129,6 +129,11 @@ def _show(value: object) -> str:
 _PENALTIES: tuple[Value, ...] = ("burn", "give-each", "none", "lockout", "lockout-pile", "give-pile")
 PAYING: tuple[Value, ...] = ("burn", "give-each")  # the penalties that take cards from the slapper's stack
 LOCKING: tuple[Value, ...] = ("lockout", "lockout-pile")  # the penalties that stop the slapper slapping
+# Where a second wrong slap on the same card would cost something: cards, or a new lockout once a pile won in
+# between has ended the first one. Under none, lockout and give-pile it could only be set aside for another
+# reason (a lockout still running, an empty pile to give), so once_per_card changes nothing there.
+_ONCE_MATTERS: tuple[Value, ...] = (*PAYING, "lockout-pile")
+_JOKERS_IN: tuple[Value, ...] = (1, 2)  # deck.jokers values that put jokers in the deck
 _TEN_ON: tuple[Value, ...] = ("numbers", "ace-one")
 # A rank for slaps.wildcard: the numbers as integers (like slaps.run), the court cards by their letters.
 _WILDCARDS: tuple[Value, ...] = ("off", 2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A")
@@ -156,7 +161,14 @@ OPTIONS: tuple[Option, ...] = (
         choices=("loses", "next_pays"),
     ),
     Option("challenge.ten_stops", False, "a 10 turned while paying ends the challenge and nobody wins the pile"),
-    Option("challenge.joker", 0, "cards a joker demands (0: a joker is not a court card)", minimum=0, maximum=5),
+    Option(
+        "challenge.joker",
+        0,
+        "cards a joker demands (0: a joker is not a court card)",
+        minimum=0,
+        maximum=5,
+        needs=Needs("deck.jokers", _JOKERS_IN),
+    ),
     Option(
         "slapping.collect_delay_ms",
         1000,
@@ -197,6 +209,7 @@ OPTIONS: tuple[Option, ...] = (
         "slapping.once_per_card",
         False,
         "a player pays at most one penalty per card turned: a second wrong slap on the same card is ignored",
+        needs=Needs("slapping.penalty", _ONCE_MATTERS),
     ),
     Option(
         "slapping.tie_window_ms",
@@ -250,8 +263,14 @@ OPTIONS: tuple[Option, ...] = (
         choices=("off", "court", "any"),
         needs=Needs("slaps.ten", _TEN_ON, off="off"),
     ),
-    Option("slaps.joker", True, "slap whenever a joker is the top card"),
-    Option("slaps.burned_count", False, "burned cards under the pile take part in patterns"),
+    Option("slaps.joker", True, "slap whenever a joker is the top card", needs=Needs("deck.jokers", _JOKERS_IN)),
+    # Only the burn penalty puts cards under the pile.
+    Option(
+        "slaps.burned_count",
+        False,
+        "burned cards under the pile take part in patterns",
+        needs=Needs("slapping.penalty", ("burn",)),
+    ),
     Option(
         "slaps.bigmac",
         False,

@@ -2,6 +2,7 @@
 // Which options apply under the rules chosen so far (meta.options[].needs, from rules/options.py): a form
 // greys out an option whose other key does not hold one of its values, and sets it to its off value when
 // the rules would refuse it on its own. The setup page's rules form and the score keeper's both ask here.
+import { has, lang, t } from "./i18n.js";
 /** @import { OptionDoc, RuleValue } from "./types.js" */
 
 /**
@@ -26,4 +27,42 @@ export function dependency(opt, valueOf) {
 export function forcedValue(opt, valueOf) {
   const { off } = dependency(opt, valueOf);
   return off !== null && String(valueOf(opt.key)) !== String(off) ? off : undefined;
+}
+
+/**
+ * Why an option does nothing under the rules chosen so far, in words: the setting it depends on and the
+ * values that would make it count ("No effect unless “Wrong slap” is burn cards or give one to each.").
+ * @param {OptionDoc} opt
+ * @param {OptionDoc[]} options every option (meta.options), to name the one it depends on
+ * @returns {string} empty for an option that depends on nothing
+ */
+export function needsReason(opt, options) {
+  const needs = opt.needs;
+  const other = needs && options.find((o) => o.key === needs.key);
+  if (!needs || !other) return "";
+  const values = needs.values.map((v) => valueWords(other, v));
+  let list = values.join(", ");
+  try {
+    list = new Intl.ListFormat(lang(), { type: "disjunction" }).format(values);
+  } catch { /* an old browser: commas will do */ }
+  return t("rules.needs", { setting: optionName(other), values: list });
+}
+
+/**
+ * An option's short name (the score keeper's label), or its summary where it has none.
+ * @param {OptionDoc} opt
+ */
+function optionName(opt) {
+  const key = `scores.opt.${opt.key}`;
+  return has(key) ? t(key) : opt.summary;
+}
+
+/**
+ * @param {OptionDoc} opt
+ * @param {RuleValue} value
+ */
+function valueWords(opt, value) {
+  if (opt.kind === "bool") return t(value ? "scores.value.yes" : "scores.value.no");
+  if (opt.kind === "choice") return opt.choices.find((c) => String(c.value) === String(value))?.label ?? String(value);
+  return String(value);
 }

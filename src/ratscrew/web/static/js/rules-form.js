@@ -3,8 +3,8 @@
 // room's host edit it; everyone else in a room sees the same form read-only.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { dependency, forcedValue } from "./needs.js";
-/** @import { Meta, OptionDoc, RulesDoc, RulesSection, RuleValue } from "./types.js" */
+import { dependency, forcedValue, needsReason } from "./needs.js";
+/** @import { IntOption, Meta, OptionDoc, RulesDoc, RulesSection, RuleValue } from "./types.js" */
 
 /**
  * What a change of one option is told: its key and its new value.
@@ -88,7 +88,10 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
     const options = meta.options.filter((o) => o.section === section);
     for (const opt of options) {
       const field = optionField(opt, values, { idPrefix, editable, onChange: changed });
-      if (opt.needs) dependents.push({ opt, field, editable });
+      if (opt.needs) {
+        dependents.push({ opt, field, editable });
+        field.append(h("small", { class: "option-why", id: `${fieldId(idPrefix, opt)}-why`, hidden: true }, needsReason(opt, meta.options)));
+      }
       fields.append(field);
     }
     return h("fieldset", { class: "option-section", disabled: !editable }, h("legend", {}, t(`rules.section.${section}`)), fields,
@@ -100,7 +103,8 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
 
 /**
  * An option that only applies while another key has some values (a lockout's length, a ten around a gap) is
- * greyed out otherwise; one the rules refuse on its own goes back to its off value (meta.options[].needs).
+ * greyed out otherwise, with the reason beside it; one the rules refuse on its own goes back to its off value
+ * (meta.options[].needs).
  * @param {Dependent[]} dependents
  * @param {RulesDoc} values
  * @param {OnRuleChange} onChange
@@ -111,8 +115,16 @@ function settleNeeds(dependents, values, onChange) {
   for (const { opt, field, editable } of dependents) {
     const { met } = dependency(opt, valueOf);
     field.classList.toggle("option-inactive", !met);
-    for (const input of field.querySelectorAll("input, select")) {
-      /** @type {HTMLInputElement | HTMLSelectElement} */ (input).disabled = !editable || !met;
+    const why = /** @type {HTMLElement} */ (field.querySelector(".option-why"));
+    why.hidden = met;
+    /** @type {HTMLInputElement | HTMLSelectElement} */
+    const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field.querySelector("input, select"));
+    input.disabled = !editable || !met;
+    describe(input, why.id, !met);
+    // A number typed wrong in a field that no longer counts is dropped: the field shows the value in force.
+    if (!met && input.getAttribute("aria-invalid") === "true") {
+      showValue(field, getValue(values, opt.key) ?? opt.default);
+      showProblem(field, "");
     }
     const forced = forcedValue(opt, valueOf);
     if (forced !== undefined) {
@@ -135,6 +147,15 @@ function showValue(field, value) {
 }
 
 /**
+ * The id of an option's control ("opt-slaps-run"); its reason and its complaint add "-why" and "-problem".
+ * @param {string} idPrefix
+ * @param {OptionDoc} opt
+ */
+function fieldId(idPrefix, opt) {
+  return `${idPrefix}-${opt.key.replace(".", "-")}`;
+}
+
+/**
  * One option's label and control: a checkbox, a list of choices, or a number in its range.
  * @param {OptionDoc} opt
  * @param {RulesDoc} values
@@ -142,7 +163,7 @@ function showValue(field, value) {
  * @returns {HTMLDivElement}
  */
 function optionField(opt, values, { idPrefix, editable, onChange }) {
-  const id = `${idPrefix}-${opt.key.replace(".", "-")}`;
+  const id = fieldId(idPrefix, opt);
   const value = getValue(values, opt.key);
   /** @param {RuleValue} v */
   const changed = (v) => { setValue(values, opt.key, v); onChange(opt.key, v); };
@@ -152,26 +173,91 @@ function optionField(opt, values, { idPrefix, editable, onChange }) {
     box.addEventListener("change", () => changed(box.checked));
     return h("div", { class: "option option-bool" }, box, h("label", { for: id, title: opt.key }, opt.summary));
   }
-  /** @type {HTMLInputElement | HTMLSelectElement} */
-  let input;
-  if (opt.kind === "choice") {
-    const select = h("select", common);
-    select.addEventListener("change", () => {
-      const picked = opt.choices.find((c) => String(c.value) === select.value);
-      changed(picked ? picked.value : select.value);
-    });
-    for (const c of opt.choices) select.append(h("option", { value: String(c.value), selected: String(c.value) === String(value) }, c.label));
-    input = select;
-  } else {
-    const number = h("input", { ...common, type: "number", min: opt.minimum, max: opt.maximum, value, step: 1 });
-    number.addEventListener("change", () => {
-      const n = Math.max(opt.minimum, Math.min(opt.maximum, Math.round(Number(number.value) || 0)));
-      number.value = String(n);
-      changed(n);
-    });
-    input = number;
-  }
-  return h("div", { class: "option" }, h("label", { for: id, title: opt.key }, opt.summary), input);
+  if (opt.kind === "int") return numberField(opt, id, value, common, changed);
+  const select = h("select", common);
+  select.addEventListener("change", () => {
+    const picked = opt.choices.find((c) => String(c.value) === select.value);
+    changed(picked ? picked.value : select.value);
+  });
+  for (const c of opt.choices) select.append(h("option", { value: String(c.value), selected: String(c.value) === String(value) }, c.label));
+  return h("div", { class: "option" }, h("label", { for: id, title: opt.key }, opt.summary), select);
+}
+
+/**
+ * A whole number in the option's range. What the player types stays in the field: a value outside the range
+ * (or no number at all) is not taken, and the field says beside it what is wrong and what is allowed, until
+ * it is fixed; the rules keep their last good value meanwhile.
+ * @param {IntOption} opt
+ * @param {string} id
+ * @param {RuleValue | undefined} value
+ * @param {{ id: string, disabled: boolean }} common
+ * @param {(v: RuleValue) => void} changed
+ * @returns {HTMLDivElement}
+ */
+function numberField(opt, id, value, common, changed) {
+  const number = h("input", { ...common, type: "number", inputmode: "numeric", min: opt.minimum, max: opt.maximum, value, step: 1 });
+  const problem = h("small", { class: "option-problem", id: `${id}-problem`, hidden: true, "aria-live": "polite" });
+  const field = h("div", { class: "option" }, h("label", { for: id, title: opt.key }, opt.summary), number, problem);
+  const check = () => numberProblem(opt, number.value.trim(), number.validity.badInput);
+  // While typing, a fixed value takes the complaint away at once; a new complaint waits for the change.
+  number.addEventListener("input", () => { if (!check()) showProblem(field, ""); });
+  number.addEventListener("change", () => {
+    const wrong = check();
+    showProblem(field, wrong);
+    if (!wrong) changed(Number(number.value));
+  });
+  return field;
+}
+
+/**
+ * What is wrong with a typed number, in words with the allowed range, or "" when it may be taken.
+ * @param {{ minimum: number, maximum: number }} range
+ * @param {string} typed
+ * @param {boolean} unreadable the browser could not read a number at all ("abc", "1e")
+ */
+function numberProblem({ minimum: min, maximum: max }, typed, unreadable) {
+  if (unreadable || typed === "") return t("rules.form.number_empty", { min, max });
+  const n = Number(typed);
+  return Number.isInteger(n) && n >= min && n <= max ? "" : t("rules.form.number_bad", { value: typed, min, max });
+}
+
+/**
+ * Show (or, with "", take away) what is wrong with a number field, beside it and to screen readers.
+ * @param {HTMLElement} field
+ * @param {string} text
+ */
+function showProblem(field, text) {
+  const problem = field.querySelector(".option-problem");
+  const input = field.querySelector("input");
+  if (!(problem instanceof HTMLElement) || !input) return;
+  problem.textContent = text;
+  problem.hidden = !text;
+  if (text) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+  describe(input, problem.id, Boolean(text));
+}
+
+/**
+ * Add or take away one id in an element's aria-describedby.
+ * @param {Element} element
+ * @param {string} id
+ * @param {boolean} on
+ */
+function describe(element, id, on) {
+  const ids = new Set((element.getAttribute("aria-describedby") || "").split(" ").filter(Boolean));
+  if (on) ids.add(id);
+  else ids.delete(id);
+  if (ids.size) element.setAttribute("aria-describedby", [...ids].join(" "));
+  else element.removeAttribute("aria-describedby");
+}
+
+/**
+ * The first field of a rules form holding a value that was not taken (its complaint beside it), or null.
+ * @param {ParentNode} form
+ * @returns {HTMLInputElement | null}
+ */
+export function invalidRule(form) {
+  return form.querySelector("input[aria-invalid='true']:not(:disabled)");
 }
 
 /**

@@ -4,10 +4,11 @@
 // it out. Sub-pages: #/learn, #/learn/cheatsheet, #/learn/cards, #/learn/faq.
 import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
-import { t, lang } from "../i18n.js";
+import { t, tn, lang } from "../i18n.js";
 import { errorText, getJSON } from "../api.js";
 import { cardFace, cardName } from "../cards.js";
-/** @import { CardEntry, CheatBlock, DemandRow, ExampleDoc, FaqVariant, KeyDoc, LearnBlock, LearnDoc, LearnSection, Meta, PageContext } from "../types.js" */
+import { changeCount, keepTableRules, learnQuery, tableRules } from "../learn-link.js";
+/** @import { CardEntry, CheatBlock, DemandRow, ExampleDoc, FaqVariant, KeyDoc, LearnBlock, LearnDoc, LearnSection, Meta, PageContext, RulesDoc } from "../types.js" */
 
 /**
  * A preset picker: its element, and how to show another preset in it.
@@ -37,29 +38,46 @@ export function savePreset(name) {
   localStorage.setItem(PRESET_KEY, name);
 }
 
+// The picker's choice for the rules a table set up (learn-link.js), beside the presets' names.
+const TABLE_CHOICE = "*table*";
+
 /**
  * A <select> of the named rule sets with the chosen one's summary; calls onChange(name) when the choice changes.
+ * With `table`, the rules a table set up come first, as TABLE_CHOICE, with their own summary line.
  * @param {Meta} meta
  * @param {string} current
  * @param {(name: string) => void} onChange
- * @param {{ id?: string, labelKey?: string }} [options]
+ * @param {{ id?: string, labelKey?: string, table?: { label: string, summary: string } | null }} [options]
  * @returns {Picker}
  */
-export function presetPicker(meta, current, onChange, { id = "learn-preset", labelKey = "learn.ui.preset" } = {}) {
+export function presetPicker(meta, current, onChange, { id = "learn-preset", labelKey = "learn.ui.preset", table = null } = {}) {
   const select = h("select", { id },
+    table ? h("option", { value: TABLE_CHOICE, selected: current === TABLE_CHOICE }, table.label) : null,
     meta.presets.map((p) => h("option", { value: p.name, selected: p.name === current }, p.label)));
   select.addEventListener("change", () => onChange(select.value));
-  const summary = h("p", { class: "preset-summary", id: `${id}-summary` },
-    meta.presets.find((p) => p.name === current)?.summary ?? "");
+  /** @param {string} name */
+  const summaryOf = (name) => (name === TABLE_CHOICE ? table?.summary : meta.presets.find((p) => p.name === name)?.summary) ?? "";
+  const summary = h("p", { class: "preset-summary", id: `${id}-summary` }, summaryOf(current));
   select.setAttribute("aria-describedby", summary.id);
   const element = h("div", { class: "preset-picker" },
     h("label", { for: id }, t(labelKey)), select, summary);
   /** @param {string} name */
   const update = (name) => {
     select.value = name;
-    summary.textContent = meta.presets.find((p) => p.name === name)?.summary ?? "";
+    summary.textContent = summaryOf(name);
   };
   return { element, update };
+}
+
+/**
+ * The picker's entry for a table's own rules: its name and a line saying what they are made of.
+ * @param {Meta} meta
+ * @param {RulesDoc} rules
+ */
+function tableEntry(meta, rules) {
+  const preset = meta.presets.find((p) => p.name === rules.preset)?.label ?? String(rules.preset);
+  const n = changeCount(meta, rules);
+  return { label: t("learn.ui.table_rules"), summary: n ? tn("learn.ui.table_summary", n, { preset }) : t("learn.ui.table_same", { preset }) };
 }
 
 /**
@@ -369,8 +387,10 @@ export async function render(view, ctx) {
   const subId = ctx.params[0] || "rules";
   const sub = SUBPAGES.find((s) => s.id === subId);
   let preset = savedPreset(ctx.meta);
+  const table = tableRules();
   const content = h("div", { class: "learn-content", "aria-live": "off" });
-  const picker = presetPicker(ctx.meta, preset, (name) => choosePreset(name, { stay: true }));
+  const picker = presetPicker(ctx.meta, table?.chosen ? TABLE_CHOICE : preset, (name) => choosePreset(name, { stay: true }),
+    { table: table && tableEntry(ctx.meta, table.rules) });
   const nav = h("nav", { class: "subnav", "aria-label": t("learn.ui.subnav") },
     h("ul", { role: "list" }, SUBPAGES.map((s) => h("li", {}, h("a", { href: s.hash, "aria-current": s.id === subId ? "page" : null },
       h("span", { class: `subnav-icon icon-${s.id}`, "aria-hidden": "true" }), t(s.label))))));
@@ -394,12 +414,14 @@ export async function render(view, ctx) {
     const ticket = ++loading;
     content.setAttribute("aria-busy", "true");
     try {
+      const rules = table?.chosen ? learnQuery(ctx.meta, table.rules) : `preset=${encodeURIComponent(preset)}`;
       /** @type {LearnDoc} */
-      const doc = await getJSON(`/api/learn?lang=${encodeURIComponent(lang())}&preset=${encodeURIComponent(preset)}`);
+      const doc = await getJSON(`/api/learn?lang=${encodeURIComponent(lang())}&${rules}`);
       if (ticket !== loading) return;
+      if (table?.chosen) doc.preset_label = t("learn.ui.table_badge"); // the questions' "under these rules" badge
       clear(content);
       content.append(page(doc, (p) => choosePreset(p)));
-      if (announceIt) announce(t("learn.ui.preset_now", { preset: doc.preset_label }));
+      if (announceIt) announce(table?.chosen ? t("learn.ui.table_now") : t("learn.ui.preset_now", { preset: doc.preset_label }));
     } catch (error) {
       clear(content);
       content.append(h("p", { class: "error-box", role: "alert" }, `${t("app.error")} ${errorText(error)}`));
@@ -414,8 +436,14 @@ export async function render(view, ctx) {
    * @param {{ stay?: boolean }} [options] stay: on this page whatever it is
    */
   async function choosePreset(name, { stay = false } = {}) {
-    preset = name;
-    savePreset(name);
+    if (table) {
+      table.chosen = name === TABLE_CHOICE;
+      keepTableRules(table);
+    }
+    if (name !== TABLE_CHOICE) {
+      preset = name;
+      savePreset(name);
+    }
     picker.update(name);
     if (!stay && sub?.id === "faq") {
       ctx.navigate("#/learn");

@@ -6,7 +6,8 @@ import { h, clear, announce } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { RequestError, errorText, getJSON, sendJSON } from "../api.js";
 import { cardBack, cardFace } from "../cards.js";
-import { presetValues, rulesForm } from "../rules-form.js";
+import { invalidRule, presetValues, rulesForm } from "../rules-form.js";
+import { learnLink } from "../learn-link.js";
 import { fillChips, summaryDrawer } from "../summary.js";
 import { keepName, saveToken, savedName } from "../connection.js";
 /** @import { CreatedGame, CreatedRoom, Meta, OpenRoom, PageContext, RulesDoc } from "../types.js" */
@@ -97,12 +98,18 @@ export async function render(view, ctx) {
   const errorBox = h("p", { class: "error-box", hidden: true, role: "alert" });
   const rulesPart = rulesChoice(meta, settings, save, errorBox);
   const seats = seatEditor(meta, settings, save, rulesPart);
-  const online = onlinePanel(ctx, () => chosenRules(settings));
+  const online = onlinePanel(ctx, () => chosenRules(settings), rulesPart.unfixed);
 
   /** @param {SubmitEvent} event */
   async function start(event) {
     event.preventDefault();
     errorBox.hidden = true;
+    const unfixed = rulesPart.unfixed();
+    if (unfixed) {
+      errorBox.textContent = unfixed;
+      errorBox.hidden = false;
+      return;
+    }
     const chosen = settings.seats.map((seat, i) => ({
       name: (seat.name || "").trim() || defaultName(seat, i),
       kind: seat.kind,
@@ -120,14 +127,15 @@ export async function render(view, ctx) {
     }
   }
 
-  const form = h("form", { class: "setup panel" },
+  const form = h("form", { class: "setup panel", novalidate: true }, // the house rules say themselves what is wrong
     h("h2", { "data-i18n": "setup.who" }), seats.modeSwitch, seats.element,
     h("div", { class: "field-row" }, h("label", { for: "pace", "data-i18n": "setup.pace" }), paceSelect(settings, save)),
     h("h2", { "data-i18n": "setup.rules" }),
     h("p", { class: "hint", "data-i18n": "setup.agree" }),
     h("div", { class: "field-row" }, h("label", { for: "preset", "data-i18n": "setup.preset" }), rulesPart.presetSelect),
     rulesPart.presetSummary, rulesPart.chipsBox,
-    h("details", { class: "house-rules" }, h("summary", { "data-i18n": "setup.house_rules" }), rulesPart.rulesBox),
+    h("p", { class: "learn-these" }, learnLink(() => chosenRules(settings))),
+    rulesPart.details,
     errorBox,
     h("div", { class: "start-row" }, h("button", { type: "submit", id: "start-game", class: "big" }, t("setup.start")),
       h("span", { class: "hint keys-hint" }, t("setup.keys_hint"))));
@@ -172,6 +180,7 @@ function paceSelect(settings, save) {
  */
 function rulesChoice(meta, settings, save, errorBox) {
   const rulesBox = h("div", { class: "rules-options" });
+  const details = h("details", { class: "house-rules" }, h("summary", { "data-i18n": "setup.house_rules" }), rulesBox);
   const chipsBox = h("div", { class: "rule-chips", "aria-live": "polite" });
   const presetSelect = h("select", { id: "preset", name: "preset" });
   const presetSummary = h("p", { class: "hint", id: "preset-summary" });
@@ -204,7 +213,18 @@ function rulesChoice(meta, settings, save, errorBox) {
     save();
     announce(t("setup.preset_chosen", { name: presetSelect.selectedOptions[0]?.textContent ?? "" }));
   });
-  return { rulesBox, chipsBox, presetSelect, presetSummary, deckLine, render, refreshSummary };
+  /**
+   * What to tell the player when a house rule was typed wrong (the field says what and keeps focus), or "".
+   * @returns {string}
+   */
+  function unfixed() {
+    const field = invalidRule(rulesBox);
+    if (!field) return "";
+    details.open = true;
+    field.focus();
+    return t("setup.fix_rules");
+  }
+  return { details, chipsBox, presetSelect, presetSummary, deckLine, render, refreshSummary, unfixed };
 }
 
 /**
@@ -288,8 +308,9 @@ function seatEditor(meta, settings, save, rules) {
  * join one by its code, or pick one of the open rooms waiting for players (the list refreshes itself).
  * @param {PageContext} ctx
  * @param {() => RulesDoc} currentRules the rules the form above shows: a new room starts with them
+ * @param {() => string} unfixed what is wrong with those rules as typed ("" when nothing is)
  */
-function onlinePanel(ctx, currentRules) {
+function onlinePanel(ctx, currentRules, unfixed) {
   const errorBox = h("p", { class: "error-box", id: "online-error", hidden: true, role: "alert" });
   const nameInput = h("input", { type: "text", id: "online-name", maxlength: 24, value: savedName(), autocomplete: "nickname",
     placeholder: t("room.name_placeholder") });
@@ -321,6 +342,11 @@ function onlinePanel(ctx, currentRules) {
   async function create(event) {
     event.preventDefault();
     errorBox.hidden = true;
+    const wrong = unfixed();
+    if (wrong) {
+      fail(wrong);
+      return;
+    }
     const name = nameInput.value.trim() || t("setup.player_n", { n: 1 });
     keepName(nameInput.value.trim());
     /** @type {HTMLInputElement | null} */

@@ -7,6 +7,7 @@ import { h, clear } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { keepName } from "../../connection.js";
 import { presetSelect, presetValues, rulesForm } from "../../rules-form.js";
+import { learnLink } from "../../learn-link.js";
 import { fillChips, summaryDrawer } from "../../summary.js";
 import { connectionClass, connectionText } from "../../table.js";
 import { mineReady, sortedJSON } from "./core.js";
@@ -74,7 +75,7 @@ function renderRules(core, room) {
       const next = presetValues(meta, name);
       next.preset = name;
       sendRules(core, next);
-    } }));
+    } }), learnLink(() => values, { newTab: true }));
   clear(parts.rulesBox);
   parts.rulesBox.append(...rulesForm(meta, values, { idPrefix: "room-opt", editable: model.host, onChange: () => sendRules(core, values) }));
 }

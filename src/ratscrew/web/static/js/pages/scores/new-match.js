@@ -6,7 +6,7 @@ import { t, tn } from "../../i18n.js";
 import { sendJSON } from "../../api.js";
 import { rememberKey } from "./keys.js";
 import { MAX_PLAYERS, MIN_PLAYERS, describeError, matchTitle, presetLabel } from "./parts.js";
-import { dependency, forcedValue } from "../../needs.js";
+import { dependency, forcedValue, needsReason } from "../../needs.js";
 import { nest, presetValues, rulesHolderDrawer } from "./rules.js";
 /** @import { CreatedMatch, FlatRules, Meta, OptionDoc, PageContext, RuleValue } from "../../types.js" */
 /** @import { ErrorBox } from "./parts.js" */
@@ -214,7 +214,7 @@ function ruleChoices(meta, state, translated, playerCount) {
     for (const key of keys) {
       const opt = meta.options.find((o) => o.key === key);
       if (!opt) continue;
-      const control = optionControl(opt, translated);
+      const control = optionControl(opt, translated, needsReason(opt, meta.options));
       grid.append(control.field);
       control.onChange(() => {
         choose(key, control.read());
@@ -281,38 +281,60 @@ function ruleChoices(meta, state, translated, playerCount) {
  */
 
 /**
- * A switch for a yes-or-no rule, a list of values for the others.
+ * A switch for a yes-or-no rule, a list of values for the others. While the rule has no effect (it depends
+ * on another that does not call for it), it is greyed out and says why.
  * @param {OptionDoc} opt
  * @param {(key: string) => boolean} translated
+ * @param {string} reason why it would have no effect ("" for a rule that depends on no other)
  * @returns {OptionControl}
  */
-function optionControl(opt, translated) {
+function optionControl(opt, translated, reason) {
   const { key } = opt;
   const id = `sk-opt-${key.replace(/\W/g, "-")}`;
   const hintId = `${id}-hint`;
   const hint = opt.summary && !NO_HINT.has(key) && translated(`option.${key}`) ? h("small", { id: hintId, class: "sk-opt-hint" }, opt.summary) : null;
+  const why = reason ? h("small", { id: `${id}-why`, class: "sk-opt-hint sk-opt-why", hidden: true }, reason) : null;
+  const label = h("label", { for: id }, t(`scores.opt.${key}`));
+  /** @type {HTMLInputElement | HTMLSelectElement} */
+  let control;
+  /** @type {OptionControl["read"]} */
+  let read;
+  /** @type {OptionControl["write"]} */
+  let write;
+  let field;
   if (opt.kind === "bool") {
-    const box = h("input", { type: "checkbox", id, "aria-describedby": hint ? hintId : null });
-    const field = h("div", { class: "sk-opt sk-opt-bool" }, box, h("label", { for: id }, t(`scores.opt.${key}`)), hint);
-    return {
-      field,
-      read: () => box.checked,
-      write: (value) => { box.checked = Boolean(value); },
-      onChange: (listener) => box.addEventListener("change", listener),
-      setActive: (active) => { box.disabled = !active; field.classList.toggle("sk-opt-inactive", !active); },
-    };
+    const box = h("input", { type: "checkbox", id });
+    control = box;
+    read = () => box.checked;
+    write = (value) => { box.checked = Boolean(value); };
+    field = h("div", { class: "sk-opt sk-opt-bool" }, box, label, hint, why);
+  } else {
+    /** @type {RuleValue[]} */
+    const values = opt.kind === "choice" ? opt.choices.map((c) => c.value) : range(opt.minimum, opt.maximum);
+    const select = h("select", { id }, values.map((value) => h("option", { value: JSON.stringify(value) }, valueLabel(opt, value))));
+    control = select;
+    read = () => JSON.parse(select.value);
+    write = (value) => { select.value = JSON.stringify(value); };
+    field = h("div", { class: "sk-opt sk-opt-select" }, label, select, hint, why);
   }
-  /** @type {RuleValue[]} */
-  const values = opt.kind === "choice" ? opt.choices.map((c) => c.value) : range(opt.minimum, opt.maximum);
-  const select = h("select", { id, "aria-describedby": hint ? hintId : null },
-    values.map((value) => h("option", { value: JSON.stringify(value) }, valueLabel(opt, value))));
-  const field = h("div", { class: "sk-opt sk-opt-select" }, h("label", { for: id }, t(`scores.opt.${key}`)), select, hint);
+  /** @param {boolean} active */
+  const describe = (active) => {
+    const ids = [hint && hintId, why && !active && why.id].filter(Boolean).join(" ");
+    if (ids) control.setAttribute("aria-describedby", ids);
+    else control.removeAttribute("aria-describedby");
+  };
+  describe(true);
   return {
     field,
-    read: () => JSON.parse(select.value),
-    write: (value) => { select.value = JSON.stringify(value); },
-    onChange: (listener) => select.addEventListener("change", listener),
-    setActive: (active) => { select.disabled = !active; field.classList.toggle("sk-opt-inactive", !active); },
+    read,
+    write,
+    onChange: (listener) => control.addEventListener("change", listener),
+    setActive: (active) => {
+      control.disabled = !active;
+      field.classList.toggle("sk-opt-inactive", !active);
+      if (why) why.hidden = active;
+      describe(active);
+    },
   };
 }
 

@@ -1,0 +1,120 @@
+"""The house-rule settings in the browser: a number typed outside its range is kept and explained beside its
+field (in German here) instead of being changed in silence, and the game does not start until it is fixed; a
+setting that does nothing under the others is greyed out with the reason, on the setup page and in the score
+keeper; and Learn explains the very rules a table set up, not only a preset."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.conftest import Server, open_page
+
+
+def test_a_number_out_of_range_is_kept_and_explained_until_it_is_fixed(browser: Browser, live_server: Server) -> None:
+    page, errors = open_page(browser, live_server.url, lang="de")
+    try:
+        page.click("details.house-rules summary")
+        jack = page.locator("#opt-challenge-J")
+        problem = page.locator("#opt-challenge-J-problem")
+        expect(problem).to_be_hidden()
+        jack.fill("6")
+        jack.press("Tab")  # the change lands when the field is left
+        expect(problem).to_have_text("6 ist hier nicht erlaubt: Gib eine ganze Zahl von 0 bis 5 ein.")
+        expect(jack).to_have_value("6")  # what the player typed stays, it is not turned into a 5
+        expect(jack).to_have_attribute("aria-invalid", "true")
+        assert "opt-challenge-J-problem" in (jack.get_attribute("aria-describedby") or "").split()
+
+        page.click("#start-game")
+        expect(page.locator("form.setup > .error-box")).to_contain_text("Eine Hausregel ist so nicht erlaubt")
+        expect(jack).to_be_focused()
+        assert page.locator(".seat").count() == 0  # no game was dealt
+
+        jack.fill("")
+        jack.press("Tab")
+        expect(problem).to_have_text("Gib eine ganze Zahl von 0 bis 5 ein.")
+        jack.fill("5")  # fixed: the complaint goes as soon as the value is right
+        expect(problem).to_be_hidden()
+        expect(jack).not_to_have_attribute("aria-invalid", "true")
+        jack.press("Tab")
+        expect(page.locator(".setup .rule-chips")).to_contain_text("B5")
+
+        # Another number setting, with its own limits from the engine's definitions.
+        page.select_option("#opt-slapping-penalty", "lockout")
+        page.fill("#opt-slapping-lockout_cards", "21")
+        page.press("#opt-slapping-lockout_cards", "Tab")
+        expect(page.locator("#opt-slapping-lockout_cards-problem")).to_contain_text("von 1 bis 20")
+        # The lockout's length stops counting under burn: the typed value goes, the field shows the rule's.
+        page.select_option("#opt-slapping-penalty", "burn")
+        expect(page.locator("#opt-slapping-lockout_cards-problem")).to_be_hidden()
+        expect(page.locator("#opt-slapping-lockout_cards")).to_have_value("5")
+    finally:
+        page.context.close()
+    assert not errors, errors
+
+
+def reason_shown(page: Page, field: str, text: str) -> None:
+    expect(page.locator(field)).to_be_disabled()
+    why = page.locator(f"{field}-why")
+    expect(why).to_be_visible()
+    expect(why).to_contain_text(text)
+    assert f"{field[1:]}-why" in (page.locator(field).get_attribute("aria-describedby") or "").split()
+
+
+def test_a_setting_without_effect_is_greyed_with_the_reason(page: Page) -> None:
+    page.click("details.house-rules summary")
+    once = "#opt-slapping-once_per_card"
+    expect(page.locator(once)).to_be_enabled()  # under the default burn a second wrong slap would cost a card
+    expect(page.locator(f"{once}-why")).to_be_hidden()
+    page.select_option("#opt-slapping-penalty", "lockout")
+    reason_shown(page, once, "No effect unless “Wrong slap” is burn cards, give one to each")
+    reason_shown(page, "#opt-slaps-burned_count", "No effect unless “Wrong slap” is burn cards.")
+    page.select_option("#opt-slapping-penalty", "lockout-pile")  # a pile won between two slaps ends the lockout
+    expect(page.locator(once)).to_be_enabled()
+    expect(page.locator(f"{once}-why")).to_be_hidden()
+    reason_shown(page, "#opt-slaps-joker", "No effect unless “Jokers per deck” is 1 per deck or 2 per deck.")
+    page.select_option("#opt-deck-jokers", "1")
+    expect(page.locator("#opt-slaps-joker")).to_be_enabled()
+    expect(page.locator("#opt-challenge-joker")).to_be_enabled()
+
+    page.goto(page.url.split("#")[0] + "#/scores")
+    page.click(".sk-changes summary")
+    page.select_option("#sk-opt-slapping-penalty", json.dumps("none"))
+    reason_shown(page, "#sk-opt-slapping-once_per_card", "No effect unless “Wrong slap” is burn cards")
+    page.select_option("#sk-opt-slapping-penalty", json.dumps("burn"))
+    expect(page.locator("#sk-opt-slapping-once_per_card")).to_be_enabled()
+    expect(page.locator("#sk-opt-slapping-once_per_card-why")).to_be_hidden()
+
+
+def test_learn_explains_the_rules_a_table_set_up(page: Page) -> None:
+    page.click("details.house-rules summary")
+    page.check("#opt-slaps-bigmac")
+    page.select_option("#opt-slaps-flush", "3")
+    page.click(".learn-these a")
+    page.wait_for_selector("#pattern-bigmac")
+    picker = page.locator("#learn-preset")
+    expect(picker).to_have_value("*table*")
+    expect(page.locator("#learn-preset-summary")).to_have_text("Standard with 2 house rules changed")
+    expect(page.locator("#pattern-flush")).to_contain_text("The top 3 cards are all of one suit")
+    expect(page.locator("#pattern-double")).to_be_visible()  # the preset's own patterns are in force too
+
+    page.select_option("#learn-preset", "standard")
+    expect(page.locator("#pattern-bigmac")).to_have_count(0)
+    page.reload()
+    page.wait_for_selector("#pattern-double")
+    expect(picker).to_have_value("standard")  # the choice is kept; the table's rules stay on offer
+    page.select_option("#learn-preset", "*table*")
+    expect(page.locator("#pattern-bigmac")).to_be_visible()
+
+    # A room's lobby offers the same, beside the room (which the player must not leave to read them).
+    page.goto(page.url.split("#")[0] + "#/")
+    page.click("#create-room")
+    link = page.locator(".room-rules-panel .learn-link")
+    expect(link).to_have_attribute("target", "_blank")
+    with page.context.expect_page() as opened:
+        link.click()
+    learn = opened.value
+    learn.wait_for_selector("#pattern-bigmac")  # the room started with the setup page's rules
+    expect(learn.locator("#learn-preset")).to_have_value("*table*")
+    learn.close()

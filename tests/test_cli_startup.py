@@ -16,9 +16,26 @@ from ratscrew.cli import main
 from ratscrew.cli.app import COMMANDS
 from tests.test_cli import EXAMPLE_RECORD, PAULHUS
 
-# Packages only the servers, the lab's runs, their reports and progress bars need.
-HEAVY = ("starlette", "uvicorn", "anyio", "redis", "dask", "distributed", "rich", "matplotlib", "numpy")
-HEAVY_OURS = ("ratscrew.web", "ratscrew.hosting", "ratscrew.lab.report", "ratscrew.lab.bmn_search")
+# Packages only the servers, the lab's runs (and their process pools), reports and progress bars need.
+HEAVY = (
+    "starlette",
+    "uvicorn",
+    "anyio",
+    "redis",
+    "dask",
+    "distributed",
+    "multiprocessing",
+    "rich",
+    "matplotlib",
+    "numpy",
+)
+HEAVY_OURS = (
+    "ratscrew.web",
+    "ratscrew.hosting",
+    "ratscrew.executor",
+    "ratscrew.lab.report",
+    "ratscrew.lab.bmn_search",
+)
 
 
 def imported(args: list[str], stdin: str | None = None) -> tuple[set[str], str]:

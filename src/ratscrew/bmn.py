@@ -20,7 +20,6 @@ from types import ModuleType
 from ratscrew import kernels
 from ratscrew.engine.outcome import Loop
 from ratscrew.errors import NotationError
-from ratscrew.executor import open_runner
 from ratscrew.shuffle import SeededRandom
 
 # The C player (_bmn_fast.c); RATSCREW_PURE_PYTHON=1 forces the Python one (see kernels.py).
@@ -346,6 +345,8 @@ def play_random(
     which no order changes, so the figures are the same for the same seed whatever the path, the number of
     ``workers`` (processes), or the Dask cluster at ``scheduler``.
     """
+    from ratscrew.executor import open_runner  # here: playing one deal needs no process pool
+
     blocks = [
         (block_seed(seed, b), min(RANDOM_BLOCK, games - start), players, accelerated, keep, b)
         for b, start in enumerate(range(0, games, RANDOM_BLOCK))

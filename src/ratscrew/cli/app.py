@@ -37,8 +37,8 @@ EXIT_CODES: dict[type[RatscrewError], int] = {
 
 
 # Where each command lives, as ``module:name``. A command's module is imported only when that command runs or
-# its help is shown: importing them all first (the lab, Rich, the servers' settings) cost every
-# `ratscrew check` close to a second on a busy machine.
+# its help is shown: importing them all first (the lab, Rich, process pools) made `ratscrew check` take about
+# three times the CPU it takes now (bench/cli_startup.py).
 COMMANDS: Mapping[str, str] = {
     "bmn": "ratscrew.cli.bmn:bmn",
     "check": "ratscrew.cli.check:check",

@@ -147,7 +147,6 @@ def test_stale_bot_slap_is_cancelled_when_the_pile_changes() -> None:
         table.run_due()
         assert game.tricks == 0  # nobody reacts within 100 ms at easy (its floor is 180 ms)
         assert answer(table, Table.flip, 0) is None  # 2D covers the double
-        assert table.cancelled_bot_slaps == len(planned)
         clock.advance(3000)
         table.run_due()
         landed = [e.t for e in table.log if isinstance(e.event, SlapCorrect | WrongSlap) and e.event.seat == 1]

@@ -20,7 +20,6 @@ from types import ModuleType
 from ratscrew import kernels
 from ratscrew.engine.outcome import Loop
 from ratscrew.errors import NotationError
-from ratscrew.executor import open_runner
 from ratscrew.shuffle import SeededRandom
 
 # The C player (_bmn_fast.c); RATSCREW_PURE_PYTHON=1 forces the Python one (see kernels.py).
@@ -108,36 +107,50 @@ def play_bmn(hands: Sequence[str], *, accelerated: bool = True) -> BmnResult:
 _UNTRACKED_TRICKS = 5_000
 
 
+def play_trick(hands: tuple[deque[int], deque[int]], leader: int) -> tuple[int, int]:
+    """One trick of the two-hand game, played in place on hands of demands (0 a number card, 1-4 J Q K A),
+    top card first, from seat ``leader``: returns the seat that took the pile and the cards played. A player
+    who must play or pay with no card is out and the other takes the pile, so the game is over exactly when
+    the other hand is empty afterwards."""
+    player, owed, challenger = leader, 0, leader
+    pile: list[int] = []
+    while True:
+        hand = hands[player]
+        if not hand:  # must play or pay with no card: out, and the other takes the pile
+            taker = 1 - player
+            break
+        card = hand.popleft()
+        pile.append(card)
+        if card:
+            challenger, owed, player = player, card, 1 - player
+        elif owed:
+            owed -= 1
+            if not owed:
+                taker = challenger
+                break
+        else:
+            player = 1 - player
+    hands[taker].extend(pile)
+    return taker, len(pile)
+
+
+def demand_deque(hand: str) -> deque[int]:
+    """A demand string as ``play_trick`` plays it."""
+    return deque(ord(c) - 48 for c in hand)
+
+
 def _play_two(first: str, second: str) -> BmnResult | None:
-    """The two-hand game card by card, without remembering positions; None if it runs suspiciously long."""
-    hands = (deque(ord(c) - 48 for c in first), deque(ord(c) - 48 for c in second))
-    if not hands[0] or not hands[1]:
-        return BmnResult(0 if hands[0] else 1, 0, 0)
-    total = len(first) + len(second)
+    """The two-hand game trick by trick, without remembering positions; None if it runs suspiciously long."""
+    if not first or not second:
+        return BmnResult(0 if first else 1, 0, 0)
+    hands = (demand_deque(first), demand_deque(second))
     cards = tricks = leader = 0
     while tricks < _UNTRACKED_TRICKS:
-        player, owed, challenger = leader, 0, 0
-        pile: list[int] = []
-        while True:
-            hand = hands[player]
-            if not hand:  # must play or pay with no card: out, and the other takes the pile
-                return BmnResult(1 - player, cards, tricks + 1)
-            card = hand.popleft()
-            pile.append(card)
-            cards += 1
-            if card:
-                challenger, owed, player = player, card, 1 - player
-            elif owed:
-                owed -= 1
-                if not owed:
-                    break
-            else:
-                player = 1 - player
-        hands[challenger].extend(pile)
+        leader, played = play_trick(hands, leader)
+        cards += played
         tricks += 1
-        leader = challenger
-        if len(hands[challenger]) == total:
-            return BmnResult(challenger, cards, tricks)
+        if not hands[1 - leader]:
+            return BmnResult(leader, cards, tricks)
     return None
 
 
@@ -332,6 +345,8 @@ def play_random(
     which no order changes, so the figures are the same for the same seed whatever the path, the number of
     ``workers`` (processes), or the Dask cluster at ``scheduler``.
     """
+    from ratscrew.executor import open_runner  # here: playing one deal needs no process pool
+
     blocks = [
         (block_seed(seed, b), min(RANDOM_BLOCK, games - start), players, accelerated, keep, b)
         for b, start in enumerate(range(0, games, RANDOM_BLOCK))

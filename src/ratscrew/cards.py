@@ -60,10 +60,6 @@ class Suit(Enum):
     def glyph(self) -> str:
         return _SUIT_GLYPHS[self]
 
-    @property
-    def is_red(self) -> bool:
-        return self in (Suit.HEARTS, Suit.DIAMONDS)
-
 
 _RANK_SYMBOLS = {
     Rank.JOKER: "X",

@@ -1,6 +1,5 @@
-"""The command line. Importing the command modules registers them on the ``main`` group."""
+"""The command line. Each command's module is imported only when that command is asked for (``cli/app.py``)."""
 
-from ratscrew.cli import bmn, check, lab, play, replay, rules, serve, simulate  # noqa: F401  (registers the commands)
 from ratscrew.cli.app import main
 
 __all__ = ["main"]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
@@ -35,6 +36,21 @@ EXIT_CODES: dict[type[RatscrewError], int] = {
 }
 
 
+# Where each command lives, as ``module:name``. A command's module is imported only when that command runs or
+# its help is shown: importing them all first (the lab, Rich, process pools) made `ratscrew check` take about
+# three times the CPU it takes now (bench/cli_startup.py).
+COMMANDS: Mapping[str, str] = {
+    "bmn": "ratscrew.cli.bmn:bmn",
+    "check": "ratscrew.cli.check:check",
+    "lab": "ratscrew.cli.lab:lab",
+    "play": "ratscrew.cli.play:play",
+    "replay": "ratscrew.cli.replay:replay",
+    "rules": "ratscrew.cli.rules:rules",
+    "serve": "ratscrew.cli.serve:serve",
+    "simulate": "ratscrew.cli.simulate:simulate_command",
+}
+
+
 def exit_code(exc: RatscrewError) -> int:
     """The exit code of an error, found by its branch of the tree (2 for the bare root)."""
     return by_branch(exc, EXIT_CODES, 2)
@@ -42,7 +58,28 @@ def exit_code(exc: RatscrewError) -> int:
 
 class RatscrewGroup(click.Group):
     """Turns bad input (ours or Click's) into ``ratscrew: error: ...`` on stderr and an exit code, never a
-    traceback."""
+    traceback; and finds the commands named in ``COMMANDS`` only when they are asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in COMMANDS:
+            module, _, name = COMMANDS[cmd_name].partition(":")
+            found = getattr(importlib.import_module(module), name)
+            assert isinstance(found, click.Command), COMMANDS[cmd_name]
+            self.add_command(found, cmd_name)
+        return found
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] not in COMMANDS:
+            # A mistyped name: Click suggests the nearest among the commands it holds, so give it them all.
+            for name in COMMANDS:
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
 
     def main(
         self,

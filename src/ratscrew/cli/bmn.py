@@ -13,11 +13,8 @@ from typing import Any
 import click
 
 from ratscrew.bmn import RandomTally, parse_bmn_hands, play_bmn, play_random, random_kernel, to_notation
-from ratscrew.cli.app import main
-from ratscrew.cli.bmn_search import place_options, run_search
-from ratscrew.cli.common import print_json
+from ratscrew.cli.common import place_options, print_json
 from ratscrew.errors import MalformedInput
-from ratscrew.lab.report import bmn_random_report, bmn_search_report, check_report_folder, write_report
 from ratscrew.lab.stats import percentile, share_se
 
 USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
@@ -79,7 +76,7 @@ class RawArgs(click.Command):
         return []
 
 
-@main.command(cls=RawArgs, add_help_option=False, context_settings={"ignore_unknown_options": True})
+@click.command(cls=RawArgs, add_help_option=False, context_settings={"ignore_unknown_options": True})
 @click.pass_context
 def bmn(ctx: click.Context) -> None:
     """Play Beggar-my-neighbour deals (published-record notation, or --random N)."""
@@ -128,6 +125,10 @@ def bmn(ctx: click.Context) -> None:
 
 def _run(mode: str, command: list[str], options: dict[str, object], as_json: bool) -> None:
     """``--random`` or ``--search``, and the report folder when ``--report`` asks for one."""
+    # Here, not at the top: a plain deal needs neither the hunt (nor Rich, its progress bar) nor the reports.
+    from ratscrew.cli.bmn_search import run_search
+    from ratscrew.lab.report import bmn_random_report, bmn_search_report, check_report_folder, write_report
+
     folder = options.pop("report", None)
     if folder is not None:
         check_report_folder(Path(str(folder)))

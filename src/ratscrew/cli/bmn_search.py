@@ -12,19 +12,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ratscrew.bmn import parse_bmn_hands
-from ratscrew.cli.common import check_workers, print_json
+from ratscrew.cli.common import place_options, print_json
 from ratscrew.errors import MalformedInput
 from ratscrew.lab.bmn_search import Find, SearchState, evaluate, known_family, search
 from ratscrew.lab.bmn_state import SearchStateError, load_state, save_state
-
-
-def place_options(options: dict[str, object]) -> tuple[int, str | None]:
-    """Where to play: (local processes, Dask scheduler address or None), from --workers and --scheduler."""
-    workers, scheduler = options.get("workers"), options.get("scheduler")
-    assert workers is None or isinstance(workers, int)
-    assert scheduler is None or isinstance(scheduler, str)
-    check_workers(workers, scheduler)
-    return workers or 1, scheduler
 
 
 def run_search(options: dict[str, object], as_json: bool) -> tuple[SearchState, list[tuple[float, Find]]]:

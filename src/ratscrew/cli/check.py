@@ -5,13 +5,12 @@ from __future__ import annotations
 import click
 
 from ratscrew.cards import parse_cards
-from ratscrew.cli.app import main
 from ratscrew.cli.common import json_option, print_json, rules_from_options, rules_options
 from ratscrew.errors import NotationError
 from ratscrew.patterns import find_matches
 
 
-@main.command()
+@click.command()
 @rules_options
 @click.option(
     "--burned",

@@ -64,3 +64,12 @@ def check_workers(workers: int | None, scheduler: str | None) -> None:
         )
     if scheduler is not None and not scheduler.strip():
         raise MalformedInput("--scheduler needs an address, e.g. --scheduler tcp://127.0.0.1:8786")
+
+
+def place_options(options: dict[str, object]) -> tuple[int, str | None]:
+    """Where to play: (local processes, Dask scheduler address or None), from --workers and --scheduler."""
+    workers, scheduler = options.get("workers"), options.get("scheduler")
+    assert workers is None or isinstance(workers, int)
+    assert scheduler is None or isinstance(scheduler, str)
+    check_workers(workers, scheduler)
+    return workers or 1, scheduler

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import click
 
-from ratscrew.cli.app import main
 from ratscrew.errors import MalformedInput
 from ratscrew.lab.report import check_report_folder, draw, read_report, rerun
 
 
-@main.group("lab")
+@click.group("lab")
 def lab() -> None:
     """The lab's tools beyond the runs themselves (`simulate`, `bmn --random`, `bmn --search`)."""
 

@@ -6,10 +6,8 @@ from pathlib import Path
 
 import click
 
-from ratscrew.cli.app import main
 
-
-@main.command()
+@click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, help="Port (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Do not open the browser.")

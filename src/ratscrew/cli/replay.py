@@ -6,13 +6,12 @@ import sys
 
 import click
 
-from ratscrew.cli.app import main
 from ratscrew.cli.common import json_option, print_json
 from ratscrew.engine.game import Lockout
 from ratscrew.record import Record, play_out, state_json
 
 
-@main.command()
+@click.command()
 @click.argument("record_path", metavar="RECORD")
 @click.option(
     "--play-out", "play_out_flag", is_flag=True, help="Then keep flipping, with no more slaps, until the game ends."

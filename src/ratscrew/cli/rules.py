@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import click
 
-from ratscrew.cli.app import main
 from ratscrew.cli.common import json_option, print_json, rules_from_options
 from ratscrew.i18n import LANGUAGES, text
 from ratscrew.rules import PRESETS, Rules, option, rules_to_mapping, rules_to_toml
 
 
-@main.group(invoke_without_command=True)
+@click.group(invoke_without_command=True)
 @click.pass_context
 def rules(ctx: click.Context) -> None:
     """List the presets; `rules show` prints a rule set, `rules explain KEY` explains one key."""

@@ -12,7 +12,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from ratscrew.bots.registry import LEVEL_NAMES, STRATEGY_NAMES
-from ratscrew.cli.app import main
 from ratscrew.cli.common import (
     check_workers,
     json_option,
@@ -27,7 +26,7 @@ from ratscrew.lab.simulate import Summary, check_levels, simulate
 from ratscrew.lab.sweep import cell_doc, parse_vary, run_sweep, write_csv
 
 
-@main.command("simulate")
+@click.command("simulate")
 @rules_options
 @click.option("--players", type=int, default=None, help="Seats at the table (default: one per level in --bots).")
 @click.option(

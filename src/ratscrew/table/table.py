@@ -154,7 +154,6 @@ class Table:
         # Reaction times of correct slaps, per seat; a person's carry over from earlier games at the same
         # table (``reactions``), so a "match" computer knows their speed from the first card.
         self.reactions: dict[Seat, list[Millis]] = {s: list((reactions or {}).get(s, [])) for s in range(game.players)}
-        self.cancelled_bot_slaps = 0
         self._timers: list[_Timer] = []
         self._cancelled: set[int] = set()  # order numbers of timers cancelled but still in the heap
         self._order = itertools.count()
@@ -363,7 +362,6 @@ class Table:
     def _cancel_bot_slaps(self) -> None:
         for timer in self._bot_slaps:
             self._cancelled.add(timer.order)
-            self.cancelled_bot_slaps += 1
         self._bot_slaps.clear()
 
     def _plan_bot_slaps(self, t: Millis) -> None:

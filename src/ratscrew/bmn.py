@@ -107,50 +107,36 @@ def play_bmn(hands: Sequence[str], *, accelerated: bool = True) -> BmnResult:
 _UNTRACKED_TRICKS = 5_000
 
 
-def play_trick(hands: tuple[deque[int], deque[int]], leader: int) -> tuple[int, int]:
-    """One trick of the two-hand game, played in place on hands of demands (0 a number card, 1-4 J Q K A),
-    top card first, from seat ``leader``: returns the seat that took the pile and the cards played. A player
-    who must play or pay with no card is out and the other takes the pile, so the game is over exactly when
-    the other hand is empty afterwards."""
-    player, owed, challenger = leader, 0, leader
-    pile: list[int] = []
-    while True:
-        hand = hands[player]
-        if not hand:  # must play or pay with no card: out, and the other takes the pile
-            taker = 1 - player
-            break
-        card = hand.popleft()
-        pile.append(card)
-        if card:
-            challenger, owed, player = player, card, 1 - player
-        elif owed:
-            owed -= 1
-            if not owed:
-                taker = challenger
-                break
-        else:
-            player = 1 - player
-    hands[taker].extend(pile)
-    return taker, len(pile)
-
-
-def demand_deque(hand: str) -> deque[int]:
-    """A demand string as ``play_trick`` plays it."""
-    return deque(ord(c) - 48 for c in hand)
-
-
 def _play_two(first: str, second: str) -> BmnResult | None:
-    """The two-hand game trick by trick, without remembering positions; None if it runs suspiciously long."""
-    if not first or not second:
-        return BmnResult(0 if first else 1, 0, 0)
-    hands = (demand_deque(first), demand_deque(second))
+    """The two-hand game card by card, without remembering positions; None if it runs suspiciously long."""
+    hands = (deque(ord(c) - 48 for c in first), deque(ord(c) - 48 for c in second))
+    if not hands[0] or not hands[1]:
+        return BmnResult(0 if hands[0] else 1, 0, 0)
+    total = len(first) + len(second)
     cards = tricks = leader = 0
     while tricks < _UNTRACKED_TRICKS:
-        leader, played = play_trick(hands, leader)
-        cards += played
+        player, owed, challenger = leader, 0, 0
+        pile: list[int] = []
+        while True:
+            hand = hands[player]
+            if not hand:  # must play or pay with no card: out, and the other takes the pile
+                return BmnResult(1 - player, cards, tricks + 1)
+            card = hand.popleft()
+            pile.append(card)
+            cards += 1
+            if card:
+                challenger, owed, player = player, card, 1 - player
+            elif owed:
+                owed -= 1
+                if not owed:
+                    break
+            else:
+                player = 1 - player
+        hands[challenger].extend(pile)
         tricks += 1
-        if not hands[1 - leader]:
-            return BmnResult(leader, cards, tricks)
+        leader = challenger
+        if len(hands[challenger]) == total:
+            return BmnResult(challenger, cards, tricks)
     return None
 
 

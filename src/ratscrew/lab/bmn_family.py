@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ratscrew import kernels
-from ratscrew.bmn import demand_deque, play_bmn, play_trick, to_notation
+from ratscrew.bmn import play_bmn, to_notation
 
 _hunt = kernels.load("ratscrew._bmn_hunt")
 
@@ -31,11 +31,29 @@ HALF = 26
 
 def trick(pos: Position) -> tuple[Position, int] | None:
     """The position after one trick and the cards played in it, or None when the game ends in that trick."""
-    hands = (demand_deque(pos[0]), demand_deque(pos[1]))
-    taker, played = play_trick(hands, 0)
-    if not hands[1 - taker]:
-        return None
-    return ("".join(map(str, hands[taker])), "".join(map(str, hands[1 - taker]))), played
+    hands = [pos[0], pos[1]]
+    at = [0, 0]
+    pile: list[str] = []
+    player, owed, challenger = 0, 0, 0
+    while True:
+        if at[player] == len(hands[player]):
+            return None  # must play with no card
+        card = hands[player][at[player]]
+        at[player] += 1
+        pile.append(card)
+        if card != "0":
+            challenger, owed, player = player, ord(card) - 48, 1 - player
+        elif owed:
+            owed -= 1
+            if not owed:
+                break
+        else:
+            player = 1 - player
+    loser = 1 - challenger
+    if at[loser] == len(hands[loser]):
+        return None  # the winner holds every card
+    lead = hands[challenger][at[challenger] :] + "".join(pile)
+    return (lead, hands[loser][at[loser] :]), len(pile)
 
 
 def predecessors(pos: Position) -> list[tuple[Position, int]]:

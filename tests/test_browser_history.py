@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from ratscrew.i18n import LANGUAGES, catalog
-from tests.conftest import SCREENSHOTS, Server, open_page
+from tests.conftest import SCREENSHOTS, Server, open_page, until
 
 
 def shot(page: Page, name: str) -> None:
@@ -38,12 +37,12 @@ def play_short_game(page: Page) -> str:
     game_id = page.url.rsplit("/", 1)[-1]
     page.wait_for_selector(".flip-button.ready")
     page.keyboard.press("j")  # a slap on a pile with nothing to slap: a wrong slap, so the game has a slap
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and page.locator(".overlay").is_hidden():
+
+    def flip_if_due() -> None:
         if page.locator(".flip-button.ready").count():
             page.keyboard.press("f")
-        page.wait_for_timeout(60)
-    assert page.locator(".overlay").is_visible(), "the 40-card game did not end"
+
+    until(page, lambda: page.locator(".overlay").is_visible(), "the 40-card game's end", act=flip_if_due, every_ms=60)
     return game_id
 
 

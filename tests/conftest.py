@@ -39,7 +39,7 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshot
 # two others and with Chromium can take longer than 5 s to see a page answer, so expect() waits as long.
 WAIT_MS = 30_000
 expect.set_options(timeout=WAIT_MS)
-HANG_S = 120  # a game a test plays to a point, or a state it waits for, is there long before this
+HANG_S = 300  # a game a test plays to a point, or a state it waits for, is there long before this
 
 
 @dataclass

@@ -253,7 +253,7 @@ async def ws_fuzz(base: str, messages: int, seed: int, *, max_cards: int = 150) 
             if await page.answers(1000 + attempt, 2.0):
                 break
         else:
-            tally.stuck.append(f"a socket that flooded is not answered in the {FLOOD_RETRIES} seconds after")
+            tally.stuck.append(f"a socket that flooded is not answered after {FLOOD_RETRIES} tries a second apart")
         await page.close()
 
     async def abrupt() -> None:

@@ -24,7 +24,7 @@ CARDS = 20  # a game this long has its wrong slap, challenges and a leader, and 
 
 
 def play_short_game(page: Page) -> str:
-    """You against one Expert computer, to the end of CARDS cards; one wrong slap on the way. Returns the game id."""
+    """You against one Expert computer, to the card limit (CARDS); one wrong slap on the way. Returns the game id."""
     while page.locator(".seat-row button.ghost").count() > 1:
         page.locator(".seat-row button.ghost").last.click()
     if page.locator(".seat-row").count() > 2:

@@ -94,7 +94,8 @@ FLIP_IN_TURN = """([seat, target]) => {
 
 def play_until(ann: Page, bob: Page, target: int) -> None:
     """Each flips in turn (Ann seat 0, Bob seat 1; the computer plays its own) until both pages show ``target``
-    cards turned. Both pages are driven in every look: one that waited alone could wait on the other's turn."""
+    cards turned, under conftest.until's bound (a page that is slow to show the card on a busy machine is
+    waited for as long as the other: a 10 s wait for the second page starved under three test processes)."""
 
     def both_there() -> bool:
         there = [page.evaluate(FLIP_IN_TURN, [seat, target]) for page, seat in ((ann, 0), (bob, 1))]

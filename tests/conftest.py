@@ -12,15 +12,16 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 CHROMIUM = os.environ.get("RATSCREW_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,6 +35,11 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+# Playwright's expect() gives up after 5 s by default, its waits after 30 s: a worker sharing two cores with
+# two others and with Chromium can take longer than 5 s to see a page answer, so expect() waits as long.
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)
+HANG_S = 300  # a game a test plays to a point, or a state it waits for, is there long before this
 
 
 @dataclass
@@ -120,6 +126,20 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def chromium_available() -> bool:
     return shutil.which(CHROMIUM) is not None or Path(CHROMIUM).is_file()
+
+
+def until(
+    page: Page, done: Callable[[], bool], what: str, *, act: Callable[[], object] | None = None, every_ms: int = 80
+) -> None:
+    """Look at the page until ``done()``, doing ``act()`` (a player's move) and waiting ``every_ms`` between
+    looks. The bound is on real time, not on the number of looks, and only a hang reaches it: on a loaded
+    machine each look takes longer, and the game's own timers run on real time regardless."""
+    deadline = time.monotonic() + HANG_S
+    while not done():
+        assert time.monotonic() < deadline, f"{what}: not within {HANG_S} s"
+        if act is not None:
+            act()
+        page.wait_for_timeout(every_ms)
 
 
 def open_page(

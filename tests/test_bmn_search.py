@@ -110,10 +110,9 @@ def test_the_state_file_holds_the_hunt_whole(tmp_path: Path) -> None:
 
 
 def test_seconds_stops_the_search_and_ctrl_c_keeps_the_state(tmp_path: Path) -> None:
-    start = time.monotonic()
-    done = run("--search", "--seconds", "1.5", "--json", timeout=60)
+    # A search without --seconds runs until stopped: one that did not stop would end in run()'s timeout.
+    done = run("--search", "--seconds", "1.5", "--json")
     assert done.returncode == 0, done.stderr
-    assert time.monotonic() - start < 30
     assert all("deal" in json.loads(line) for line in done.stdout.splitlines())
     state = tmp_path / "hunt.json"
     proc = subprocess.Popen(

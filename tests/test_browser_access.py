@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import Server, open_page
+from tests.conftest import Server, open_page, until
 
 
 def deal_against_computer(page: Page) -> str:
@@ -56,8 +56,16 @@ def said(page: Page) -> list[str]:
     return texts
 
 
-def wait_said(page: Page, words: str, timeout: float = 20_000) -> None:
-    page.wait_for_function("words => window.__said.some(s => s.includes(words))", arg=words, timeout=timeout)
+def wait_said(page: Page, words: str) -> None:
+    page.wait_for_function("words => window.__said.some(s => s.includes(words))", arg=words)
+
+
+TURNED = "Number([...document.querySelectorAll('#pile .pile-card')].pop()?.dataset.number ?? -1)"
+
+
+def flip_if_due(page: Page) -> None:
+    if page.locator(".flip-button.ready").count():
+        page.keyboard.press("f")
 
 
 def test_the_live_region_says_your_turn_and_the_slap_verdict_but_not_every_card(page: Page) -> None:
@@ -65,8 +73,9 @@ def test_the_live_region_says_your_turn_and_the_slap_verdict_but_not_every_card(
     deal_against_computer(page)
     wait_said(page, "Your turn.")
     page.keyboard.press("j")  # a slap now: right or wrong, the verdict is read out
-    page.wait_for_function("window.__said.some(s => / slaps(:| wrong)| slapped too late/.test(s))", timeout=5000)
-    page.wait_for_timeout(1500)  # the computers turn cards meanwhile: none of them is read out
+    page.wait_for_function("window.__said.some(s => / slaps(:| wrong)| slapped too late/.test(s))")
+    # Cards are turned, the computers' among them (they wait for mine): none of them is read out.
+    until(page, lambda: page.evaluate(TURNED) >= 5, "five cards turned", act=lambda: flip_if_due(page))
     assert not [s for s in said(page) if " turns " in s], said(page)
     seats = page.get_by_role("list", name="Players at the table").get_by_role("listitem")
     assert seats.count() == 4
@@ -75,16 +84,17 @@ def test_the_live_region_says_your_turn_and_the_slap_verdict_but_not_every_card(
     # Asked for, every card is read out, and the choice is kept.
     page.click("#table-settings summary")
     page.check("#announce-cards")
-    for _ in range(40):
-        if page.locator(".flip-button.ready").count():
-            page.keyboard.press("f")
-        if [s for s in said(page) if " turns " in s]:
-            break
-        page.wait_for_timeout(100)
-    assert [s for s in said(page) if " turns " in s], said(page)
+    until(page, lambda: any(" turns " in s for s in said(page)), "a card read out", act=lambda: flip_if_due(page))
     page.reload()
     page.wait_for_selector(".seat")
     assert page.locator("#announce-cards").is_checked()
+
+
+# An element's text if it is shown, else '': read in one look (the slap window is open for only a second).
+SHOWN_TEXT = """selector => {
+  const el = document.querySelector(selector);
+  return el?.getClientRects().length ? el.innerText : '';
+}"""
 
 
 def test_with_reduced_motion_the_slap_window_is_shown_and_said(browser: Browser, live_server: Server) -> None:
@@ -101,20 +111,24 @@ def test_with_reduced_motion_the_slap_window_is_shown_and_said(browser: Browser,
         wait_said(page, ", your turn.")
         keys = {"0": "a", "1": "l"}
         flag = page.locator("#slap-window")
-        deadline = 400
-        while not flag.is_visible() and deadline:
-            deadline -= 1
+        shown: list[str] = []  # the flag's text, from the look that found it shown
+
+        def flip_for_the_due_seat() -> None:
             due = page.locator(".seat.due")
             if due.count():
                 page.keyboard.press(keys[due.get_attribute("data-seat") or "0"])
-            page.wait_for_timeout(40)
-        assert flag.is_visible(), "no challenge was won"
-        text = flag.inner_text()
+
+        def flag_shown() -> bool:
+            shown[:] = [page.evaluate(SHOWN_TEXT, "#slap-window")]
+            return bool(shown[0])
+
+        until(page, flag_shown, "a won challenge's slap window", act=flip_for_the_due_seat, every_ms=40)
+        text = shown[0]
         assert "Slap window" in text and ("Ann" in text or "Bob" in text)
         assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
-        wait_said(page, "Slap window open", timeout=3000)
+        wait_said(page, "Slap window open")
         assert [s for s in said(page) if "must play" in s], said(page)  # the challenge that was won
-        flag.wait_for(state="hidden", timeout=5000)
+        flag.wait_for(state="hidden")
         assert errors == []
     finally:
         page.context.close()
@@ -136,13 +150,8 @@ def test_sounds_wait_for_a_gesture_follow_the_game_and_keep_mute_and_volume(page
     assert page.evaluate(PLAY, "turn") is False  # nobody has touched the page yet: silence
     assert page.evaluate("window.__starts") == 0
     deal_against_computer(page)  # a click: sounds are allowed from now on
-    for _ in range(100):  # the computers' cards land with a sound, and so does each turn of mine
-        if page.evaluate("window.ratscrewSounds.count") >= 2:
-            break
-        if page.locator(".flip-button.ready").count():
-            page.keyboard.press("f")
-        page.wait_for_timeout(100)
-    assert page.evaluate("window.ratscrewSounds.count") >= 2
+    # The computers' cards land with a sound, and so does each turn of mine.
+    until(page, lambda: page.evaluate("window.ratscrewSounds.count") >= 2, "two sounds", act=lambda: flip_if_due(page))
     assert page.evaluate("window.__starts") >= 2
     page.click("#table-settings summary")
     assert page.get_by_label("Volume").count() == 1
@@ -180,7 +189,7 @@ def test_pause_stops_the_computers_survives_a_reload_and_resumes(page: Page) -> 
     assert page.locator("#pause-button").inner_text().startswith("Resume")
     assert page.locator("#status-line").inner_text() == "The game is paused."
     wait_say = "Game paused."
-    wait_said(page, wait_say, timeout=3000)
+    wait_said(page, wait_say)
     page.wait_for_timeout(400)
     stopped = page.evaluate(SEQ)
     page.keyboard.press("f")  # nothing is played while paused
@@ -195,14 +204,8 @@ def test_pause_stops_the_computers_survives_a_reload_and_resumes(page: Page) -> 
     page.evaluate(LISTEN)
     page.keyboard.press("p")  # the key resumes
     page.wait_for_selector("#paused-flag", state="hidden")
-    wait_said(page, "Game resumed.", timeout=3000)
-    for _ in range(80):
-        if page.evaluate(SEQ) > stopped:
-            break
-        if page.locator(".flip-button.ready").count():
-            page.keyboard.press("f")
-        page.wait_for_timeout(100)
-    assert page.evaluate(SEQ) > stopped
+    wait_said(page, "Game resumed.")
+    until(page, lambda: page.evaluate(SEQ) > stopped, "play going on", act=lambda: flip_if_due(page))
     assert page.locator("#pause-button").inner_text().startswith("Pause")
 
 
@@ -272,13 +275,9 @@ def test_the_end_of_a_game_is_played_by_keyboard_without_leaving_the_dialog(page
     page.fill("#opt-end-time_limit_s", "6")
     page.dispatch_event("#opt-end-time_limit_s", "change")
     game = deal_against_computer(page)
-    for _ in range(200):
-        if page.locator(".overlay").is_visible():
-            break
-        if page.locator(".flip-button.ready").count():
-            page.keyboard.press("f")
-        page.wait_for_timeout(100)
-    assert page.locator(".overlay").is_visible(), "the six-second game did not end"
+    until(
+        page, lambda: page.locator(".overlay").is_visible(), "the six-second game's end", act=lambda: flip_if_due(page)
+    )
     page.wait_for_function("document.activeElement?.id === 'play-again'")
     inside = "document.querySelector('.overlay').contains(document.activeElement)"
     for _ in range(5):

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from ratscrew.record import Record
-from tests.conftest import SCREENSHOTS, Server, open_page
+from tests.conftest import HANG_S, SCREENSHOTS, Server, open_page, until
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def flip(page: Page, key: str) -> None:
     top = "document.querySelector('#pile .pile-card:last-of-type')?.dataset.number ?? ''"
     before = page.evaluate(top)
     page.keyboard.press(key)
-    page.wait_for_function(f"before => ({top}) !== before", arg=before, timeout=5000)
+    page.wait_for_function(f"before => ({top}) !== before", arg=before)
 
 
 def deal(page: Page) -> str:
@@ -56,30 +56,34 @@ def deal(page: Page) -> str:
     return page.url.rsplit("/", 1)[-1]
 
 
+TIME_LIMIT_S = 8  # long enough for the player to turn and slap a few cards before the clock ends it
+
+
 def test_a_game_against_three_computers_played_to_the_end_by_keys(page: Page, live_server: Server) -> None:
     page.click("details.house-rules summary")
-    page.fill("#opt-end-time_limit_s", "25")
+    page.fill("#opt-end-time_limit_s", str(TIME_LIMIT_S))
     page.dispatch_event("#opt-end-time_limit_s", "change")
     page.select_option("#pace", "brisk")
     shot(page, "setup")
     game_id = deal(page)
     assert page.locator(".seat").count() == 4
-    deadline = time.monotonic() + 90
     slapped_at: set[int] = set()
     flips = 0
-    while time.monotonic() < deadline and page.locator(".overlay").is_hidden():
+
+    def play_a_turn() -> None:
+        nonlocal flips
         if page.locator(".flip-button.ready").count():
             page.keyboard.press("f")
             flips += 1
+            if flips == 2:
+                shot(page, "game")  # once, mid-game
         cards = top_cards(page)
         count = len(cards)
         if slappable(cards) and count not in slapped_at:
             page.keyboard.press("j")
             slapped_at.add(count)
-        if flips == 6:
-            shot(page, "game")
-        page.wait_for_timeout(90)
-    assert page.locator(".overlay").is_visible(), "the timed game did not end"
+
+    until(page, lambda: page.locator(".overlay").is_visible(), "the timed game's end", act=play_a_turn, every_ms=90)
     assert flips > 0
     shot(page, "summary")
     summary = page.locator(".overlay-card")
@@ -89,7 +93,7 @@ def test_a_game_against_three_computers_played_to_the_end_by_keys(page: Page, li
     record = Record.from_json(json.loads(response.body()))
     game = record.replay()
     assert game.over
-    assert record.rules.end.time_limit_s == 25
+    assert record.rules.end.time_limit_s == TIME_LIMIT_S
     page.click("#play-again")
     page.wait_for_function(f"!location.hash.endsWith('{game_id}')")
     page.wait_for_selector(".seat")
@@ -108,13 +112,14 @@ def test_two_players_on_one_screen_each_slap_with_their_own_key(page: Page) -> N
     flip_keys = {"0": "a", "1": "l"}
     slap_keys = [("s", "Ann"), ("k", "Bob")]
     won_by: list[str] = []
-    deadline = time.monotonic() + 60
-    while slap_keys and time.monotonic() < deadline:
+    deadline = time.monotonic() + HANG_S
+    while slap_keys:
+        assert time.monotonic() < deadline, f"no pile to slap within {HANG_S} s"
         cards = top_cards(page)
         if slappable(cards):
             key, name = slap_keys[0]
             page.keyboard.press(key)
-            page.wait_for_function("document.querySelector('#pile .pile-card') === null", timeout=3000)
+            page.wait_for_function("document.querySelector('#pile .pile-card') === null")
             latest = page.locator("#feed li").first.inner_text()
             assert name in latest, latest
             won_by.append(name)

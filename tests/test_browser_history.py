@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from ratscrew.i18n import LANGUAGES, catalog
-from tests.conftest import SCREENSHOTS, Server, open_page
+from tests.conftest import SCREENSHOTS, Server, open_page, until
 
 
 def shot(page: Page, name: str) -> None:
@@ -21,8 +20,11 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")
 
 
+CARDS = 20  # a game this long has its wrong slap, challenges and a leader, and replays in a few hundred steps
+
+
 def play_short_game(page: Page) -> str:
-    """You against one Expert computer, to the end of 40 cards; one wrong slap on the way. Returns the game id."""
+    """You against one Expert computer, to the card limit (CARDS); one wrong slap on the way. Returns the game id."""
     while page.locator(".seat-row button.ghost").count() > 1:
         page.locator(".seat-row button.ghost").last.click()
     if page.locator(".seat-row").count() > 2:
@@ -30,20 +32,28 @@ def play_short_game(page: Page) -> str:
     assert page.locator(".seat-row").count() == 2
     page.select_option("#seat-level-1", "expert")
     page.click("details.house-rules summary")
-    page.fill("#opt-end-max_cards", "40")
+    page.fill("#opt-end-max_cards", str(CARDS))
     page.dispatch_event("#opt-end-max_cards", "change")
+    page.fill("#opt-slapping-collect_delay_ms", "200")  # a won challenge's pile moves sooner: a quicker game
+    page.dispatch_event("#opt-slapping-collect_delay_ms", "change")
     page.select_option("#pace", "brisk")
     page.click("#start-game")
     page.wait_for_selector(".seat")
     game_id = page.url.rsplit("/", 1)[-1]
     page.wait_for_selector(".flip-button.ready")
     page.keyboard.press("j")  # a slap on a pile with nothing to slap: a wrong slap, so the game has a slap
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and page.locator(".overlay").is_hidden():
+
+    def flip_if_due() -> None:
         if page.locator(".flip-button.ready").count():
             page.keyboard.press("f")
-        page.wait_for_timeout(60)
-    assert page.locator(".overlay").is_visible(), "the 40-card game did not end"
+
+    until(
+        page,
+        lambda: page.locator(".overlay").is_visible(),
+        "the card limit's end of the game",
+        act=flip_if_due,
+        every_ms=60,
+    )
     return game_id
 
 
@@ -94,7 +104,7 @@ def test_a_finished_game_is_found_in_the_history_and_replayed_to_its_last_card(
     page.click("[data-nav=history]")
     entry = page.locator(f'.history-game[data-game="{game_id}"]')
     entry.wait_for()
-    assert "40 cards" in entry.locator(".history-length").inner_text()
+    assert f"{CARDS} cards" in entry.locator(".history-length").inner_text()
     assert entry.locator(".history-result").inner_text() == headline  # History says who was ahead too
     shot(page, "history")
     entry.locator("a[href^='#/replay/']").click()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from tests.conftest import SCREENSHOTS, Server, open_page
+from tests.conftest import SCREENSHOTS, Server, open_page, until
 
 # Keeps every websocket the page opens, so a test can drop one as a flaky network would, and can hold what
 # the page sends (while window.__hold is set) until it lets it go.
@@ -93,24 +93,25 @@ FLIP_IN_TURN = """([seat, target]) => {
 
 
 def play_until(ann: Page, bob: Page, target: int) -> None:
-    """Each flips in turn (Ann seat 0, Bob seat 1; the computer plays its own) until ``target`` cards are turned."""
-    for _ in range(300):
-        if ann.evaluate(FLIP_IN_TURN, [0, target]) | bob.evaluate(FLIP_IN_TURN, [1, target]):
-            ann.wait_for_function(FLIP_IN_TURN, arg=[0, target], polling=100, timeout=10_000)
-            bob.wait_for_function(FLIP_IN_TURN, arg=[1, target], polling=100, timeout=10_000)
-            return
-        ann.wait_for_timeout(80)  # a poll of both pages, not a wait for something to happen
-    raise AssertionError(f"the game did not reach {target} cards")
+    """Each flips in turn (Ann seat 0, Bob seat 1; the computer plays its own) until both pages show ``target``
+    cards turned, under conftest.until's bound (a page that is slow to show the card on a busy machine is
+    waited for as long as the other: a 10 s wait for the second page starved under three test processes)."""
+
+    def both_there() -> bool:
+        there = [page.evaluate(FLIP_IN_TURN, [seat, target]) for page, seat in ((ann, 0), (bob, 1))]
+        return all(there)
+
+    until(ann, both_there, f"both pages showing card {target}")
 
 
 def wait_for_turn(ann: Page, bob: Page) -> None:
     """Until Ann may flip (Bob flips whenever it is his turn)."""
-    for _ in range(300):
-        if ann.locator("#flip-0.ready").count():
-            return
-        bob.evaluate(FLIP_IN_TURN, [1, 10**6])
-        ann.wait_for_timeout(80)
-    raise AssertionError("Ann's turn never came")
+    until(
+        ann,
+        lambda: ann.locator("#flip-0.ready").count() > 0,
+        "Ann's turn",
+        act=lambda: bob.evaluate(FLIP_IN_TURN, [1, 10**6]),
+    )
 
 
 def unapplied(page: Page) -> int:
@@ -190,13 +191,9 @@ def test_two_browsers_join_a_room_by_code_play_and_one_reloads_still_seated(
     # A slap names the card Ann saw and her reaction time from its first paint.
     top = cards_turned(ann)
     ann.keyboard.press("j")
-    slaps: list[dict[str, Any]] = []
-    for _ in range(100):  # until Playwright has reported the frame
-        slaps = [m for m in two_players[0].sent if m["type"] == "slap"]
-        if slaps:
-            break
-        ann.wait_for_timeout(50)
-    assert slaps and slaps[-1]["seat"] == 0 and top <= slaps[-1]["card"] <= cards_turned(ann)
+    until(ann, lambda: any(m["type"] == "slap" for m in two_players[0].sent), "Playwright reporting the slap frame")
+    slaps = [m for m in two_players[0].sent if m["type"] == "slap"]
+    assert slaps[-1]["seat"] == 0 and top <= slaps[-1]["card"] <= cards_turned(ann)
     assert isinstance(slaps[-1]["rt"], int) and 0 <= slaps[-1]["rt"] < 60_000
     assert any(m["type"] == "echo" for m in two_players[0].sent)  # every probe of its delay is answered
 
@@ -323,10 +320,7 @@ def test_a_timed_room_game_ends_with_its_summary_and_a_rematch_keeps_the_table_t
     ann.click("#ready-button")
     ann.wait_for_selector("#start-button:not([disabled])")
     ann.click("#start-button")
-    for _ in range(300):
-        if ann.evaluate(FLIP_UNTIL_OVER) & bob.evaluate(FLIP_UNTIL_OVER):
-            break
-        ann.wait_for_timeout(80)  # a poll of both pages, not a wait for something to happen
+    until(ann, lambda: all([ann.evaluate(FLIP_UNTIL_OVER), bob.evaluate(FLIP_UNTIL_OVER)]), "the timed game's end")
     assert ann.locator(".overlay-card tbody tr").count() == 2
     assert ann.locator("#room-phase").inner_text() == "Game over"
     record = ann.request.get(live_server.url.rstrip("/") + (ann.get_attribute("#download-record", "href") or ""))

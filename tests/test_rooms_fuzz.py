@@ -68,7 +68,7 @@ def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def test_a_live_room_over_real_sockets_answers_every_bad_message(fuzz_server: Server) -> None:
     # Its own thread and loop: Playwright's synchronous API may already run an event loop in this one.
     with ThreadPoolExecutor(1) as worker:
-        tally = worker.submit(asyncio.run, ws_fuzz(fuzz_server.url, 160, seed=4, max_cards=40)).result(timeout=120)
+        tally = worker.submit(asyncio.run, ws_fuzz(fuzz_server.url, 160, seed=4, max_cards=40)).result(timeout=300)
     assert_clean(tally, "websockets")
     assert fuzz_server.process.poll() is None
     for category in ("malformed", "oversized", "other_seat", "out_of_order", "flood", "abrupt_disconnect"):

@@ -35,6 +35,8 @@ class Player:
         self.room: dict[str, Any] = {}
         self.yours: list[int] = []
         self.messages: list[dict[str, Any]] = []
+        self.refused = 0  # moves the room refused: a flip refused may be sent again
+        self.asked: tuple[int, int] | None = None  # (cards shown, refusals) when this page last flipped
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
@@ -61,6 +63,8 @@ class Player:
                 self.token, self.yours = message["token"], message["seats"]
             elif kind == "lobby":
                 self.room = message["room"]
+            elif kind == "rejected":
+                self.refused += 1
             elif kind == "latency":
                 for seat, ms in zip(self.room["seats"], message["seats"], strict=True):
                     seat["latency_ms"] = ms
@@ -84,9 +88,9 @@ class Player:
         self._stack.close()
 
 
-def open_room(server: Server, seats: int) -> list[Player]:
+def open_room(server: Server, seats: int, **options: object) -> list[Player]:
     """A room with ``seats`` people: the host creates it, the others sit; everyone ready; the host starts."""
-    status, created = server.post("/api/rooms", {"seats": seats, "name": "P1", "public": False})
+    status, created = server.post("/api/rooms", {"seats": seats, "name": "P1", "public": False, **options})
     assert status == 200, created
     players = [Player(server, created["code"], created["token"])]
     for seat in range(1, seats):
@@ -105,26 +109,33 @@ def open_room(server: Server, seats: int) -> list[Player]:
     return players
 
 
-def play(players: list[Player], until: Any, limit: float = 60.0) -> None:
-    """Whoever is due turns a card, until ``until()`` holds."""
+def play(players: list[Player], until: Any, limit: float = 120.0) -> None:
+    """Whoever is due turns a card, until ``until()`` holds. A page flips once for each card it was shown
+    (again only if that flip was refused), and never once ``until()`` holds: when this returns, no flip is on
+    its way, whatever the machine's load (a flip sent twice could play a second card of a challenge)."""
     deadline = time.monotonic() + limit
-    while not until():
-        assert time.monotonic() < deadline, "the game did not get there in time"
+    while True:
         for player in players:
             player.pump(0.02)
         state = players[0].state
-        if state.get("over"):
+        if until() or state.get("over"):
             return
+        assert time.monotonic() < deadline, "the game did not get there in time"
         if state.get("collect_pending") is None:
             for player in players:
                 if state["turn"] in player.yours and player.state.get("cards") == state.get("cards"):
-                    player.send({"type": "flip", "seat": state["turn"]})
+                    asked = (state["cards"], player.refused)
+                    if player.asked != asked:
+                        player.asked = asked
+                        player.send({"type": "flip", "seat": state["turn"]})
                     break
         time.sleep(0.03)
 
 
 def test_four_players_one_drops_mid_challenge_and_catches_up_event_by_event(live_server: Server) -> None:
-    players = open_room(live_server, 4)
+    # No computer takes the dropped seat after its grace (a loaded machine can take that long to get here):
+    # once the others stop, the room's events are only those they played and a won pile moving.
+    players = open_room(live_server, 4, standins=False)
     first = players[0]
     play(players, lambda: first.state.get("owed", 0) > 0 and first.state["turn"] != 3)
     dropped = players[3]
@@ -134,25 +145,26 @@ def test_four_players_one_drops_mid_challenge_and_catches_up_event_by_event(live
     rest = players[:3]
     target = first.state["cards"] + 6
     play(rest, lambda: first.state["cards"] >= target or first.state["turn"] == 3)
-    # Nobody turns a card now, but a won challenge's collect window (a second) may still end and publish:
-    # wait until the room has been quiet for two seconds, so the missed events are all there are.
-    quiet_since, last = time.monotonic(), first.last_seq
-    while time.monotonic() - quiet_since < 2.0:
-        for player in rest:
-            player.pump(0.1)
-        if first.last_seq != last:
-            quiet_since, last = time.monotonic(), first.last_seq
     back = Player(live_server, dropped.code, dropped.token, since=seen)
     back.seqs = []
     back.wait_for(lambda: bool(back.room), "the welcome")
-    back.wait_for(lambda: back.last_seq >= first.last_seq, "the missed events")
     assert back.yours == [3]
-    assert back.seqs == list(range(seen + 1, first.last_seq + 1))  # exactly the missed events, in order
+    # The welcome counts every event since the page's last one (a won pile may still move after it: a live
+    # event then), and they follow it exactly, in order; the page then stays in step, nothing twice.
     welcome = next(m for m in back.messages if m["type"] == "welcome")
-    assert welcome["missed"] == len(back.seqs)
+    missed, at_welcome = welcome["missed"], welcome["seq"]
+    assert at_welcome >= first.last_seq and missed == at_welcome - seen > 0
+    back.wait_for(lambda: back.last_seq >= at_welcome, "the missed events")
+    assert back.seqs[:missed] == list(range(seen + 1, at_welcome + 1))  # exactly the missed events, in order
+    deadline = time.monotonic() + 30
+    while back.last_seq != first.last_seq:  # both have seen the room's last event: the same table
+        assert time.monotonic() < deadline, (back.last_seq, first.last_seq)
+        first.pump()
+        back.pump()
+    assert back.seqs == list(range(seen + 1, back.last_seq + 1))
     assert back.state["stack_sizes"] == first.state["stack_sizes"]
-    latencies = [s["latency_ms"] for s in first.room["seats"]]
-    assert all(isinstance(ms, int) for ms in latencies[:3])  # everyone sees each player's measured delay
+    # Everyone sees each player's measured delay (the server times each link every few seconds).
+    first.wait_for(lambda: all(isinstance(s["latency_ms"], int) for s in first.room["seats"][:3]), "the delays")
     for player in [*rest, back]:
         player.close()
 
@@ -186,11 +198,7 @@ def test_a_restart_mid_game_resumes_every_room(tmp_path: Path, sig: int) -> None
         lone.wait_for(lambda: bool(lone.state), "the game vs the computer")
         lone.send({"type": "flip", "seat": 0})
         lone.wait_for(lambda: lone.state.get("cards", 0) >= 1, "the first card")
-        for player in [*online, lone]:
-            player.pump(0.3)
-        # A card still in flight when play stopped may have won a pile that moves a second later: let it move.
-        online[0].wait_for(lambda: online[0].state.get("collect_pending") is None, "the won pile to move")
-        online[0].pump(0.3)
+        # play() stopped with no flip on its way and no won pile waiting to move: the room stands still.
         before_online = dict(online[0].state)
         assert before_online["collect_pending"] is None
         # The journal's writer commits on its own thread a few milliseconds after each action; on a loaded

@@ -126,8 +126,9 @@ def test_the_shared_limits_count_in_the_worker_with_its_own_caps_when_redis_is_a
         assert await limits.ask(client, creating=True, connecting=True) is None  # known away: not even asked
         await limits.redis.aclose()
 
-    with caplog.at_level(logging.WARNING):
-        asyncio.run(away())
+    # On a thread of its own: in a process whose browser tests ran, Playwright's loop holds this thread.
+    with caplog.at_level(logging.WARNING), ThreadPoolExecutor(1) as worker:
+        worker.submit(asyncio.run, away()).result(timeout=60)
     for _ in range(3):
         limits.create(client)
     with pytest.raises(TooMany, match="at most 3"):  # the configured cap, not the default one, counted here

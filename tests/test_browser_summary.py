@@ -68,7 +68,7 @@ def test_chips_and_preset_summary_come_from_the_server(english: Page) -> None:
     page.click("details.house-rules summary")
     page.select_option("#opt-deck-jokers", "2")
     expect(chips).to_contain_text("Joker")
-    expect(page.locator("#preset-summary")).to_contain_text("(with house rules changed)")
+    expect(page.locator("#preset-summary")).to_contain_text("Standard with 1 house rule changed: ")
     assert sent and sent[-1]["players"] == 4 and sent[-1]["lang"] == "en"
     rules = sent[-1]["rules"]
     assert isinstance(rules, dict) and rules["deck"]["jokers"] == 2
@@ -119,7 +119,7 @@ def test_a_room_lobby_shows_the_servers_chips_and_deck_for_its_seats(french: Pag
     page.wait_for_selector("#room-seats")
     expect(page.locator("#room-rules")).to_contain_text("V1 D2 R3 A4")
     expect(page.locator("#room-deck-line")).to_have_text("3 joueurs, deux jeux mélangés.")
-    expect(page.locator("#room-preset-summary")).to_contain_text("(règles maison modifiées)")
+    expect(page.locator("#room-preset-summary")).to_contain_text("Standard avec 1 règle maison modifiée")
     # The host turns deck.decks back to auto: the lobby follows with one deck for three players.
     page.click("#room-house-rules summary")
     page.select_option("#room-opt-deck-decks", "auto")

@@ -107,10 +107,26 @@ def test_jokers_only_show_when_the_deck_has_them(client: TestClient) -> None:
 def test_changes_from_the_preset_are_listed_as_chips(client: TestClient) -> None:
     doc = summary(client, {"rules": {"preset": "standard", "slaps": {"run": 3}}, "lang": "fr"})
     assert doc["preset"]["changed"] is True
-    assert doc["preset"]["text"].endswith("(règles maison modifiées)")
+    assert doc["preset"]["text"].startswith("Standard avec 1 règle maison modifiée")
     assert [c["key"] for c in doc["changes"]] == ["slaps.run"]
     assert " : " in doc["changes"][0]["chip"]
     assert doc["preset"]["changes_text"] == "avec 1 modification"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_summary_line_describes_the_rules_in_force_not_the_preset(client: TestClient, lang: str) -> None:
+    """The line above the chips once said the preset's "J1 ..." while the chip under it said "J2 ..."."""
+    body: dict[str, object] = {
+        "rules": {"preset": "standard", "challenge": {"J": 2}, "slapping": {"penalty": "lockout"}},
+        "lang": lang,
+    }
+    doc = summary(client, body)
+    demands, penalty = doc["chips"][1], doc["chips"][2]
+    assert demands[:2] in ("J2", "V2", "B2") and demands in doc["preset"]["text"]
+    assert penalty in doc["preset"]["text"]
+    plain = summary(client, {"rules": "standard", "lang": lang})
+    assert plain["chips"][1] not in doc["preset"]["text"]  # the preset's own demands (J1 ...) are gone
+    assert plain["preset"]["text"] == plain["preset"]["summary"]
 
 
 def test_slapjack_reads_as_slapjack_in_every_language(client: TestClient) -> None:

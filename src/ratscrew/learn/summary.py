@@ -12,8 +12,16 @@ from __future__ import annotations
 from ratscrew.cards import Rank
 from ratscrew.learn.examples import pattern_pile
 from ratscrew.learn.rules_page import pattern_rule
-from ratscrew.learn.words import Doc, Texts, card_text, no_challenges, option_label, value_label, wildcard_text
-from ratscrew.patterns import enabled_patterns
+from ratscrew.learn.words import (
+    Doc,
+    Texts,
+    card_text,
+    no_challenges,
+    option_label,
+    slap_keys,
+    value_label,
+    wildcard_text,
+)
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
 
 COURT_LETTERS: tuple[Rank, ...] = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
@@ -27,11 +35,6 @@ MACHINE_ONLY: frozenset[str] = frozenset(
 def letter(tr: Texts, rank: Rank) -> str:
     """The letter a court card carries in this language (K, R in French, K in German...)."""
     return tr(f"card.letter.{rank.symbol}")
-
-
-def slap_keys(rules: Rules) -> list[str]:
-    """The patterns that can really be slapped: the joker slap only counts when the deck holds jokers."""
-    return [p.key for p in enabled_patterns(rules) if p.key != "joker" or rules.deck.jokers]
 
 
 def _pattern_note(tr: Texts, rules: Rules, key: str) -> str:
@@ -216,16 +219,29 @@ def rules_summary(lang: str, rules: Rules, players: int) -> Doc:
     tr = Texts(lang)
     changed = changes(tr, rules)
     summary = tr(f"preset.{rules.preset}")
+    label = tr(f"preset.{rules.preset}.name")
+    table = [c for c in changed if c["table"]]
+    # The preset's own sentence names its values (J1 Q2 ...): once a house rule a table agrees on differs,
+    # it no longer describes the rules in force, so the line names the preset and the chips (the same words
+    # as the chips drawn under it) that differ from the preset's.
+    if table:
+        head = tr.count("learn.ui.table_summary", len(table), preset=label)
+        before = chips(tr, Rules.build(rules.preset))
+        differ = [chip for chip in chips(tr, rules) if chip not in before]
+        sep = " ; " if tr.lang == "fr" else "; "
+        text = tr("rules.chip.change", label=head, value=sep.join(differ)) if differ else head
+    else:
+        text = summary + (" " + tr("setup.with_changes") if changed else "")
     return {
         "lang": lang,
         "players": players,
         "preset": {
             "name": rules.preset,
-            "label": tr(f"preset.{rules.preset}.name"),
+            "label": label,
             "summary": summary,
             "changed": bool(changed),
-            "text": summary + (" " + tr("setup.with_changes") if changed else ""),
-            "changes_text": tr.count("scores.rules.changes", len([c for c in changed if c["table"]])),
+            "text": text,
+            "changes_text": tr.count("scores.rules.changes", len(table)),
         },
         "slaps": [slap_doc(tr, rules, k) for k in slap_keys(rules)],
         "no_slaps": tr("scores.rules.no_slaps"),

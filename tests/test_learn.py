@@ -23,7 +23,7 @@ from ratscrew.engine.events import CardTurned
 from ratscrew.i18n import LANGUAGES, catalog
 from ratscrew.learn import learn_document as _learn_document
 from ratscrew.learn.examples import iter_examples
-from ratscrew.learn.words import missing_texts
+from ratscrew.learn.words import missing_texts, slap_keys
 from ratscrew.patterns import PATTERN_KEYS, enabled_patterns, find_matches
 from ratscrew.rules import OPTIONS, PRESETS, Rules
 from tests.conftest import open_page
@@ -224,7 +224,9 @@ def test_every_enabled_pattern_is_explained_with_a_slappable_example(rules: Rule
     doc = learn_document("en", rules)
     slaps = next(s for s in doc["rules"]["sections"] if s["id"] == "slaps")
     shown = {b["key"]: b for b in slaps["blocks"] if b["type"] == "pattern"}
-    assert list(shown) == [p.key for p in enabled_patterns(rules)]
+    # Every enabled pattern that can come up: the joker slap without jokers is listed as not played.
+    assert list(shown) == slap_keys(rules)
+    assert set(shown) == {p.key for p in enabled_patterns(rules)} - ({"joker"} if not rules.deck.jokers else set())
     for key, block in shown.items():
         assert any(e["slappable"] and e["shows"] == key for e in block["examples"]), key
 
@@ -375,3 +377,22 @@ def test_learn_preset_picker_and_card_filter(browser: Any, live_server: Any) -> 
         assert shown == expected, query
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize(
+    "changes", [{}, {"challenge.J": 2, "slapping.penalty": "lockout"}], ids=["standard", "standard-changed"]
+)
+def test_a_pattern_that_cannot_come_up_is_listed_as_not_played(changes: dict[str, object]) -> None:
+    """Standard turns the joker slap on but deals no jokers: Learn once counted it among the patterns
+    ("6 patterns can be slapped") and then said it never comes up. It belongs under "Not played"."""
+    rules = Rules.build("standard").with_changes(changes)
+    assert not rules.deck.jokers and rules.slaps.joker
+    section = next(s for s in learn_document("en", rules)["rules"]["sections"] if s["id"] == "slaps")
+    shown = [b["key"] for b in section["blocks"] if b["type"] == "pattern"]
+    off = next(b for b in section["blocks"] if b["type"] == "off")
+    assert "joker" not in shown and "joker" in [i["key"] for i in off["items"]]
+    count = [b["text"] for b in section["blocks"] if b["type"] == "p" and b["text"].startswith("Under these")]
+    assert count == [f"Under these rules, {len(shown)} patterns can be slapped:"]
+    with_jokers = rules.with_changes({"deck.jokers": 2})
+    section = next(s for s in learn_document("en", with_jokers)["rules"]["sections"] if s["id"] == "slaps")
+    assert "joker" in [b["key"] for b in section["blocks"] if b["type"] == "pattern"]

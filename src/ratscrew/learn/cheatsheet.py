@@ -14,8 +14,7 @@ from ratscrew.learn.rules_page import (
     tie_sentence,
     wrong_sentence,
 )
-from ratscrew.learn.summary import slap_keys
-from ratscrew.learn.words import Doc, Texts, key_doc
+from ratscrew.learn.words import Doc, Texts, key_doc, slap_keys
 from ratscrew.patterns import enabled_patterns
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Rules
 

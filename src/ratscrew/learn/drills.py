@@ -27,8 +27,8 @@ from ratscrew.engine.events import CardTurned, ChallengeOpened, ChallengeStopped
 from ratscrew.errors import MalformedInput, NotFound, RulesError
 from ratscrew.learn.examples import match_doc
 from ratscrew.learn.narrator import Step, challenge_steps, narrate
-from ratscrew.learn.words import Doc, Texts, card_text, cards_text, no_challenges, rank_name
-from ratscrew.patterns import enabled_patterns, find_matches, wildcard_rank
+from ratscrew.learn.words import Doc, Texts, card_text, cards_text, no_challenges, rank_name, slap_keys
+from ratscrew.patterns import find_matches, wildcard_rank
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
 
@@ -65,7 +65,7 @@ def make_drill(kind: str, seed: int, rules: Rules, lang: str) -> Doc:
 
 def slap_patterns(rules: Rules) -> list[str]:
     """The patterns a pile can show under these rules (the joker pattern only with jokers in the deck)."""
-    return [p.key for p in enabled_patterns(rules) if p.key != "joker" or rules.deck.jokers]
+    return slap_keys(rules)
 
 
 def _deck(rules: Rules, rng: SeededRandom, *, jokers: bool) -> list[Card]:

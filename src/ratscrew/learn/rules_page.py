@@ -25,10 +25,11 @@ from ratscrew.learn.words import (
     note,
     paragraph,
     rank_name,
+    slap_keys,
     value_label,
     wildcard_text,
 )
-from ratscrew.patterns import PATTERN_KEYS, enabled_patterns
+from ratscrew.patterns import PATTERN_KEYS
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, SECTIONS, Rules
 
 COURT_RANKS: tuple[Rank, ...] = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
@@ -272,7 +273,7 @@ def pattern_keys(pattern: str) -> tuple[str, ...]:
 
 
 def section_slaps(tr: Texts, rules: Rules) -> Doc:
-    on = [p.key for p in enabled_patterns(rules)]
+    on = slap_keys(rules)  # a pattern that cannot come up (the joker slap without jokers) is not played
     off = [k for k in PATTERN_KEYS if k not in on]
     blocks: list[Doc] = [
         paragraph(tr("learn.slaps.p1")),

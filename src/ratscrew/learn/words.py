@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from ratscrew.cards import Card, Rank
 from ratscrew.i18n import catalog, text, text_count
-from ratscrew.patterns import wildcard_rank
+from ratscrew.patterns import enabled_patterns, wildcard_rank
 from ratscrew.rules import OPTIONS_BY_KEY, Option, Rules
-from ratscrew.rules.options import Value
+from ratscrew.rules.options import Value, needs_met
 
 Doc = dict[str, object]
 
@@ -23,6 +23,17 @@ ZERO_WORDS: tuple[str, ...] = (
     "end.time_limit_s",
     "end.max_cards",
 )
+
+
+def slap_keys(rules: Rules) -> list[str]:
+    """The patterns that can really be slapped: enabled, and what their option needs (rules/options.py) is
+    set so; the joker slap needs jokers in the deck. Learn, the summary and the cheat sheet all ask here."""
+    values = rules.values()
+    return [
+        p.key
+        for p in enabled_patterns(rules)
+        if (opt := OPTIONS_BY_KEY.get(f"slaps.{p.key}")) is None or needs_met(opt, values)
+    ]
 
 
 @dataclass(frozen=True, slots=True)

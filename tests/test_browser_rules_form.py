@@ -68,12 +68,17 @@ def test_a_setting_without_effect_is_greyed_with_the_reason(page: Page) -> None:
     expect(page.locator(once)).to_be_enabled()  # under the default burn a second wrong slap would cost a card
     expect(page.locator(f"{once}-why")).to_be_hidden()
     page.select_option("#opt-slapping-penalty", "lockout")
-    reason_shown(page, once, "No effect unless “Wrong slap” is burn cards, give one to each")
-    reason_shown(page, "#opt-slaps-burned_count", "No effect unless “Wrong slap” is burn cards.")
+    # The reason names the other setting by the label its field has on this page (reasons once said
+    # "Wrong slap", "Jokers per deck": the score keeper's names, on no field of the setup page).
+    penalty = page.locator("label[for=opt-slapping-penalty]").inner_text()
+    jokers = page.locator("label[for=opt-deck-jokers]").inner_text()
+    assert penalty.startswith("what a wrong slap costs") and jokers != "Jokers per deck"
+    reason_shown(page, once, f"No effect unless “{penalty}” is burn cards, give one to each")
+    reason_shown(page, "#opt-slaps-burned_count", f"No effect unless “{penalty}” is burn cards.")
     page.select_option("#opt-slapping-penalty", "lockout-pile")  # a pile won between two slaps ends the lockout
     expect(page.locator(once)).to_be_enabled()
     expect(page.locator(f"{once}-why")).to_be_hidden()
-    reason_shown(page, "#opt-slaps-joker", "No effect unless “Jokers per deck” is 1 per deck or 2 per deck.")
+    reason_shown(page, "#opt-slaps-joker", f"No effect unless “{jokers}” is 1 per deck or 2 per deck.")
     page.select_option("#opt-deck-jokers", "1")
     expect(page.locator("#opt-slaps-joker")).to_be_enabled()
     expect(page.locator("#opt-challenge-joker")).to_be_enabled()

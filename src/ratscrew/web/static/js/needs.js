@@ -34,9 +34,11 @@ export function forcedValue(opt, valueOf) {
  * values that would make it count ("No effect unless “Wrong slap” is burn cards or give one to each.").
  * @param {OptionDoc} opt
  * @param {OptionDoc[]} options every option (meta.options), to name the one it depends on
+ * @param {(other: OptionDoc) => string} [nameOf] the other option's name as the page labels its field (the
+ *   setup form shows `summary`; the score keeper its short `scores.opt.*` label, the default)
  * @returns {string} empty for an option that depends on nothing
  */
-export function needsReason(opt, options) {
+export function needsReason(opt, options, nameOf = optionName) {
   const needs = opt.needs;
   const other = needs && options.find((o) => o.key === needs.key);
   if (!needs || !other) return "";
@@ -45,7 +47,7 @@ export function needsReason(opt, options) {
   try {
     list = new Intl.ListFormat(lang(), { type: "disjunction" }).format(values);
   } catch { /* an old browser: commas will do */ }
-  return t("rules.needs", { setting: optionName(other), values: list });
+  return t("rules.needs", { setting: nameOf(other), values: list });
 }
 
 /**

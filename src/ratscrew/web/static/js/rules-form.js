@@ -90,7 +90,7 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
       const field = optionField(opt, values, { idPrefix, editable, onChange: changed });
       if (opt.needs) {
         dependents.push({ opt, field, editable });
-        field.append(h("small", { class: "option-why", id: `${fieldId(idPrefix, opt)}-why`, hidden: true }, needsReason(opt, meta.options)));
+        field.append(h("small", { class: "option-why", id: `${fieldId(idPrefix, opt)}-why`, hidden: true }, needsReason(opt, meta.options, fieldLabel)));
       }
       fields.append(field);
     }
@@ -156,6 +156,14 @@ function fieldId(idPrefix, opt) {
 }
 
 /**
+ * The label this form shows on an option's field (a greyed option's reason names the other one by it).
+ * @param {OptionDoc} opt
+ */
+function fieldLabel(opt) {
+  return opt.summary;
+}
+
+/**
  * One option's label and control: a checkbox, a list of choices, or a number in its range.
  * @param {OptionDoc} opt
  * @param {RulesDoc} values
@@ -171,7 +179,7 @@ function optionField(opt, values, { idPrefix, editable, onChange }) {
   if (opt.kind === "bool") {
     const box = h("input", { ...common, type: "checkbox", checked: Boolean(value) });
     box.addEventListener("change", () => changed(box.checked));
-    return h("div", { class: "option option-bool" }, box, h("label", { for: id, title: opt.key }, opt.summary));
+    return h("div", { class: "option option-bool" }, box, h("label", { for: id, title: opt.key }, fieldLabel(opt)));
   }
   if (opt.kind === "int") return numberField(opt, id, value, common, changed);
   const select = h("select", common);
@@ -180,7 +188,7 @@ function optionField(opt, values, { idPrefix, editable, onChange }) {
     changed(picked ? picked.value : select.value);
   });
   for (const c of opt.choices) select.append(h("option", { value: String(c.value), selected: String(c.value) === String(value) }, c.label));
-  return h("div", { class: "option" }, h("label", { for: id, title: opt.key }, opt.summary), select);
+  return h("div", { class: "option" }, h("label", { for: id, title: opt.key }, fieldLabel(opt)), select);
 }
 
 /**
@@ -197,7 +205,7 @@ function optionField(opt, values, { idPrefix, editable, onChange }) {
 function numberField(opt, id, value, common, changed) {
   const number = h("input", { ...common, type: "number", inputmode: "numeric", min: opt.minimum, max: opt.maximum, value, step: 1 });
   const problem = h("small", { class: "option-problem", id: `${id}-problem`, hidden: true, "aria-live": "polite" });
-  const field = h("div", { class: "option" }, h("label", { for: id, title: opt.key }, opt.summary), number, problem);
+  const field = h("div", { class: "option" }, h("label", { for: id, title: opt.key }, fieldLabel(opt)), number, problem);
   const check = () => numberProblem(opt, number.value.trim(), number.validity.badInput);
   // While typing, a fixed value takes the complaint away at once; a new complaint waits for the change.
   number.addEventListener("input", () => { if (!check()) showProblem(field, ""); });

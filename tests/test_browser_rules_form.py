@@ -80,6 +80,13 @@ def test_a_setting_without_effect_is_greyed_with_the_reason(page: Page) -> None:
     expect(page.locator(f"{once}-why")).to_be_hidden()
     reason_shown(page, "#opt-slaps-joker", f"No effect unless “{jokers}” is 1 per deck or 2 per deck.")
     page.select_option("#opt-deck-jokers", "1")
+    # Runs are off in Standard: "runs may go round the corner" is greyed and shows no tick until they are on.
+    expect(page.locator("#opt-slaps-run_wrap")).to_be_disabled()
+    expect(page.locator("#opt-slaps-run_wrap")).not_to_be_checked()
+    page.select_option("#opt-slaps-run", "3")
+    expect(page.locator("#opt-slaps-run_wrap")).to_be_checked()
+    page.select_option("#opt-slaps-run", "0")
+    expect(page.locator("#opt-slaps-run_wrap")).not_to_be_checked()
     expect(page.locator("#opt-slaps-joker")).to_be_enabled()
     expect(page.locator("#opt-challenge-joker")).to_be_enabled()
 

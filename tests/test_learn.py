@@ -396,3 +396,19 @@ def test_a_pattern_that_cannot_come_up_is_listed_as_not_played(changes: dict[str
     with_jokers = rules.with_changes({"deck.jokers": 2})
     section = next(s for s in learn_document("en", with_jokers)["rules"]["sections"] if s["id"] == "slaps")
     assert "joker" in [b["key"] for b in section["blocks"] if b["type"] == "pattern"]
+
+
+def test_a_yes_no_rule_that_does_nothing_reads_no() -> None:
+    """Runs round the corner, while runs are off, once read "on" in Learn."""
+    off = Rules.build("standard").with_changes({"slaps.run": 0, "slaps.run_wrap": True})
+    on = off.with_changes({"slaps.run": 3})
+    labels = [
+        [
+            k["label"]
+            for s in learn_document("en", r)["rules"]["sections"]
+            for k in s["keys"]
+            if k["key"] == "slaps.run_wrap"
+        ]
+        for r in (off, on)
+    ]
+    assert labels == [["off"], ["on"]]

@@ -124,11 +124,13 @@ def key_doc(tr: Texts, rules: Rules, key: str) -> Doc:
     """One rules key as shown beside an explanation: the key, its name, its value and the value in words."""
     opt = OPTIONS_BY_KEY[key]
     value = rules.get(key)
+    # A yes/no rule whose needs are not met does nothing (runs round the corner without runs): it reads "no".
+    shown = False if opt.kind == "bool" and not needs_met(opt, rules.values()) else value
     return {
         "key": key,
         "name": option_label(tr, key),
         "value": value,
-        "label": value_label(tr, opt, value),
+        "label": value_label(tr, opt, shown),
         "default": opt.default,
         "changed": value != opt.default,
     }

@@ -121,6 +121,10 @@ function settleNeeds(dependents, values, onChange) {
     const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field.querySelector("input, select"));
     input.disabled = !editable || !met;
     describe(input, why.id, !met);
+    // A tick on a greyed box would read as "on": it shows unticked while it does nothing, its value kept.
+    if (input instanceof HTMLInputElement && input.type === "checkbox") {
+      input.checked = met && Boolean(getValue(values, opt.key) ?? opt.default);
+    }
     // A number typed wrong in a field that no longer counts is dropped: the field shows the value in force.
     if (!met && input.getAttribute("aria-invalid") === "true") {
       showValue(field, getValue(values, opt.key) ?? opt.default);

@@ -70,12 +70,13 @@ export function showBanner(core, text, tone, { held = false } = {}) {
  * Put the banner near the pile where it covers nothing of the table's: just under the middle column (the
  * pile, its count, the burned cards, the slap window), else just over it, else beside it (on a wide, short
  * felt: a phone on its side), else over the felt's top edge (the rule chips' row). Each place is tried with
- * the banner's own size there; the first that keeps clear of the middle column, the seats and the status
- * line, in at most two lines, wins (the last one otherwise). The table places it again when the felt's size
- * changes (a resize, a phone turned) and when the pile's lines change under it.
+ * the banner's own size there; the first that lies inside the part of the window the player sees and keeps
+ * clear of the middle column, the seats, the status line and the controls (Flip, Slap, Pause), in at most
+ * two lines, wins; else the first in sight and clear in more lines; else the last. The table places it again
+ * when the felt's size changes (a resize, a phone turned) and when the pile's lines change under it.
  * @param {TableParts} parts
  */
-export function placeBanner({ felt, toast, seatEls, statusLine }) {
+export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
   const box = felt.getBoundingClientRect();
   const x0 = box.left + felt.clientLeft;
   const y0 = box.top + felt.clientTop;
@@ -87,9 +88,18 @@ export function placeBanner({ felt, toast, seatEls, statusLine }) {
     left: Math.min(...middle.map((r) => r.left)) - x0, right: Math.max(...middle.map((r) => r.right)) - x0,
     top: Math.min(...middle.map((r) => r.top)) - y0, bottom: Math.max(...middle.map((r) => r.bottom)) - y0,
   };
-  const obstacles = [...middle, ...seatEls.map((el) => el.getBoundingClientRect()), statusLine.getBoundingClientRect()]
+  // The controls one by one (the pads and the Pause button), not their row: it spans the page's width.
+  const pads = [...controls.children].filter((el) => el instanceof HTMLElement && !el.hidden).map((el) => el.getBoundingClientRect());
+  const obstacles = [...middle, ...seatEls.map((el) => el.getBoundingClientRect()), statusLine.getBoundingClientRect(), ...pads]
     .filter((r) => r.width > 0 && r.height > 0)
     .map((r) => ({ left: r.left - x0, top: r.top - y0, right: r.right - x0, bottom: r.bottom - y0 }));
+  // The part of the window the player sees (a phone's zoomed-in view too), in the felt's coordinates.
+  const view = window.visualViewport;
+  const seen = {
+    left: (view?.offsetLeft ?? 0) - x0, top: (view?.offsetTop ?? 0) - y0,
+    right: (view?.offsetLeft ?? 0) + (view?.width ?? document.documentElement.clientWidth) - x0,
+    bottom: (view?.offsetTop ?? 0) + (view?.height ?? document.documentElement.clientHeight) - y0,
+  };
   const gap = 6;
   const width = felt.clientWidth;
   const level = (column.top + column.bottom) / 2;
@@ -108,8 +118,10 @@ export function placeBanner({ felt, toast, seatEls, statusLine }) {
   const style = getComputedStyle(toast);
   const lineHeight = parseFloat(style.lineHeight) || 20;
   const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
-  for (const place of places) {
-    if (place.room !== null && place.room < 4 * lineHeight) continue; // no room beside the pile for a line of words
+  /** @type {Place | null} */
+  let fallback = null;
+  /** @param {Place} place @returns {"fits" | "long" | "no"} */
+  const put = (place) => {
     toast.dataset.place = place.where;
     toast.style.maxWidth = place.room === null ? "" : `${place.room}px`;
     toast.style.top = "0px";
@@ -120,9 +132,18 @@ export function placeBanner({ felt, toast, seatEls, statusLine }) {
     const y = place.top(h);
     toast.style.left = `${mid}px`; // the style sheet's translateX(-50%) centres it there
     toast.style.top = `${y}px`;
+    const inSight = seen.left <= x && x + w <= seen.right && seen.top <= y && y + h <= seen.bottom;
     const clear = obstacles.every((o) => y + h <= o.top || o.bottom <= y || x + w <= o.left || o.right <= x);
-    if (clear && toast.clientHeight - padding <= 2.1 * lineHeight) return;
+    if (!inSight || !clear) return "no";
+    return toast.clientHeight - padding <= 2.1 * lineHeight ? "fits" : "long";
+  };
+  for (const place of places) {
+    if (place.room !== null && place.room < 4 * lineHeight) continue; // no room beside the pile for a line of words
+    const fit = put(place);
+    if (fit === "fits") return;
+    if (fit === "long") fallback ??= place;
   }
+  if (fallback) put(fallback);
 }
 
 /**

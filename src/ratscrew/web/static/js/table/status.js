@@ -84,6 +84,8 @@ export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
   const middle = [...centre.children].filter((el) => el instanceof HTMLElement && !el.hidden && !el.classList.contains("wait-ring")
     && el.getClientRects().length).map((el) => el.getBoundingClientRect());
   if (!middle.length) return;
+  const top = centre.querySelector(".pile .pile-card:last-of-type"); // tilted, it reaches out of the pile's box
+  if (top) middle.push(top.getBoundingClientRect());
   const column = {
     left: Math.min(...middle.map((r) => r.left)) - x0, right: Math.max(...middle.map((r) => r.right)) - x0,
     top: Math.min(...middle.map((r) => r.top)) - y0, bottom: Math.max(...middle.map((r) => r.bottom)) - y0,

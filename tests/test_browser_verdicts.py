@@ -171,15 +171,19 @@ def place(page: Page) -> str:
 
 
 def banner_clear(page: Page) -> list[str]:
-    """What the banner covers of the pile, its count, the slap window, the seats and the status line."""
+    """What the banner covers of the pile, its count, the slap window, the seats, the status line and the
+    controls (Flip, Slap, Pause), and "outside the window" if any of it is out of the window's sight."""
     return list(
         page.evaluate(
             """() => {
               const a = document.querySelector('.toast').getBoundingClientRect();
               const apart = (b) => a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left;
-              const named = ['#pile', '.pile-count', '#slap-window', '.seat', '#status-line'];
+              const named = ['#pile', '.pile-count', '#slap-window', '.seat', '#status-line', '#controls > *'];
+              const view = document.documentElement;
+              const seen = a.left >= 0 && a.top >= 0 && a.right <= view.clientWidth && a.bottom <= view.clientHeight;
               return named.flatMap((sel) => [...document.querySelectorAll(sel)]
-                .filter((el) => el.getClientRects().length && !apart(el.getBoundingClientRect())).map(() => sel));
+                .filter((el) => el.getClientRects().length && !apart(el.getBoundingClientRect())).map(() => sel))
+                .concat(seen ? [] : ['outside the window']);
             }"""
         )
     )
@@ -236,6 +240,8 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     # Every banner keeps clear of the status line, at each size the layout tests check.
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
+        if (width, height) == (844, 390):  # a card on the pile, and a line of burned cards under it once slapped:
+            flip_to(page, top_number(page) + 1)  # a tall middle column, whose banner under it fell off the window
         page.keyboard.press("s")  # a slap on nothing: a wrong slap, with its banner
         page.wait_for_timeout(150)
         banner(page)
@@ -249,7 +255,8 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
             " const inner = e.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);"
             " return inner / parseFloat(s.lineHeight); })()"
         )
-        assert lines <= 2.1, f"the banner takes {lines:.1f} lines at {width}x{height}"
+        most = 3.1 if place(page) in ("left", "right") else 2.1  # beside the pile, narrow: three lines
+        assert lines <= most, f"the banner takes {lines:.1f} lines at {width}x{height}"
         nav = "document.querySelector('.mainnav')"
         assert page.evaluate(f"{nav}.scrollWidth <= {nav}.clientWidth"), f"the links scroll sideways at {width}px"
         assert page.evaluate("document.querySelector('[data-nav=history]').getBoundingClientRect().right") <= width
@@ -258,7 +265,7 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     page.keyboard.press("s")
     page.wait_for_timeout(150)
     banner(page)
-    assert place(page) == "under"
+    assert place(page) in ("under", "over"), place(page)  # over it when the pile has a card and burned ones
     for width, height, places in [(844, 390, ("left", "right")), (390, 844, ("under", "over"))]:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function(

@@ -70,12 +70,13 @@ export function showBanner(core, text, tone, { held = false } = {}) {
  * Put the banner near the pile where it covers nothing of the table's: just under the middle column (the
  * pile, its count, the burned cards, the slap window), else just over it, else beside it (on a wide, short
  * felt: a phone on its side), else over the felt's top edge (the rule chips' row). Each place is tried with
- * the banner's own size there; the first that keeps clear of the middle column, the seats and the status
- * line, in at most two lines, wins (the last one otherwise). The table places it again when the felt's size
- * changes (a resize, a phone turned) and when the pile's lines change under it.
+ * the banner's own size there; the first that lies inside the part of the window the player sees and keeps
+ * clear of the middle column, the seats, the status line and the controls (Flip, Slap, Pause), in at most
+ * two lines (three beside the pile), wins; else the first in sight and clear in more lines; else the last. The table places it again
+ * when the felt's size changes (a resize, a phone turned) and when the pile's lines change under it.
  * @param {TableParts} parts
  */
-export function placeBanner({ felt, toast, seatEls, statusLine }) {
+export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
   const box = felt.getBoundingClientRect();
   const x0 = box.left + felt.clientLeft;
   const y0 = box.top + felt.clientTop;
@@ -83,33 +84,55 @@ export function placeBanner({ felt, toast, seatEls, statusLine }) {
   const middle = [...centre.children].filter((el) => el instanceof HTMLElement && !el.hidden && !el.classList.contains("wait-ring")
     && el.getClientRects().length).map((el) => el.getBoundingClientRect());
   if (!middle.length) return;
+  const top = centre.querySelector(".pile .pile-card:last-of-type"); // tilted, it reaches out of the pile's box
+  if (top) middle.push(top.getBoundingClientRect());
   const column = {
     left: Math.min(...middle.map((r) => r.left)) - x0, right: Math.max(...middle.map((r) => r.right)) - x0,
     top: Math.min(...middle.map((r) => r.top)) - y0, bottom: Math.max(...middle.map((r) => r.bottom)) - y0,
   };
-  const obstacles = [...middle, ...seatEls.map((el) => el.getBoundingClientRect()), statusLine.getBoundingClientRect()]
+  // The controls one by one (the pads and the Pause button), not their row: it spans the page's width.
+  const pads = [...controls.children].filter((el) => el instanceof HTMLElement && !el.hidden).map((el) => el.getBoundingClientRect());
+  const obstacles = [...middle, ...seatEls.map((el) => el.getBoundingClientRect()), statusLine.getBoundingClientRect(), ...pads]
     .filter((r) => r.width > 0 && r.height > 0)
     .map((r) => ({ left: r.left - x0, top: r.top - y0, right: r.right - x0, bottom: r.bottom - y0 }));
+  // The part of the window the player sees (a phone's zoomed-in view too), in the felt's coordinates.
+  const view = window.visualViewport;
+  const seen = {
+    left: (view?.offsetLeft ?? 0) - x0, top: (view?.offsetTop ?? 0) - y0,
+    right: (view?.offsetLeft ?? 0) + (view?.width ?? document.documentElement.clientWidth) - x0,
+    bottom: (view?.offsetTop ?? 0) + (view?.height ?? document.documentElement.clientHeight) - y0,
+  };
   const gap = 6;
   const width = felt.clientWidth;
-  const level = (column.top + column.bottom) / 2;
-  // Beside the pile, the banner has the width up to the felt's edge or to the first seat level with the pile.
-  const levelWith = obstacles.filter((o) => o.top < column.bottom && column.top < o.bottom);
-  const rightEnd = Math.min(width, ...levelWith.filter((o) => o.left >= column.right).map((o) => o.left));
-  const leftEnd = Math.max(0, ...levelWith.filter((o) => o.right <= column.left).map((o) => o.right));
+  // Beside the pile, level with the pile itself: the lines under it (its count, the burned cards), often wider
+  // than the pile, do not narrow the room beside it (the banner, a line or two, stays within the pile's height;
+  // whatever it would still cover, the test below refuses). The room goes up to the felt's edge or to the first
+  // seat level with the pile.
+  const pileBox = centre.querySelector(".pile")?.getBoundingClientRect();
+  const band = pileBox && pileBox.height > 0 ? { top: pileBox.top - y0, bottom: pileBox.bottom - y0 } : column;
+  const beside = middle.map((r) => ({ left: r.left - x0, right: r.right - x0, top: r.top - y0, bottom: r.bottom - y0 }))
+    .filter((r) => r.top < band.bottom && band.top < r.bottom);
+  const sideLeft = beside.length ? Math.min(...beside.map((r) => r.left)) : column.left;
+  const sideRight = beside.length ? Math.max(...beside.map((r) => r.right)) : column.right;
+  const level = (band.top + band.bottom) / 2;
+  const levelWith = obstacles.filter((o) => o.top < band.bottom && band.top < o.bottom);
+  const rightEnd = Math.min(width, ...levelWith.filter((o) => o.left >= sideRight).map((o) => o.left));
+  const leftEnd = Math.max(0, ...levelWith.filter((o) => o.right <= sideLeft).map((o) => o.right));
   /** @type {Place[]} */
   const places = [
     { where: "under", centre: () => width / 2, top: () => column.bottom + gap, room: null },
     { where: "over", centre: () => width / 2, top: (h) => column.top - gap - h, room: null },
-    { where: "right", centre: (w) => column.right + gap + w / 2, top: (h) => level - h / 2, room: rightEnd - column.right - 2 * gap },
-    { where: "left", centre: (w) => column.left - gap - w / 2, top: (h) => level - h / 2, room: column.left - leftEnd - 2 * gap },
+    { where: "right", centre: (w) => sideRight + gap + w / 2, top: (h) => level - h / 2, room: rightEnd - sideRight - 2 * gap },
+    { where: "left", centre: (w) => sideLeft - gap - w / 2, top: (h) => level - h / 2, room: sideLeft - leftEnd - 2 * gap },
     { where: "above", centre: () => width / 2, top: (h) => -felt.clientTop - gap - h, room: null },
   ];
   const style = getComputedStyle(toast);
   const lineHeight = parseFloat(style.lineHeight) || 20;
   const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
-  for (const place of places) {
-    if (place.room !== null && place.room < 4 * lineHeight) continue; // no room beside the pile for a line of words
+  /** @type {Place | null} */
+  let fallback = null;
+  /** @param {Place} place @returns {"fits" | "long" | "no"} */
+  const put = (place) => {
     toast.dataset.place = place.where;
     toast.style.maxWidth = place.room === null ? "" : `${place.room}px`;
     toast.style.top = "0px";
@@ -120,9 +143,20 @@ export function placeBanner({ felt, toast, seatEls, statusLine }) {
     const y = place.top(h);
     toast.style.left = `${mid}px`; // the style sheet's translateX(-50%) centres it there
     toast.style.top = `${y}px`;
+    const inSight = seen.left <= x && x + w <= seen.right && seen.top <= y && y + h <= seen.bottom;
     const clear = obstacles.every((o) => y + h <= o.top || o.bottom <= y || x + w <= o.left || o.right <= x);
-    if (clear && toast.clientHeight - padding <= 2.1 * lineHeight) return;
+    if (!inSight || !clear) return "no";
+    // Beside the pile (a phone on its side: a short felt, narrow on each side of the pile), three lines.
+    const most = place.room === null ? 2.1 : 3.1;
+    return toast.clientHeight - padding <= most * lineHeight ? "fits" : "long";
+  };
+  for (const place of places) {
+    if (place.room !== null && place.room < 4 * lineHeight) continue; // no room beside the pile for a line of words
+    const fit = put(place);
+    if (fit === "fits") return;
+    if (fit === "long") fallback ??= place;
   }
+  if (fallback) put(fallback);
 }
 
 /**

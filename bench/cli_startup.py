@@ -22,10 +22,11 @@ import resource
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from simulate_speed import export_src  # a revision's src/, as that benchmark compares against it too
 
 ROOT = Path(__file__).resolve().parent.parent
 PAULHUS = ["------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--"]
@@ -47,15 +48,6 @@ def seconds(args: list[str], env: dict[str, str] | None) -> tuple[float, float]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall
-
-
-def export_src(rev: str, into: Path) -> Path:
-    archive = into / "src.tar"
-    with archive.open("wb") as out:
-        subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], stdout=out, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
 
 
 def from_src(src: Path) -> dict[str, str]:

@@ -270,7 +270,16 @@ def _greeting(full: str) -> None:
         f"expected a Dask scheduler there (start one with `dask scheduler`, and workers with `dask worker {full}`)"
     )
     try:
-        with socket.create_connection((host, port), timeout=CONNECT_SECONDS) as conn:
+        conn = socket.create_connection((host, port), timeout=CONNECT_SECONDS)
+    except TimeoutError:  # no answer at all to the connection, where a closed port refuses at once
+        raise ClusterError(
+            f"{full} is unreachable: nothing answered the connection within {CONNECT_SECONDS:g} s (is the host up, "
+            f"and the address and port right?): {expected}"
+        ) from None
+    except OSError as exc:
+        raise _none_there(full, exc) from None
+    try:
+        with conn:
             head = _read(conn, 16, deadline)
             total, frames = struct.unpack("<QQ", head)
             if not 1 <= frames <= 16 or not 16 + 8 * frames <= total + 8 <= 1 << 20:
@@ -287,10 +296,14 @@ def _greeting(full: str) -> None:
     except (ValueError, struct.error):
         raise ClusterError(f"the server at {full} answered, but not as a Dask scheduler does: {expected}") from None
     except OSError as exc:
-        raise ClusterError(
-            f"no Dask scheduler answered at {full} within {CONNECT_SECONDS:g} s ({exc.strerror or exc}): "
-            f"expected one running there (start it with `dask scheduler`, and workers with `dask worker {full}`)"
-        ) from None
+        raise _none_there(full, exc) from None
+
+
+def _none_there(full: str, exc: OSError) -> ClusterError:
+    return ClusterError(
+        f"no Dask scheduler answered at {full} within {CONNECT_SECONDS:g} s ({exc.strerror or exc}): "
+        f"expected one running there (start it with `dask scheduler`, and workers with `dask worker {full}`)"
+    )
 
 
 def _read(conn: socket.socket, count: int, deadline: float) -> bytes:

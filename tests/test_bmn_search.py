@@ -280,6 +280,8 @@ def test_a_time_budget_plays_the_first_deals_of_the_seed(
     assert budget == play_random(budget.games, 5, players, accelerated=accelerated, keep=3)
     two = play_random_for(0.5, 5, players, accelerated=accelerated, keep=3, workers=2, clock=Clock(0.001))
     assert two == play_random(two.games, 5, players, accelerated=accelerated, keep=3)
+    spent = play_random_for(0.0001, 5, players, accelerated=accelerated, clock=Clock(0.001))
+    assert spent.games == 13  # the first chunk is played even when the budget is spent at once
     capped = play_random_for(1000.0, 5, players, games=150, accelerated=accelerated, keep=3, clock=Clock(0.001))
     assert capped == play_random(150, 5, players, accelerated=accelerated, keep=3)
 

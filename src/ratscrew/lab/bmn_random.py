@@ -39,8 +39,9 @@ def play_random_for(
     keep: int = 1,
     clock: Callable[[], float] = time.monotonic,
 ) -> RandomTally:
-    """Random deals for ``seconds`` (and no more than ``games``, when given): the first ``tally.games`` deals of
-    the run ``play_random(tally.games, seed, players)`` plays, with the same figures."""
+    """Random deals for ``seconds`` (and no more than ``games``, when given; one chunk at least, so a spent
+    budget still says something): the first ``tally.games`` deals of the run ``play_random(tally.games, seed,
+    players)`` plays, with the same figures. ``clock`` is injected so tests can run on virtual time."""
     from ratscrew.executor import open_runner  # here: the command line's plain deals need no process pool
 
     start = clock()
@@ -53,7 +54,7 @@ def play_random_for(
     def chunks(slots: int) -> Iterator[Chunk]:
         dealt = 0  # deals handed out so far
         state = seed  # the stream's state at deal ``dealt``
-        while (games is None or dealt < games) and time_left():
+        while (games is None or dealt < games) and (dealt == 0 or time_left()):  # one chunk at least
             elapsed = clock() - start
             rate = tally.games / elapsed / slots if tally.games and elapsed > 0 else 0.0
             size = int(rate * CHUNK_SECONDS) if rate else FIRST_CHUNK[kernel]  # its speed so far

@@ -13,7 +13,7 @@ legends carry ids (``bar-...``, ``data-...``, ``legend``) so the test can find t
 
 from __future__ import annotations
 
-import textwrap
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -65,7 +65,23 @@ def cell_lines(cell: dict[str, Any]) -> str:
     """A cell's name for the side of a plot: one varied key a line, long ones wrapped."""
     chosen = cell.get("set") or {}
     parts = [f"{k}={v}" for k, v in chosen.items()] or ["as given"]
-    return "\n".join(line for part in parts for line in textwrap.wrap(part, WRAP, break_on_hyphens=False))
+    return "\n".join(line for part in parts for line in wrap(part, WRAP))
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken after a comma or a space where it can be (a
+    list of players or values), inside a word only where it must.
+
+    >>> wrap("bots=instant:risk-faces,perfect,medium", 24)
+    ['bots=instant:risk-faces,', 'perfect,medium']
+    """
+    lines: list[str] = []
+    for token in re.split(r"(?<=[, ])", text):
+        if lines and len(lines[-1]) + len(token) <= width:
+            lines[-1] += token
+        else:
+            lines += [token[i : i + width] for i in range(0, len(token), width)] or [""]
+    return [line.strip() for line in lines if line.strip()]
 
 
 def _lines(text: str) -> int:
@@ -74,7 +90,7 @@ def _lines(text: str) -> int:
 
 def _legend(fig: Any, handles: list[Any], labels: list[str]) -> None:
     """Below the plots, outside them, in as many columns as fit across the figure."""
-    wrapped = ["\n".join(textwrap.wrap(label, 2 * WRAP, break_on_hyphens=False)) for label in labels]
+    wrapped = ["\n".join(wrap(label, 2 * WRAP)) for label in labels]
     longest = max(len(line) for label in wrapped for line in label.split("\n"))
     per_column = longest * FONT * 0.62 / 72 + 0.6  # inches: the text, its sample line and the gaps
     columns = max(1, min(len(labels), int((WIDTH - 0.4) // per_column)))

@@ -136,7 +136,7 @@ def simulate_command(
     vary = parse_vary(varies, sets, bots_given=bots_text is not None, players_given=players is not None)
     levels = parse_lineup(bots_text, players)
     check_levels(levels)
-    cells = design_cells(rules_name, sets, vary, bots_text, players) if vary else None
+    grid = design_cells(rules_name, sets, vary, bots_text, players) if vary else None
     if seed < 0:
         raise MalformedInput(f"--seed must be a non-negative integer, got {seed}")
     if replicates < 1:
@@ -154,7 +154,7 @@ def simulate_command(
         check_report_folder(Path(report_dir))
 
     def play(progress: Callable[[int], None] | None) -> list[dict[str, object]]:
-        design = cells or design_cells(rules_name, sets, [], bots_text, players)
+        design = grid or design_cells(rules_name, sets, [], bots_text, players)
         run = run_design(
             design,
             games,
@@ -169,8 +169,8 @@ def simulate_command(
         if plot_path:
             _plot(run.summaries()[0], Path(plot_path), rules.preset)
         if games_out is not None:
-            write_table(Path(games_out), game_table(run, cells), "--games-out")
-        return cell_docs(run, cells, contrasts=all_contrasts)
+            write_table(Path(games_out), game_table(run, grid), "--games-out")
+        return cell_docs(run, grid, contrasts=all_contrasts)
 
     err = Console(stderr=True)
     if err.is_terminal:

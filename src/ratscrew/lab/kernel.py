@@ -388,8 +388,22 @@ def player(rules: Rules, levels: Sequence[str]) -> Player:
     results = _RESULTS
 
     def compiled(seed: int) -> GameStats:
-        row = play(packed, seed, False)
-        winner = row[7]
-        return GameStats(*row[:6], results[row[6]], None if winner < 0 else winner, *row[9:])
+        cards, ms, slap, challenge, wrong, knocked, result, winner, _, tricks, slaps, challenges, wrongs = play(
+            packed, seed, False
+        )
+        return GameStats(
+            cards,
+            ms,
+            slap,
+            challenge,
+            wrong,
+            knocked,
+            results[result],
+            None if winner < 0 else winner,
+            tricks,
+            slaps,
+            challenges,
+            wrongs,
+        )
 
     return Player(compiled, "c")

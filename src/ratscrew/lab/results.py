@@ -198,4 +198,3 @@ class Study:
                 for seat, e in enumerate(c.player_win_rate or [], 1):
                     rows.append({**head, "figure": "player_win_rate", "seat": seat, **_estimate_row(e)})
         return from_rows(rows)
-

@@ -189,9 +189,7 @@ class GridPart:
 
 def _empty_part(seats: Sequence[int], rotate: bool) -> GridPart:
     tallies = [Tally(n, n if rotate else 1) for n in seats]
-    pairs = {
-        (a, b): Cross(min(seats[a], seats[b])) for a in range(len(seats)) for b in range(a + 1, len(seats))
-    }
+    pairs = {(a, b): Cross(min(seats[a], seats[b])) for a in range(len(seats)) for b in range(a + 1, len(seats))}
     return GridPart(tallies, pairs)
 
 

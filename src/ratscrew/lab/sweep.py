@@ -145,9 +145,7 @@ def cell_docs(run: GridRun, cells: Sequence[DesignCell] | None, *, contrasts: bo
         if i > 0:
             doc["vs_first"] = run.contrast(i, 0).as_dict()
         if contrasts:
-            doc["contrasts"] = [
-                {"cell": j, **run.contrast(i, j).as_dict()} for j in range(len(run.cells)) if j != i
-            ]
+            doc["contrasts"] = [{"cell": j, **run.contrast(i, j).as_dict()} for j in range(len(run.cells)) if j != i]
         doc["histogram"] = summary.histogram()
         docs.append(doc)
     return docs

@@ -110,8 +110,8 @@ class Study:
     cells: tuple[DesignCell, ...] | None  # None for a plain run (one cell, nothing varied)
 
     @property
-    def figures(self) -> list[dict[str, object]]:
-        docs = cell_docs(self.run, self.cells)
+    def figures(self) -> list[dict[str, Any]]:
+        docs: list[dict[str, Any]] = cell_docs(self.run, self.cells)
         for doc in docs:
             doc.pop("histogram")
         return docs

@@ -199,7 +199,7 @@ def test_parquet_out_is_the_api_table_and_needs_pyarrow(tmp_path: Path) -> None:
         "import sys\n"
         "sys.modules['pyarrow'] = None\n"
         "from ratscrew.cli import main\n"
-        f"main(['simulate', '--games', '2', '--workers', '1', '--games-out', sys.argv[1]])\n"
+        "main(['simulate', '--games', '2', '--workers', '1', '--games-out', sys.argv[1]])\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, str(tmp_path / "x.parquet")], capture_output=True, text=True, timeout=120

@@ -25,8 +25,8 @@ from distributed import LocalCluster
 from ratscrew import bmn, executor
 from ratscrew.bmn import play_random
 from ratscrew.executor import ClusterError, open_runner
-from ratscrew.lab.bmn_search import HuntSettings, SearchState, search
 from ratscrew.lab import api
+from ratscrew.lab.bmn_search import HuntSettings, SearchState, search
 from ratscrew.lab.simulate import simulate
 from ratscrew.rules import Rules
 

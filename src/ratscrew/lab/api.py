@@ -31,7 +31,7 @@ from ratscrew.lab.results import Study
 from ratscrew.lab.sweep import design_cells, parse_vary, run_design
 from ratscrew.rules import Rules
 
-__all__ = ["Deals", "Hunt", "Study", "hunt", "random_deals", "simulate", "sweep"]
+__all__ = ["Deals", "Hunt", "HuntSettings", "Study", "hunt", "random_deals", "simulate", "sweep"]
 
 Lineup = str | Sequence[str] | None
 

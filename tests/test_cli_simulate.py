@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -199,3 +200,12 @@ def test_bad_vary_is_one_clear_line(args: list[str], expected: str) -> None:
     done = run("--games", "2", *args)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and expected in done.stderr and "Traceback" not in done.stderr
+
+
+def test_rotated_seats_on_a_terminal_name_players_not_seats() -> None:
+    done = run("--games", "6", "--bots", "hard,medium,easy", "--rotate-seats", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "6 deals in every rotation of the seats (18 games)" in done.stdout
+    assert "player 1 (hard) wins, any seat" in done.stdout
+    assert "seat 1 wins" in done.stdout and "seat 1 (hard)" not in done.stdout
+    assert re.search(r"seat 1 wins .*% ± [\d.]+ \([\d.]+ to [\d.]+%\)", done.stdout)  # the 95% interval

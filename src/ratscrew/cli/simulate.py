@@ -230,7 +230,10 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
     levels = first["levels"]
     assert isinstance(levels, list)
     title = f"{first['games']} games a cell, {first['players']} players, rules: {preset}"
-    caption = "Δ: the paired difference from the first cell (the same games), ± one standard error"
+    caption = (
+        "Δ: the paired difference from the first cell (the same games), ± one standard error; "
+        "--json gives every 95% interval"
+    )
     table = RichTable(title=title, caption=caption)
     for key in keys:
         table.add_column(key, no_wrap=True, min_width=len(key))
@@ -256,6 +259,14 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
     Console().print(table)
 
 
+def _interval(pair: object, scale: float = 1) -> str:
+    """A 95% interval as "low to high"."""
+    assert isinstance(pair, list)
+    low, high = (scale * x for x in pair)
+    places = 1 if scale != 1 else 2
+    return f"{low:.{places}f} to {high:.{places}f}"
+
+
 def _value_text(value: object) -> str:
     """A varied value as it is typed on the command line (true, not True)."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
@@ -263,7 +274,10 @@ def _value_text(value: object) -> str:
 
 def _print_summary(doc: dict[str, object], preset: str) -> None:
     console = Console()
-    table = RichTable(title=f"{doc['games']} games, {doc['players']} players, rules: {preset}")
+    games = f"{doc['games']} games"
+    if doc.get("rotate_seats"):
+        games = f"{doc['deals']} deals in every rotation of the seats ({doc['games']} games)"
+    table = RichTable(title=f"{games}, {doc['players']} players, rules: {preset}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     results, levels, win_rate, win_se = doc["results"], doc["levels"], doc["win_rate"], doc["win_rate_se"]
@@ -275,13 +289,14 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
     assert isinstance(knockouts, float | int)
     rows = [
         (
-            "cards per game: mean ± se / median / 90% / max",
-            f"{doc['mean_cards']} ± {doc['mean_cards_se']} / {doc['median_cards']} / {doc['p90_cards']} "
-            f"/ {doc['max_cards']}",
+            "cards per game: mean ± se (95% interval) / median / 90% / max",
+            f"{doc['mean_cards']} ± {doc['mean_cards_se']} ({_interval(doc['mean_cards_ci95'])}) "
+            f"/ {doc['median_cards']} / {doc['p90_cards']} / {doc['max_cards']}",
         ),
         (
-            "minutes per game: mean ± se / median",
-            f"{doc['mean_minutes']} ± {doc['mean_minutes_se']} / {doc['median_minutes']}",
+            "minutes per game: mean ± se (95% interval) / median",
+            f"{doc['mean_minutes']} ± {doc['mean_minutes_se']} ({_interval(doc['mean_minutes_ci95'])}) "
+            f"/ {doc['median_minutes']}",
         ),
         ("piles won by slap, per game", str(doc["piles_by_slap"])),
         ("piles won by challenge, per game", str(doc["piles_by_challenge"])),
@@ -289,8 +304,16 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
         ("games where a wrong slap knocked someone out", f"{100 * knockouts:.1f}%"),
         ("results", ", ".join(f"{k} {v}" for k, v in results.items() if v)),
     ]
-    for seat, (rate, se) in enumerate(zip(win_rate, win_se, strict=True)):
-        rows.append((f"seat {seat + 1} ({levels[seat]}) wins", f"{100 * rate:.1f}% ± {100 * se:.1f}"))
+    win_ci = doc["win_rate_ci95"]
+    assert isinstance(win_ci, list)
+    for seat, (rate, se, ci) in enumerate(zip(win_rate, win_se, win_ci, strict=True)):
+        # With rotated seats every player sits in every seat: a seat has no level of its own.
+        who = "" if doc.get("rotate_seats") else f" ({levels[seat]})"
+        rows.append((f"seat {seat + 1}{who} wins", f"{100 * rate:.1f}% ± {100 * se:.1f} ({_interval(ci, 100)}%)"))
+    player_rate, player_ci = doc.get("player_win_rate"), doc.get("player_win_rate_ci95")
+    if isinstance(player_rate, list) and isinstance(player_ci, list):
+        for p, (rate, ci) in enumerate(zip(player_rate, player_ci, strict=True)):
+            rows.append((f"player {p + 1} ({levels[p]}) wins, any seat", f"{100 * rate:.1f}% ({_interval(ci, 100)}%)"))
     for name, value in rows:
         table.add_row(name, value)
     console.print(table)

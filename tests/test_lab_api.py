@@ -20,6 +20,7 @@ import pytest
 from ratscrew.errors import MalformedInput
 from ratscrew.lab import api
 from ratscrew.lab.bmn_search import HuntSettings
+from ratscrew.rules import Rules
 
 ARGS = ("--games", "24", "--bots", "hard,medium,easy", "--seed", "6")
 
@@ -259,3 +260,14 @@ def test_a_hunt_gives_its_bests_and_pool_as_tables() -> None:
     assert pool["cards"][0] == one.best.cards and len(pool["deal"][0].split()) == 2
     with pytest.raises(MalformedInput, match="batches=N or seconds=S"):
         api.hunt()
+
+
+def test_rules_as_a_value_or_as_a_name_and_typed_changes_give_the_same_study() -> None:
+    built = Rules.build("bicycle", {"slaps.run": 4, "slaps.top_bottom": False})
+    by_value = api.simulate(rules=built, players=2, games=8, seed=2, rows=False, workers=1)
+    by_name = api.simulate(
+        rules="bicycle", sets={"slaps.run": 4, "slaps.top_bottom": False}, players=2, games=8, seed=2, rows=False
+    )
+    assert by_value.figures == by_name.figures
+    with pytest.raises(MalformedInput, match=r"slaps\.run"):
+        api.simulate(sets={"slaps.run": 9}, games=2)

@@ -8,6 +8,8 @@ there (the same number when the seats do not rotate).
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -111,6 +113,10 @@ class Study:
 
     @property
     def figures(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(self._figures)
+
+    @functools.cached_property
+    def _figures(self) -> list[dict[str, Any]]:
         docs: list[dict[str, Any]] = cell_docs(self.run, self.cells)
         for doc in docs:
             doc.pop("histogram")

@@ -239,16 +239,18 @@ class GridRun:
     parts: list[GridPart]
     kernels: list[kernel.Player]
     rows: list[GameRow] | None = None
+    pooled: GridPart | None = None  # every replicate's totals added up, once asked for
 
     def _part(self, replicate: int | None) -> GridPart:
         if replicate is not None:
             return self.parts[replicate]
         if len(self.parts) == 1:
             return self.parts[0]
-        pooled = _empty_part([len(c.levels) for c in self.cells], self.rotate)
-        for part in self.parts:
-            pooled.merge(GridPart(part.tallies, part.cross))
-        return pooled
+        if self.pooled is None:
+            self.pooled = _empty_part([len(c.levels) for c in self.cells], self.rotate)
+            for part in self.parts:
+                self.pooled.merge(GridPart(part.tallies, part.cross))
+        return self.pooled
 
     def summary(self, cell: int, replicate: int | None = None) -> Summary:
         """A cell's figures over every replicate (or over one)."""

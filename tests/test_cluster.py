@@ -25,6 +25,7 @@ from distributed import LocalCluster
 from ratscrew import bmn, executor
 from ratscrew.bmn import play_random
 from ratscrew.executor import ClusterError, open_runner
+from ratscrew.lab import api
 from ratscrew.lab.bmn_search import HuntSettings, SearchState, search
 from ratscrew.lab.simulate import simulate
 from ratscrew.rules import Rules
@@ -78,6 +79,24 @@ def test_simulate_on_the_cluster_gives_the_one_process_figures(scheduler: str) -
     here = simulate(rules, ["medium"] * 4, 12, seed=3, workers=1).as_dict()
     assert off_main(simulate, rules, ["medium"] * 4, 12, seed=3, scheduler=scheduler).as_dict() == here
     assert off_main(simulate, rules, ["medium"] * 4, 12, seed=4, scheduler=scheduler).as_dict() != here
+
+
+def test_the_apis_rows_on_the_cluster_add_up_to_the_commands_totals(scheduler: str) -> None:
+    args = ("simulate", "--games", "20", "--players", "3", "--seed", "4", "--vary", "slapping.penalty_cards=1,2")
+    docs = ok_json(*args, "--rotate-seats", "--workers", "1")
+    vary = {"slapping.penalty_cards": [1, 2]}
+    study = off_main(api.sweep, vary, games=20, players=3, seed=4, rotate_seats=True, scheduler=scheduler)
+    here = api.sweep(vary, games=20, players=3, seed=4, rotate_seats=True, workers=1)
+    assert study.table() == here.table()
+    games = study.table()
+    for cell, doc in enumerate(docs):
+        mine = [i for i, c in enumerate(games["cell"]) if c == cell]
+        assert doc["set"] == {"slapping.penalty_cards": cell + 1} and len(mine) == doc["games"] == 60
+        assert round(sum(games["cards"][i] for i in mine) / 60, 2) == doc["mean_cards"]
+        assert round(sum(games["wrong_slaps"][i] for i in mine) / 60, 3) == doc["wrong_slaps"]
+        wins = [sum(1 for i in mine if games["winner"][i] == seat) / 60 for seat in (1, 2, 3)]
+        assert [round(w, 4) for w in wins] == doc["win_rate"]
+    assert study.figures == [{k: v for k, v in d.items() if k != "histogram"} for d in docs]
 
 
 def test_bmn_random_on_the_cluster_gives_the_one_process_figures(

@@ -71,7 +71,7 @@ def test_the_report_holds_command_version_seed_and_figures(reports: dict[str, Pa
     assert doc["command"][:2] == ["ratscrew", "simulate"] and "--seed" in doc["command"]
     assert doc["version"] == __version__ and doc["kind"] == "simulate"
     cells = doc["figures"]["cells"]
-    assert [c["set"] for c in cells] == [{"end.max_cards": "50000"}, {"end.max_cards": "600"}]
+    assert [c["set"] for c in cells] == [{"end.max_cards": 50000}, {"end.max_cards": 600}]
     assert sum(n for _, n in cells[0]["histogram"]["cards"]) == 40
     hunt = json.loads((reports["bmn-search"] / "report.json").read_text(encoding="utf-8"))
     assert hunt["figures"]["state"]["seed"] == 2 and hunt["figures"]["best"] == hunt["output"][-1]

@@ -617,6 +617,8 @@ export interface ReplayStep {
   view: GameView;
   /** A slap's step: the pile it landed on, bottom first (else null). */
   landed: CardText[] | null;
+  /** A wrong slap's step: what it reacted to, as the table keeps it (else null). */
+  seen: SlapSeen | null;
 }
 /** The state after a record's last action (record.py `state_json`). */
 export interface FinalState {

@@ -11,8 +11,9 @@ them with ``take_held`` and says when each left (``sent``): a slap on a card is 
 The room is in parts, a module each: its seats, rules and tokens (``seating.py``), the pages and their
 links (``pages.py``), the game in play with its table (``play.py``), what a game leaves (``summary.py``),
 what pages see (``views.py``), what is sent and the numbered events (``outbox.py``), how many quick
-reactions each player may send (``reactions.py``), what is kept (``document.py``), and the messages (``wire``). This class holds them together: it hands each message to
-its part, says when time must pass, and turns what the table publishes into messages.
+reactions each player may send (``reactions.py``), what is kept (``document.py``), and the messages
+(``wire``). This class holds them together: it hands each message to its part, says when time must pass,
+and turns what the table publishes into messages.
 """
 
 from __future__ import annotations

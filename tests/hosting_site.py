@@ -13,6 +13,7 @@ import json
 import os
 import pwd
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -23,6 +24,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -249,8 +251,11 @@ def start_site(
     extra: tuple[str, ...] = (),
     routing: str = "hash",
     proxies: tuple[str, ...] = ("nginx",),
+    soft_files: int | None = None,
 ) -> Site:
-    """redis-server, ``ratscrew serve`` with ``workers`` workers, and ``proxies`` in front, all on free ports."""
+    """redis-server, ``ratscrew serve`` with ``workers`` workers, and ``proxies`` in front, all on free ports;
+    ``ratscrew serve`` and the proxies started with a soft limit of ``soft_files`` open files, if given."""
+    preexec = None if soft_files is None else files_limit(soft_files)
     folder.mkdir(parents=True, exist_ok=True)
     redis_port, *ports = free_ports(1 + workers + len(proxies))
     ports, proxy_ports = ports[:workers], ports[workers:]
@@ -265,9 +270,9 @@ def start_site(
         command += ["--data", str(hosting.data_dir), "--redis", str(hosting.redis_url), "--routing", routing]
         command += ["--rooms-per-hour", str(rooms_per_hour), *extra]
         log = (folder / "serve.log").open("wb")
-        site.processes["serve"] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        site.processes["serve"] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, preexec_fn=preexec)
         for name, port in zip(proxies, proxy_ports, strict=True):
-            site.processes[name] = START_PROXY[name](hosting, port, folder / name)
+            site.processes[name] = START_PROXY[name](hosting, port, folder / name, preexec)
         site.wait_ready()
     except BaseException:
         site.stop()
@@ -275,17 +280,30 @@ def start_site(
     return site
 
 
+def files_limit(soft: int) -> Callable[[], None]:
+    """For ``preexec_fn``: a soft limit of ``soft`` open files (the hard limit kept), as systemd gives a
+    service by default (1024)."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    return limit
+
+
+Preexec = Callable[[], None] | None
+
+
 def start_redis(folder: Path, port: int) -> subprocess.Popen[bytes]:
     command = [program("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
     return subprocess.Popen(command, cwd=folder, stdout=(folder / "redis.log").open("wb"), stderr=subprocess.STDOUT)
 
 
-def start_nginx(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[bytes]:
+def start_nginx(hosting: Hosting, port: int, folder: Path, preexec: Preexec = None) -> subprocess.Popen[bytes]:
     folder.mkdir()
-    return run_nginx(nginx.render(hosting, listen=f"127.0.0.1:{port}"), folder)
+    return run_nginx(nginx.render(hosting, listen=f"127.0.0.1:{port}"), folder, preexec)
 
 
-def run_nginx(site: str, folder: Path) -> subprocess.Popen[bytes]:
+def run_nginx(site: str, folder: Path, preexec: Preexec = None) -> subprocess.Popen[bytes]:
     """nginx in the foreground from Debian's stock nginx.conf changed as the doc says, serving ``site``."""
     config = stock_nginx_conf(folder)
     (folder / "conf.d" / "ratscrew.conf").write_text(site)
@@ -293,6 +311,7 @@ def run_nginx(site: str, folder: Path) -> subprocess.Popen[bytes]:
         [program("nginx"), "-c", str(config), "-e", str(folder / "error.log"), "-g", "daemon off;"],
         stdout=subprocess.DEVNULL,
         stderr=(folder / "nginx.log").open("wb"),
+        preexec_fn=preexec,
     )
 
 
@@ -345,7 +364,7 @@ TEMP_PATHS = (
 )
 
 
-def start_haproxy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[bytes]:
+def start_haproxy(hosting: Hosting, port: int, folder: Path, preexec: Preexec = None) -> subprocess.Popen[bytes]:
     folder.mkdir()
     config = folder / "haproxy.cfg"
     config.write_text(haproxy.standalone(haproxy.render(hosting, bind=f"127.0.0.1:{port}")))
@@ -354,10 +373,11 @@ def start_haproxy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen
         [program("haproxy"), "-db", "-f", str(config)],
         stdout=subprocess.DEVNULL,
         stderr=(folder / "haproxy.log").open("wb"),
+        preexec_fn=preexec,
     )
 
 
-def start_caddy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[bytes]:
+def start_caddy(hosting: Hosting, port: int, folder: Path, preexec: Preexec = None) -> subprocess.Popen[bytes]:
     folder.mkdir()
     config = folder / "Caddyfile"
     config.write_text(
@@ -370,6 +390,7 @@ def start_caddy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[b
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=(folder / "caddy.log").open("wb"),
+        preexec_fn=preexec,
     )
 
 

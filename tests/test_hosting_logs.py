@@ -131,3 +131,13 @@ def test_json_stderr_passes_json_lines_and_wraps_the_rest() -> None:
     wrapped = [json.loads(line) for line in lines[1:]]
     assert [line["msg"] for line in wrapped] == ["half a line", "[1, 2]", "no newline at the end"]
     assert all(line["logger"] == "stderr" and "worker" not in line for line in wrapped)
+
+
+def test_serve_that_cannot_start_says_why_in_a_json_line_and_exits_2(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "ratscrew", "serve", "--workers", "1", "--port", str(port)]
+        done = subprocess.run([*command, "--data", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    last = json_lines(done.stderr)[-1]
+    assert last["level"] == "error" and f"port {port} is already in use" in last["msg"]

@@ -68,7 +68,9 @@ class Supervisor:
         """Every line from here on is JSON on stderr (``logs.py``), the workers' too."""
         logs.to_stderr(None, self.hosting.log_level)
         workers = len(self.hosting.ports)
-        log.info("ratscrew %s (commit %s): %d worker%s", __version__, build.commit(), workers, "s"[: workers > 1])
+        log.info(
+            "ratscrew %s (commit %s): %d worker%s", __version__, build.commit(), workers, "s" if workers > 1 else ""
+        )
         limit = files.raise_to_hard()  # the workers inherit it
         log.log(logging.INFO if limit.now >= files.FEW else logging.WARNING, "%s", limit.describe())
         try:

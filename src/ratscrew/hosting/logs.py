@@ -65,7 +65,7 @@ class JsonStderr(io.TextIOBase):
         self.stream = stream
         self.worker = worker
         self.pending = ""
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # a signal handler that writes while a write is under way must not wait
 
     def writable(self) -> bool:
         return True

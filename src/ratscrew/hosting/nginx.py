@@ -19,9 +19,9 @@ from __future__ import annotations
 from ratscrew.hosting.routes import KEYED, keyed_pattern, worker_pattern
 from ratscrew.hosting.settings import Hosting
 
-# Each page's socket is two of nginx's connections (the page's and the worker's): 8192 a process hold the
-# sockets of about 1,000 rooms of four, should one process get them all. Every connection is an open file,
-# and the files a process may open must not exceed the hard limit unless nginx starts as root (as Debian's does).
+# Each page's socket is two of nginx's connections (the page's and the worker's): with 8192 connections, one
+# nginx process holds the sockets of about 1,000 rooms of four, should it get them all. Each connection is an
+# open file; nginx raises its processes' limit to 16384, past the hard limit only when it starts as root.
 EVENTS = {"worker_connections": 8192}
 MAIN_CONTEXT = {"worker_rlimit_nofile": 16384}
 

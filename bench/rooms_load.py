@@ -20,6 +20,8 @@ input is applied, part of every verdict's latency by design), the rooms and clie
 With ``--through-nginx`` the rooms run behind nginx instead (``ratscrew serve`` with Redis, as hosted; see
 docs/hosting.md): first one worker, then two, then the echo through the same kind of nginx, all in one run;
 it prints one line for each (rooms kept at the players' pace, verdicts, the window, what the server adds).
+nginx runs from Debian's stock /etc/nginx/nginx.conf changed as docs/hosting.md says (tests/hosting_site.py),
+not from a configuration of the benchmark's own.
 
 Usage: python bench/rooms_load.py [--rooms 500] [--duration 30] [--quick] [--seed 1] [--through-nginx]
 """
@@ -565,10 +567,16 @@ server {{
 """
 
 
-def run_hosted(args: argparse.Namespace) -> None:
-    from tests.hosting_site import program
+def said_about_files(folder: Path) -> str:
+    """What ``ratscrew serve`` logged about the open files its workers may hold (JSON lines in serve.log)."""
+    for line in (folder / "serve.log").read_text().splitlines():
+        if line.startswith("{") and (msg := json.loads(line).get("msg", "")).startswith("open files:"):
+            return str(msg)
+    return "nothing about open files"
 
-    from ratscrew.hosting.nginx import standalone
+
+def run_hosted(args: argparse.Namespace) -> None:
+    from tests.hosting_site import run_nginx
 
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"behind nginx: {args.rooms} rooms of {SEATS}, {args.duration:.0f} s measured; load average {load}")
@@ -577,6 +585,7 @@ def run_hosted(args: argparse.Namespace) -> None:
         with tempfile.TemporaryDirectory() as folder:
             site = start_site(Path(folder), workers)
             try:
+                print(f"{workers} worker{'s'[: workers > 1]}: serve says " + said_about_files(site.folder), flush=True)
                 pids = [site.worker_pid(i) for i in range(workers)]
                 stats, clients, note = uvloop.run(
                     run_rooms(site.url, args.rooms, args.duration, args.seed, pids, args.setup_limit)
@@ -600,10 +609,8 @@ def run_hosted(args: argparse.Namespace) -> None:
     echo, url = start_echo_server()
     with tempfile.TemporaryDirectory() as folder:
         (listen,) = free_ports(1)
-        config = Path(folder) / "nginx.conf"
         port = int(url.rsplit(":", 1)[1].strip("/"))
-        config.write_text(standalone(ECHO_SITE.format(port=port, listen=listen), Path(folder)))
-        nginx = subprocess.Popen([program("nginx"), "-c", str(config), "-p", folder, "-e", f"{folder}/error.log"])
+        nginx = run_nginx(ECHO_SITE.format(port=port, listen=listen), Path(folder))
         try:
             time.sleep(1.0)  # nginx listens within milliseconds; the echo's clients retry nothing
             echo_ms, echo_note = uvloop.run(

@@ -100,6 +100,7 @@ def serving(process: subprocess.Popen[str], data: Path) -> Server:
 WIDER_SCOPES = frozenset({"class", "module", "package"})
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups once to add them to node ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup`` the tests of one module that share a fixture wider than a test (a server,
     browser pages, a cluster) run in one worker, in their order, so that fixture is set up once; every other
@@ -107,6 +108,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if isinstance(item, pytest.Function) and _shares_a_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """In a worker under ``--dist loadgroup``, pytest-xdist keeps a group together only by adding it to the test's
+    node id. If a pytest release stops that from taking (9.2 did), every worker sets the module's fixtures up
+    again (servers, clusters, the wheel's build): stop at once rather than run the suite that way."""
+    if not hasattr(session.config, "workerinput") or not session.config.getoption("loadgroup", False):
+        return
+    for item in session.items:
+        marks = list(item.iter_markers("xdist_group"))
+        if marks and "@" not in item.nodeid:
+            why = (
+                f"pytest-xdist could not group {item.nodeid} (pytest {pytest.__version__}): "
+                "--dist loadgroup would set its module's fixtures up in every worker; pin pytest as pyproject.toml says"
+            )
+            print(why, file=sys.stderr)  # xdist reports a worker's error only as the test it was about to run
+            raise pytest.UsageError(why)
 
 
 def _shares_a_fixture(item: pytest.Function) -> bool:

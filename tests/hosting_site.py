@@ -1,20 +1,30 @@
 """A whole hosted site on loopback for the tests and the benchmark: a real redis-server and real proxies (nginx,
 and HAProxy and Caddy for the letters routing), each on free ports with its own configuration in a temporary
-folder, and ``ratscrew serve`` with its workers behind them all."""
+folder, and ``ratscrew serve`` with its workers behind them all.
+
+nginx runs from Debian's own ``/etc/nginx/nginx.conf``, changed as docs/hosting.md tells the operator (its
+``sed`` command, run on a copy) and pointed at the temporary folder, with the printed site in its
+``conf.d``: what an operator runs, not a configuration of the tests' own."""
 
 from __future__ import annotations
 
 import http.client
 import json
 import os
+import pwd
+import re
+import resource
+import shlex
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +33,8 @@ from ratscrew.hosting import caddy, haproxy, nginx
 from ratscrew.hosting.settings import Hosting
 
 NEEDED = ("nginx", "redis-server")
+STOCK_NGINX_CONF = Path("/etc/nginx/nginx.conf")
+HOSTING_DOC = Path(__file__).resolve().parent.parent / "docs" / "hosting.md"
 PACKAGES = {"nginx": "nginx-light", "redis-server": "redis-server", "haproxy": "haproxy", "caddy": "caddy"}
 
 
@@ -155,6 +167,82 @@ class Site:
                 process.wait()
 
 
+# Requests without a room code: any worker may answer them.
+CODELESS = (("GET", "/"), ("GET", "/api/rooms"), ("POST", "/api/rooms"), ("POST", "/api/matches"))
+BODIES: dict[str, object] = {"/api/rooms": {"seats": 2}, "/api/matches": {"players": ["Ann", "Bo"]}}
+
+
+@dataclass
+class Stream:
+    """What a stream of requests without a room code met while a worker restarted."""
+
+    answers: list[tuple[str, str, int]] = field(default_factory=list)  # method, path, status
+    rooms: list[str] = field(default_factory=list)  # the codes of the rooms it made
+    matches: list[str] = field(default_factory=list)  # the ids of the matches it made
+    while_away: int = 0  # requests sent while the worker was away or not yet ready
+
+    def failed(self) -> list[tuple[str, str, int]]:
+        return [answer for answer in self.answers if answer[2] not in (200, 201)]
+
+
+def stream_across_a_restart(site: Site, urls: list[str], worker: int, clients: str) -> Stream:
+    """Requests without a room code, one after another through ``urls`` in turn, from addresses
+    ``clients``.1 to .250 in turn, while ``worker`` is killed with -9 and ``ratscrew serve`` starts it again:
+    a few before, every one while it is away, a few once it is back."""
+    stream = Stream()
+
+    def one() -> None:
+        index = len(stream.answers)
+        method, path = CODELESS[index % len(CODELESS)]
+        url = urls[index % len(urls)]
+        status, _, doc = call(url + path, BODIES.get(path), source=f"{clients}.{index % 250 + 1}")
+        stream.answers.append((method, path, status))
+        if status in (200, 201) and path == "/api/rooms":
+            stream.rooms.append(doc["code"])
+        elif status in (200, 201) and path == "/api/matches":
+            stream.matches.append(doc["id"])
+
+    for _ in range(8):
+        one()
+    pid = site.worker_pid(worker)
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 120
+    while Path(f"/proc/{pid}").exists() and not zombie(pid):
+        assert time.monotonic() < deadline, f"worker {worker} did not die"
+        time.sleep(0.01)
+    while not back(site, worker, pid):
+        assert time.monotonic() < deadline, f"worker {worker} did not come back"
+        one()
+        stream.while_away += 1
+    for _ in range(8):
+        one()
+    return stream
+
+
+def zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def back(site: Site, worker: int, old_pid: int) -> bool:
+    """Whether ``worker`` answers again, from another process than ``old_pid``, and is ready."""
+    try:
+        status, _, doc = call(site.worker_url(worker) + "/healthz")
+        return status == 200 and doc["pid"] != old_pid and call(site.worker_url(worker) + "/readyz")[0] == 200
+    except OSError:
+        return False
+
+
+def stored(site: Site) -> tuple[set[str], set[str]]:
+    """The codes of every room and the ids of every match in the site's SQLite file."""
+    with sqlite3.connect(site.data / "ratscrew.sqlite3", timeout=30) as db:
+        rooms = {code for (code,) in db.execute("SELECT code FROM rooms")}
+        matches = {match for (match,) in db.execute("SELECT id FROM matches")}
+    return rooms, matches
+
+
 def start_site(
     folder: Path,
     workers: int,
@@ -163,8 +251,11 @@ def start_site(
     extra: tuple[str, ...] = (),
     routing: str = "hash",
     proxies: tuple[str, ...] = ("nginx",),
+    soft_files: int | None = None,
 ) -> Site:
-    """redis-server, ``ratscrew serve`` with ``workers`` workers, and ``proxies`` in front, all on free ports."""
+    """redis-server, ``ratscrew serve`` with ``workers`` workers, and ``proxies`` in front, all on free ports;
+    ``ratscrew serve`` and the proxies started with a soft limit of ``soft_files`` open files, if given."""
+    preexec = None if soft_files is None else files_limit(soft_files)
     folder.mkdir(parents=True, exist_ok=True)
     redis_port, *ports = free_ports(1 + workers + len(proxies))
     ports, proxy_ports = ports[:workers], ports[workers:]
@@ -179,9 +270,9 @@ def start_site(
         command += ["--data", str(hosting.data_dir), "--redis", str(hosting.redis_url), "--routing", routing]
         command += ["--rooms-per-hour", str(rooms_per_hour), *extra]
         log = (folder / "serve.log").open("wb")
-        site.processes["serve"] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        site.processes["serve"] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, preexec_fn=preexec)
         for name, port in zip(proxies, proxy_ports, strict=True):
-            site.processes[name] = START_PROXY[name](hosting, port, folder / name)
+            site.processes[name] = START_PROXY[name](hosting, port, folder / name, preexec)
         site.wait_ready()
     except BaseException:
         site.stop()
@@ -189,23 +280,91 @@ def start_site(
     return site
 
 
+def files_limit(soft: int) -> Callable[[], None]:
+    """For ``preexec_fn``: a soft limit of ``soft`` open files (the hard limit kept), as systemd gives a
+    service by default (1024)."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    return limit
+
+
+Preexec = Callable[[], None] | None
+
+
 def start_redis(folder: Path, port: int) -> subprocess.Popen[bytes]:
     command = [program("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
     return subprocess.Popen(command, cwd=folder, stdout=(folder / "redis.log").open("wb"), stderr=subprocess.STDOUT)
 
 
-def start_nginx(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[bytes]:
+def start_nginx(hosting: Hosting, port: int, folder: Path, preexec: Preexec = None) -> subprocess.Popen[bytes]:
     folder.mkdir()
-    config = folder / "nginx.conf"
-    config.write_text(nginx.standalone(nginx.render(hosting, listen=f"127.0.0.1:{port}"), folder))
+    return run_nginx(nginx.render(hosting, listen=f"127.0.0.1:{port}"), folder, preexec)
+
+
+def run_nginx(site: str, folder: Path, preexec: Preexec = None) -> subprocess.Popen[bytes]:
+    """nginx in the foreground from Debian's stock nginx.conf changed as the doc says, serving ``site``."""
+    config = stock_nginx_conf(folder)
+    (folder / "conf.d" / "ratscrew.conf").write_text(site)
     return subprocess.Popen(
-        [program("nginx"), "-c", str(config), "-p", str(folder), "-e", str(folder / "error.log")],
+        [program("nginx"), "-c", str(config), "-e", str(folder / "error.log"), "-g", "daemon off;"],
         stdout=subprocess.DEVNULL,
         stderr=(folder / "nginx.log").open("wb"),
+        preexec_fn=preexec,
     )
 
 
-def start_haproxy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[bytes]:
+def doc_nginx_command() -> list[str]:
+    """The ``sed`` command docs/hosting.md gives for /etc/nginx/nginx.conf, as its arguments."""
+    text = HOSTING_DOC.read_text(encoding="utf-8")
+    found = re.search(r"^sed -i (?:.*\\\n)*.*/etc/nginx/nginx\.conf$", text, re.MULTILINE)
+    if found is None:
+        raise AssertionError(f"no `sed -i ... /etc/nginx/nginx.conf` command in {HOSTING_DOC}")
+    return shlex.split(found.group(0).replace("\\\n", " "))
+
+
+def stock_nginx_conf(folder: Path) -> Path:
+    """A copy of Debian's nginx.conf, changed by the doc's command, its files and folders moved into ``folder``
+    (and the user it runs as made this process's own, to write there). The site goes in ``folder/conf.d``."""
+    stock = STOCK_NGINX_CONF.read_text()
+    if not re.search(r"^\s*worker_connections 768;$", stock, re.MULTILINE):
+        raise AssertionError(f"{STOCK_NGINX_CONF} is not Debian's stock file (worker_connections 768)")
+    config = folder / "nginx.conf"
+    config.write_text(stock)
+    command = doc_nginx_command()
+    subprocess.run([str(config) if arg == str(STOCK_NGINX_CONF) else arg for arg in command], check=True)
+    for name in ("conf.d", "sites-enabled", "body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (folder / name).mkdir(exist_ok=True)
+    moved = {
+        r"^user \S+;": f"user {pwd.getpwuid(os.geteuid()).pw_name};",
+        r"^pid \S+;": f"pid {folder}/nginx.pid;",
+        r"^error_log \S+;": f"error_log {folder}/error.log;",
+        r"^(\s*)access_log \S+;": rf"\1access_log {folder}/access.log;",
+        r"^(\s*)include /etc/nginx/conf\.d/\*\.conf;": rf"\1include {folder}/conf.d/*.conf;",
+        r"^(\s*)include /etc/nginx/sites-enabled/\*;": rf"\1include {folder}/sites-enabled/*;",
+    }
+    text = config.read_text()
+    for pattern, replacement in moved.items():
+        text, count = re.subn(pattern, replacement, text, count=1, flags=re.MULTILINE)
+        assert count == 1, f"{pattern!r} not in {STOCK_NGINX_CONF}"
+    config.write_text(text)
+    # Debian's nginx writes request bodies and buffered responses under /var/lib/nginx: here, in the folder.
+    temp = "".join(f"{kind}_temp_path {folder}/{name};\n" for kind, name in TEMP_PATHS)
+    (folder / "conf.d" / "temp-paths.conf").write_text(temp)
+    return config
+
+
+TEMP_PATHS = (
+    ("client_body", "body"),
+    ("proxy", "proxy"),
+    ("fastcgi", "fastcgi"),
+    ("uwsgi", "uwsgi"),
+    ("scgi", "scgi"),
+)
+
+
+def start_haproxy(hosting: Hosting, port: int, folder: Path, preexec: Preexec = None) -> subprocess.Popen[bytes]:
     folder.mkdir()
     config = folder / "haproxy.cfg"
     config.write_text(haproxy.standalone(haproxy.render(hosting, bind=f"127.0.0.1:{port}")))
@@ -214,10 +373,11 @@ def start_haproxy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen
         [program("haproxy"), "-db", "-f", str(config)],
         stdout=subprocess.DEVNULL,
         stderr=(folder / "haproxy.log").open("wb"),
+        preexec_fn=preexec,
     )
 
 
-def start_caddy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[bytes]:
+def start_caddy(hosting: Hosting, port: int, folder: Path, preexec: Preexec = None) -> subprocess.Popen[bytes]:
     folder.mkdir()
     config = folder / "Caddyfile"
     config.write_text(
@@ -230,6 +390,7 @@ def start_caddy(hosting: Hosting, port: int, folder: Path) -> subprocess.Popen[b
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=(folder / "caddy.log").open("wb"),
+        preexec_fn=preexec,
     )
 
 

@@ -309,14 +309,20 @@ def test_every_mean_comes_with_its_standard_error_and_95_percent_interval() -> N
     games = [play_bmn(random_deal(rng)) for _ in range(3000)]
     ended = [g for g in games if g.loop is None]
     assert doc["loops"] == 3000 - len(ended)
+    t = 1.9607  # Student's t, 97.5% point, on 2,999 degrees of freedom (tables give 1.9607)
     for key, values in (("mean_cards", [g.cards for g in ended]), ("mean_tricks", [g.tricks for g in ended])):
         mean, se = statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
         assert doc[key] == round(mean, 2) and doc[f"{key}_se"] == round(se, 4)
-        assert doc[f"{key}_ci95"] == [round(mean - 1.959964 * se, 2), round(mean + 1.959964 * se, 2)]
+        low, high = doc[f"{key}_ci95"]
+        assert low == pytest.approx(mean - t * se, abs=0.006) and high == pytest.approx(mean + t * se, abs=0.006)
     first = sum(1 for g in ended if g.winner == 0) / len(ended)
     se = math.sqrt(first * (1 - first) / len(ended))
     assert doc["winner_share_se"][0] == round(se, 5)
-    assert doc["winner_share_ci95"][0] == [round(first - 1.959964 * se, 5), round(first + 1.959964 * se, 5)]
+    # Wilson's interval: its centre is pulled towards a half by z²/2n, its half width close to z·se here.
+    z, n = 1.959964, len(ended)
+    centre = (first + z * z / (2 * n)) / (1 + z * z / n)
+    low, high = doc["winner_share_ci95"][0]
+    assert (low + high) / 2 == pytest.approx(centre, abs=1e-5) and (high - low) / 2 == pytest.approx(z * se, rel=0.01)
     text = run("--random", "3000", "--seed", "12").stdout
     low, high = doc["mean_tricks_ci95"]
     assert (

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from ratscrew.i18n import LANGUAGES, catalog
 from tests.conftest import SCREENSHOTS, Server, open_page, until
@@ -233,10 +233,12 @@ def test_an_empty_history_says_so_and_the_viewer_fits_a_phone(
         for button in page.locator(".replay-buttons button").all():
             box = button.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
-        # The pile, the seats and the step buttons are on the screen together.
+        # The pile, the seats and the step buttons are on the screen together; what happened is under the pile.
         for selector in ("#replay-pile", "#replay-next", "#replay-seats"):
             box = page.locator(selector).bounding_box()
             assert box is not None and box["y"] + box["height"] <= height, selector
+        felt, happened = page.locator(".replay-table").bounding_box(), page.locator("#replay-events").bounding_box()
+        assert felt is not None and happened is not None and happened["y"] >= felt["y"] + felt["height"]
 
         page.keyboard.press("End")
         page.wait_for_function("document.querySelector('#replay-next').disabled")
@@ -314,3 +316,71 @@ def test_a_slap_that_took_the_pile_is_replayed_on_its_pile_then_the_collection(p
     assert page.locator("#replay-events li[data-kind=pile_won]").count() == 1
     page.click("#replay-prev")  # back to the slapped pile
     page.wait_for_function("document.querySelector('#replay').dataset.half === 'landed'")
+
+
+# Ann turns 7S and Bob slaps it at once (no pattern); Bob turns 7H, Ann KD, and Bob slaps the 7H he saw, too
+# late; then the challenge goes on to Ann's pile.
+WRONG_SLAPS = {
+    "format": "ratscrew-record/1",
+    "rules": "standard",
+    "players": ["Ann", "Bob"],
+    "hands": [["7S", "KD", "3C", "9S", "4C"], ["4H", "7H", "2C", "5D", "6D", "8D", "TD"]],
+    "actions": ["flip", {"slap": 1}, "flip", "flip", {"act": "slap", "seat": 1, "card": 2}, *["flip"] * 5],
+}
+
+
+def between(template: str, before: str, after: str) -> str:
+    """The words of a catalogue template between two of its placeholders."""
+    return template.split(before, 1)[1].split(after, 1)[0]
+
+
+def test_a_replayed_wrong_slap_says_why_in_the_tables_words_and_the_replay_plays_at_a_chosen_speed(
+    browser: Browser, live_server: Server
+) -> None:
+    texts = catalog("en")
+    page, errors = open_page(browser, live_server.url + "#/history", height=800)
+    try:
+        page.wait_for_selector("#record-file")
+        drop_file(page, "wrong.json", json.dumps(WRONG_SLAPS))
+        page.wait_for_selector("#replay[data-ready=true]")
+        # At 1280x800, what happened at the step is beside the pile, in view without scrolling.
+        felt, happened = page.locator(".replay-table").bounding_box(), page.locator("#replay-events").bounding_box()
+        assert felt is not None and happened is not None
+        assert happened["x"] >= felt["x"] + felt["width"] and happened["y"] < felt["y"] + felt["height"]
+        assert happened["y"] + happened["height"] <= 800 and page.evaluate("window.scrollY") == 0
+
+        # A wrong slap says what it landed on, and a late one the card that covered its pattern, as the table does.
+        page.keyboard.press("PageDown")
+        page.wait_for_function("document.querySelector('#replay-slider').value === '2'")
+        no_pattern = page.locator("#replay-events li[data-kind=wrong_slap]").inner_text()
+        assert no_pattern.endswith(between(texts["verdict.no_pattern"], "{penalty}", "{cards}") + "7♠"), no_pattern
+        page.keyboard.press("PageDown")
+        page.wait_for_function("document.querySelector('#replay-slider').value === '5'")
+        late = page.locator("#replay-events li[data-kind=wrong_slap]").inner_text()
+        too_late = texts["verdict.too_late"]
+        assert late.startswith(too_late.split("{card}")[0] + "K♦" + between(too_late, "{card}", "{why}")), late
+        assert "7♠ 7♥" in late
+        shot(page, "replay-wrong-slap-desktop")
+
+        # Play at 4x from the keyboard: it goes through the game by itself and stops at its end.
+        page.keyboard.press("Home")
+        page.keyboard.press("+")
+        page.keyboard.press("+")
+        assert page.locator("#replay-speed").input_value() == "4"
+        page.keyboard.press("p")
+        page.wait_for_function("document.querySelector('#replay').dataset.playing === 'true'")
+        page.wait_for_function("document.querySelector('#replay-next').disabled")
+        page.wait_for_function("document.querySelector('#replay').dataset.playing === 'false'")
+        assert step_number(page) == len(WRONG_SLAPS["actions"])
+        expect(page.locator("#replay-play")).to_have_accessible_name("Play")
+        # Played again from the end it starts over; P pauses it where it is, and it stays there.
+        page.click("#replay-play")
+        page.wait_for_function("Number(document.querySelector('#replay-slider').value) >= 2")
+        page.keyboard.press("p")
+        page.wait_for_function("document.querySelector('#replay').dataset.playing === 'false'")
+        stopped = step_number(page)
+        page.wait_for_timeout(600)  # more than two steps at 4x: none comes
+        assert step_number(page) == stopped < len(WRONG_SLAPS["actions"])
+        assert errors == []
+    finally:
+        page.context.close()

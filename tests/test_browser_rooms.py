@@ -166,6 +166,11 @@ def test_two_browsers_join_a_room_by_code_play_and_one_reloads_still_seated(
     bob.wait_for_selector("#room-seat-1.mine")
     ann.wait_for_function("document.querySelector('#room-seat-1 .room-seat-name').textContent === 'Bob <b>'")
     assert ann.locator("#room-seat-1 b").count() == 0  # names are text, never markup
+    # Everyone sees who hosts the room, in words a screen reader reads with the host's name.
+    for page, who in ((ann, "You"), (bob, "Person")):
+        expect(page.locator("#room-seat-1 .room-seat-name")).to_have_text("Bob <b>")
+        assert f"Ann {who} Host" in page.locator("#room-seat-0").aria_snapshot()
+        assert "Host" not in page.locator("#room-seat-1").aria_snapshot()
     assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing off a phone's screen
 
     # The host changes a house rule: everyone sees it. She fills the third seat with a computer; the start
@@ -341,23 +346,101 @@ def test_a_timed_room_game_ends_with_its_summary_and_a_rematch_keeps_the_table_t
     record = ann.request.get(live_server.url.rstrip("/") + (ann.get_attribute("#download-record", "href") or ""))
     assert record.ok and json.loads(record.body())["rules"]["end"]["time_limit_s"] == 6
 
-    # Ann asks for the rematch: she is back in the lobby, ready, and the lobby says she asked.
+    # Ann asks for the rematch: she is back in the lobby, in, and the lobby says she asked.
     ann.click("#rematch")
     ann.wait_for_selector("#room-lobby:not([hidden])")
     assert ann.locator(".overlay").is_hidden()
     assert ann.locator("#ready-button").get_attribute("aria-pressed") == "true"  # asking was agreeing
-    assert "Ann asks for a rematch." in ann.inner_text("#start-hint")
-    # Bob's summary stays, with its races, until he closes it; it says who asked, and its button agrees.
-    bob.wait_for_function("document.querySelector('#rematch-note')?.textContent === 'Ann asks for a rematch.'")
+    # Bob's summary stays, with its races, until he closes it; it says who asked and what he presses to join.
+    bob.wait_for_function("document.querySelector('#rematch-note')?.textContent.startsWith('Ann asks for a rematch')")
+    assert bob.inner_text("#rematch-note") == "Ann asks for a rematch: press “I'm in” to play again."
     assert bob.locator(".overlay").is_visible() and bob.locator(".overlay-card tbody tr").count() == 2
     assert bob.locator("#room-lobby").is_hidden()
-    assert bob.inner_text("#rematch") == "I'm in"
+    # Every button Bob has says the same, and the host's line waits for him to press exactly that.
+    assert bob.inner_text("#rematch") == bob.text_content("#ready-button") == "I'm in"
+    expect(ann.locator("#start-hint")).to_have_text("You asked for a rematch. Waiting for Bob to press “I'm in”.")
+    expect(ann.locator("#room-seat-1 .room-seat-ready")).to_have_text("Not in yet")
+    expect(ann.locator("#room-seat-0 .room-seat-ready")).to_have_text("✓ In")
     bob.click("#rematch")
     bob.wait_for_selector("#room-lobby:not([hidden])")
     assert bob.locator("#room-seat-1.mine").count() == 1  # the same seat
+    expect(bob.locator("#ready-button")).to_have_text("Take back “I'm in”")
+    expect(bob.locator("#start-hint")).to_have_text(
+        "Ann asks for a rematch. Everyone is in: the host starts the rematch."
+    )
+    expect(ann.locator("#start-hint")).to_have_text(
+        "You asked for a rematch. Everyone is in: start the rematch when you like."
+    )
     # Everyone agreed: one press from the host starts the same table again, from a clean one.
     ann.wait_for_selector("#start-button:not([disabled])")
     ann.click("#start-button")
     for page in (ann, bob):
         page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
         assert page.locator("#feed li").count() <= 1
+
+
+def reaction_by(page: Page, seat_selector: str, reaction: str) -> str:
+    """The words of ``reaction`` once it shows by the seat, checked to stand over that seat or just above it."""
+    bubble = page.locator(f"{seat_selector} .reaction-bubble[data-reaction={reaction}]")
+    bubble.wait_for()
+    box, seat = bubble.bounding_box(), page.locator(seat_selector).bounding_box()
+    assert box is not None and seat is not None
+    middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # it may still be growing in
+    assert seat["x"] <= middle[0] <= seat["x"] + seat["width"]
+    assert seat["y"] - 48 <= middle[1] <= seat["y"] + seat["height"]
+    return bubble.inner_text()
+
+
+def test_a_quick_reaction_shows_by_its_senders_seat_on_the_other_page_unless_hidden_there(
+    two_players: tuple[Player, Player],
+) -> None:
+    ann, bob = (p.page for p in two_players)
+    ann.fill("#online-name", "Ann")
+    ann.select_option("#online-seats", "2")
+    ann.click("#create-room")
+    ann.wait_for_selector("#room-seat-0.mine")
+    bob.fill("#online-name", "Bob")
+    bob.fill("#join-code", ann.locator("#room-code").inner_text())
+    bob.click("#join-room")
+    bob.click("#sit-1")
+    bob.wait_for_selector("#room-seat-1.mine")
+    # In the lobby: Ann opens the reactions from the header and sends one; Bob sees it by her seat.
+    ann.click("#react-open")
+    expect(ann.locator("#react-panel")).to_be_visible()
+    assert ann.locator("#react-panel .react-button").count() == 7
+    ann.click("#react-nice")
+    expect(ann.locator("#react-panel")).to_be_hidden()  # one press, one reaction
+    assert reaction_by(bob, "#room-seat-0", "nice") == "👏 Nice slap"
+    shot(bob, "room-reaction-lobby-phone")
+    bob.locator("#room-seat-0 .reaction-bubble").wait_for(state="detached")  # it shows for a moment only
+
+    # At the table: Bob reacts, Ann sees it by his seat round the felt.
+    bob.click("#ready-button")
+    ann.click("#ready-button")
+    ann.wait_for_selector("#start-button:not([disabled])")
+    ann.click("#start-button")
+    for page in (ann, bob):
+        page.wait_for_selector("#seat-1 .seat-name")
+    bob.click("#react-open")
+    bob.click("#react-gg")
+    assert reaction_by(ann, "#seat-1", "gg") == "🤝 Good game"
+    shot(ann, "room-reaction-table")
+
+    # Bob turns reactions off on his page: Ann's next one reaches his page, which shows nothing; his choice
+    # is kept over a reload.
+    bob.click("#react-open")
+    bob.uncheck("#react-shown")
+    bob.keyboard.press("Escape")
+    ann.click("#react-open")
+    ann.click("#react-wow")
+    assert reaction_by(ann, "#seat-0", "wow") == "😮 Wow"  # Ann's own page shows her reaction
+    until(
+        bob,
+        lambda: any(m == {"type": "reaction", "seat": 0, "reaction": "wow"} for m in two_players[1].received),
+        "Bob's page receiving Ann's reaction",
+    )
+    bob.wait_for_timeout(100)  # a frame for a bubble that should not be there
+    assert bob.locator(".reaction-bubble").count() == 0
+    bob.reload()
+    bob.wait_for_selector("#seat-1.mine")
+    assert not bob.locator("#react-shown").is_checked()

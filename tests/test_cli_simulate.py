@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -86,6 +87,14 @@ def test_readable_summary_and_a_histogram(tmp_path: Path) -> None:
         (["--games", "0"], "--games must be at least 1"),
         (["--set", "slaps.run=7"], "slaps.run cannot be 7"),
         (["--workers", "0"], "--workers must be at least 1"),
+        # Once, an empty --bots meant four Medium players and an empty seat was dropped without a word.
+        (["--bots", ""], "--bots needs at least one level"),
+        (["--bots", " , "], "--bots needs at least one level"),
+        (["--bots", "medium,,medium"], "leaves a seat empty"),
+        (["--bots", "medium,hard,"], "leaves a seat empty"),
+        (["--replicates", "0"], "--replicates must be at least 1"),
+        (["--contrasts"], "give --vary"),
+        (["--games-out", "games.xlsx"], "give a file ending in .parquet or .csv"),
     ],
 )
 def test_bad_input_is_one_clear_line(args: list[str], expected: str) -> None:
@@ -116,11 +125,11 @@ def simulate_lines(*args: str) -> list[dict[str, Any]]:
 def test_each_cell_of_a_grid_gives_the_figures_of_a_plain_run_with_its_set() -> None:
     base = ("--games", "40", "--players", "3", "--bots", "medium,hard,easy", "--seed", "5")
     cells = simulate_lines(*base, "--workers", "2", "--vary", "slaps.run=3,4", "--vary", "challenge.J=1,2")
-    assert [c["set"] for c in cells] == [
-        {"slaps.run": "3", "challenge.J": "1"},
-        {"slaps.run": "3", "challenge.J": "2"},
-        {"slaps.run": "4", "challenge.J": "1"},
-        {"slaps.run": "4", "challenge.J": "2"},
+    assert [c["set"] for c in cells] == [  # typed as the rules hold them: numbers, not strings
+        {"slaps.run": 3, "challenge.J": 1},
+        {"slaps.run": 3, "challenge.J": 2},
+        {"slaps.run": 4, "challenge.J": 1},
+        {"slaps.run": 4, "challenge.J": 2},
     ]
     assert "vs_first" not in cells[0] and all("vs_first" in c for c in cells[1:])
     for cell in (cells[0], cells[3]):
@@ -129,7 +138,7 @@ def test_each_cell_of_a_grid_gives_the_figures_of_a_plain_run_with_its_set() -> 
         sets = [w for k, v in chosen.items() for w in ("--set", f"{k}={v}")]
         assert simulate_json(*base, "--workers", "1", *sets) == cell
     [single] = simulate_lines(*base, "--workers", "1", "--vary", "slaps.run=4")
-    assert single.pop("set") == {"slaps.run": "4"}
+    assert single.pop("set") == {"slaps.run": 4}
     assert single == simulate_json(*base, "--workers", "1", "--set", "slaps.run=4")
 
 
@@ -147,7 +156,7 @@ def test_paired_differences_have_smaller_standard_errors_than_separate_runs() ->
     same = simulate_lines(
         "--games", "60", "--bots", "perfect", "--players", "2", "--vary", "slapping.penalty_cards=1,3"
     )
-    assert same[1]["vs_first"]["mean_cards"] == {"diff": 0.0, "se": 0.0}
+    assert same[1]["vs_first"]["mean_cards"] == {"diff": 0.0, "se": 0.0, "ci95": [0.0, 0.0]}
     assert same[0]["mean_cards_se"] > 0
 
 
@@ -160,6 +169,7 @@ def test_histogram_csv_and_the_grid_table(tmp_path: Path) -> None:
         assert sum(n for _, n in cell["histogram"]["seconds"]) == 30
     rows = list(csv.DictReader((tmp_path / "grid.csv").open(encoding="utf-8")))
     assert [r["slaps.run"] for r in rows] == ["3", "4"]
+    assert [r["mean_cards_ci95.1"] for r in rows] == [str(c["mean_cards_ci95"][0]) for c in cells]
     assert float(rows[1]["vs_first.mean_cards.diff"]) == cells[1]["vs_first"]["mean_cards"]["diff"]
     assert "histogram" not in simulate_lines(*args)[0]
     done = run(*args)
@@ -178,9 +188,24 @@ def test_histogram_csv_and_the_grid_table(tmp_path: Path) -> None:
         (["--vary", "slaps.run=3,7"], "slaps.run cannot be 7"),
         (["--vary", "slaps.nonsense=1,2"], "slaps.nonsense"),
         (["--vary", "slaps.run=3,4", "--plot", "x.png"], "give --report DIR"),
+        (["--vary", "bots=medium,hard", "--bots", "easy"], "give it in one of them"),
+        (["--vary", "players=2,3", "--players", "2"], "give it in one of them"),
+        (["--vary", "players=2,three"], "needs whole numbers of seats"),
+        (["--vary", "bots=medium+medium,hard++easy"], "leaves a seat empty"),
+        (["--vary", "bots=medium+godlike,easy+easy"], "unknown bot level 'godlike'"),
+        (["--vary", "bots=medium+medium,hard", "--players", "3"], "(in the cell bots=medium+medium)"),
     ],
 )
 def test_bad_vary_is_one_clear_line(args: list[str], expected: str) -> None:
     done = run("--games", "2", *args)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and expected in done.stderr and "Traceback" not in done.stderr
+
+
+def test_rotated_seats_on_a_terminal_name_players_not_seats() -> None:
+    done = run("--games", "6", "--bots", "hard,medium,easy", "--rotate-seats", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "6 deals in every rotation of the seats (18 games)" in done.stdout
+    assert "player 1 (hard) wins, any seat" in done.stdout
+    assert "seat 1 wins" in done.stdout and "seat 1 (hard)" not in done.stdout
+    assert re.search(r"seat 1 wins .*% ± [\d.]+ \([\d.]+ to [\d.]+%\)", done.stdout)  # the 95% interval

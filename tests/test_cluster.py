@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.server
 import json
 import math
+import os
 import socket
 import socketserver
 import subprocess
@@ -17,14 +18,19 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
+import dask
 import pytest
 from distributed import LocalCluster
+from distributed.security import Security
 
 from ratscrew import bmn, executor
 from ratscrew.bmn import play_random
 from ratscrew.executor import ClusterError, open_runner
+from ratscrew.lab import api
 from ratscrew.lab.bmn_search import HuntSettings, SearchState, search
 from ratscrew.lab.simulate import simulate
 from ratscrew.rules import Rules
@@ -48,9 +54,15 @@ def off_main(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return worker.submit(fn, *args, **kwargs).result(timeout=180)
 
 
-def ratscrew(*args: str) -> subprocess.CompletedProcess[str]:
+def ratscrew(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The command as a user runs it; ``env``: variables set for it on top of this process's."""
     return subprocess.run(
-        [sys.executable, "-m", "ratscrew", *args], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-m", "ratscrew", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -78,6 +90,24 @@ def test_simulate_on_the_cluster_gives_the_one_process_figures(scheduler: str) -
     here = simulate(rules, ["medium"] * 4, 12, seed=3, workers=1).as_dict()
     assert off_main(simulate, rules, ["medium"] * 4, 12, seed=3, scheduler=scheduler).as_dict() == here
     assert off_main(simulate, rules, ["medium"] * 4, 12, seed=4, scheduler=scheduler).as_dict() != here
+
+
+def test_the_apis_rows_on_the_cluster_add_up_to_the_commands_totals(scheduler: str) -> None:
+    args = ("simulate", "--games", "20", "--players", "3", "--seed", "4", "--vary", "slapping.penalty_cards=1,2")
+    docs = ok_json(*args, "--rotate-seats", "--workers", "1")
+    vary = {"slapping.penalty_cards": [1, 2]}
+    study = off_main(api.sweep, vary, games=20, players=3, seed=4, rotate_seats=True, scheduler=scheduler)
+    here = api.sweep(vary, games=20, players=3, seed=4, rotate_seats=True, workers=1)
+    assert study.table() == here.table()
+    games = study.table()
+    for cell, doc in enumerate(docs):
+        mine = [i for i, c in enumerate(games["cell"]) if c == cell]
+        assert doc["set"] == {"slapping.penalty_cards": cell + 1} and len(mine) == doc["games"] == 60
+        assert round(sum(games["cards"][i] for i in mine) / 60, 2) == doc["mean_cards"]
+        assert round(sum(games["wrong_slaps"][i] for i in mine) / 60, 3) == doc["wrong_slaps"]
+        wins = [sum(1 for i in mine if games["winner"][i] == seat) / 60 for seat in (1, 2, 3)]
+        assert [round(w, 4) for w in wins] == doc["win_rate"]
+    assert study.figures == [{k: v for k, v in d.items() if k != "histogram"} for d in docs]
 
 
 def test_bmn_random_on_the_cluster_gives_the_one_process_figures(
@@ -203,9 +233,12 @@ def test_a_server_that_is_not_a_scheduler_is_one_line_and_exit_2_within_seconds(
     ("args", "says"),
     [
         (["simulate", "--scheduler", "nonsense"], "is not an address"),
-        (["simulate", "--scheduler", "http://127.0.0.1:8786"], "is not an address"),
+        (["simulate", "--scheduler", "http://127.0.0.1:8786"], "over tcp:// (or tls://), not http://"),
         (["simulate", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], "give one or the other"),
         (["bmn", "--random", "10", "--scheduler", "tcp://127.0.0.1:8786", "--workers", "2"], "give one or the other"),
+        (["simulate", "--scheduler", "garbage://127.0.0.1:8786"], "over tcp:// (or tls://), not garbage://"),
+        (["simulate", "--scheduler", "ws://127.0.0.1:8786"], "over tcp:// (or tls://), not ws://"),
+        (["bmn", "--random", "10", "--scheduler", "ucx://127.0.0.1:8786"], "over tcp:// (or tls://), not ucx://"),
         (["bmn", "--search", "--scheduler"], "--scheduler needs a value"),
         (["bmn", "--scheduler", "tcp://127.0.0.1:8786", "-" * 26, "-" * 26], "only goes with --random N or --search"),
     ],
@@ -231,3 +264,119 @@ def test_without_a_scheduler_dask_is_never_imported() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+# ------------------------------------------------------------------------------------------------ tls://
+
+
+@dataclass(frozen=True)
+class Tls:
+    """A self-signed certificate that every side presents and trusts, as Dask's TLS settings name it."""
+
+    cert: Path
+    key: Path
+
+    def security(self) -> Security:
+        files = {"tls_ca_file": str(self.cert), "tls_client_cert": str(self.cert), "tls_client_key": str(self.key)}
+        return Security(  # type: ignore[no-untyped-call]
+            **files,
+            tls_scheduler_cert=str(self.cert),
+            tls_scheduler_key=str(self.key),
+            tls_worker_cert=str(self.cert),
+            tls_worker_key=str(self.key),
+            require_encryption=True,
+        )
+
+    def env(self) -> dict[str, str]:
+        """The client's settings as the variables a user would set for the command."""
+        return {
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE": str(self.cert),
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT": str(self.cert),
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY": str(self.key),
+        }
+
+    def config(self) -> dict[str, str]:
+        """The same settings in this process's Dask configuration."""
+        return {
+            "distributed.comm.tls.ca-file": str(self.cert),
+            "distributed.comm.tls.client.cert": str(self.cert),
+            "distributed.comm.tls.client.key": str(self.key),
+        }
+
+
+@pytest.fixture(scope="module")
+def tls(tmp_path_factory: pytest.TempPathFactory) -> Tls:
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    request = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    files = ["-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=ratscrew-test"]
+    subprocess.run([*request, *files], check=True, capture_output=True)
+    return Tls(cert, key)
+
+
+def test_a_tls_address_without_tls_settings_is_one_line_and_exit_2() -> None:
+    address = f"tls://127.0.0.1:{closed_port()}"
+    done = ratscrew("simulate", "--games", "4", "--scheduler", address)  # it was an 84-line traceback
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert f"--scheduler {address} needs TLS, and Dask's configuration has none" in done.stderr
+    assert "DASK_DISTRIBUTED__COMM__TLS__CA_FILE" in done.stderr  # what to set
+
+
+def test_a_tls_address_with_nothing_listening_is_one_line_and_exit_2(tls: Tls) -> None:
+    address = f"tls://127.0.0.1:{closed_port()}"
+    done = ratscrew("bmn", "--random", "10", "--scheduler", address, env=tls.env())
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("ratscrew: error: no Dask scheduler answered")
+    assert address in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_tls_address_where_something_else_listens_is_one_line_and_exit_2(tls: Tls) -> None:
+    junk = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Junk)
+    junk.daemon_threads = True
+    threading.Thread(target=junk.serve_forever, daemon=True).start()
+    try:
+        address = f"tls://127.0.0.1:{junk.server_address[1]}"
+        done = ratscrew("simulate", "--games", "4", "--scheduler", address, env=tls.env())
+    finally:
+        junk.shutdown()
+        junk.server_close()
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert f"the server at {address} did not take a TLS connection with Dask's TLS settings" in done.stderr
+
+
+def test_a_tls_address_where_a_server_says_nothing_or_waits_for_a_request_is_one_clear_error(
+    tls: Tls, not_a_scheduler: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(executor, "CONNECT_SECONDS", 1.0)
+    address = not_a_scheduler[0].replace("tcp://", "tls://")
+
+    def enter() -> None:
+        with open_runner(scheduler=address):
+            raise AssertionError(f"{address} was taken for a scheduler")
+
+    with dask.config.set(tls.config()), pytest.raises(ClusterError) as caught:
+        off_main(enter)
+    said = str(caught.value)
+    assert "\n" not in said and address in said
+    assert "did not take a TLS connection" in said or "sent nothing a Dask scheduler sends" in said, said
+
+
+def test_simulate_on_a_tls_cluster_gives_the_one_process_figures(tls: Tls) -> None:
+    with LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        protocol="tls://",
+        security=tls.security(),
+        dashboard_address=None,
+        host="127.0.0.1",
+    ) as cluster:  # type: ignore[no-untyped-call]
+        address = cluster.scheduler_address
+        assert address.startswith("tls://")
+        args = ("simulate", "--games", "8", "--bots", "hard,easy", "--seed", "3", "--json")
+        alone = ratscrew(*args)
+        clustered = ratscrew(*args, "--scheduler", address, env=tls.env())
+    assert clustered.returncode == 0 and alone.returncode == 0, clustered.stderr
+    assert json.loads(clustered.stdout) == json.loads(alone.stdout)

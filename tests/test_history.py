@@ -194,6 +194,24 @@ def test_replay_of_a_record_with_explicit_hands(client: TestClient) -> None:
     assert answer["slaps"] == [3]
 
 
+def test_a_wrong_slaps_step_says_what_it_reacted_to_as_the_table_does(client: TestClient) -> None:
+    # Seat 1 slaps at once on 7S alone (no pattern: 4H burns); later it slaps the double 7S 7H after KD covered it.
+    doc = {
+        "format": "ratscrew-record/1",
+        "rules": "standard",
+        "players": ["Ann", "Bob"],
+        "hands": [["7S", "KD", "3C"], ["4H", "7H", "2C", "5D"]],
+        "actions": ["flip", {"slap": 1}, "flip", "flip", {"act": "slap", "seat": 1, "card": 2}],
+    }
+    steps = client.post("/api/replay", json=doc).json()["steps"]
+    assert [s["events"][0]["kind"] for s in (steps[2], steps[5])] == ["wrong_slap", "wrong_slap"]
+    assert steps[2]["seen"] == {"card": 1, "pile": ["7S"], "missed": [], "covered_by": None}
+    late = steps[5]["seen"]
+    assert late["card"] == 2 and late["covered_by"] == "KD" and late["pile"] == ["7S", "7H", "KD"]
+    assert [m["pattern"] for m in late["missed"]] == ["double"]
+    assert all(s["seen"] is None for i, s in enumerate(steps) if i not in (2, 5))
+
+
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
@@ -265,10 +283,12 @@ def test_replay_windows_outside_the_game_are_refused(client: TestClient, query: 
 
 
 def history_catalog(lang: str) -> dict[str, str]:
+    """The history page's and the replay viewer's texts (the viewer's playing controls have their own file)."""
     from importlib import resources
 
-    text = resources.files("ratscrew.i18n").joinpath(lang, "history.json").read_text(encoding="utf-8")
-    catalog: dict[str, str] = json.loads(text)
+    catalog: dict[str, str] = {}
+    for name in ("history.json", "replay.json"):
+        catalog |= json.loads(resources.files("ratscrew.i18n").joinpath(lang, name).read_text(encoding="utf-8"))
     return catalog
 
 

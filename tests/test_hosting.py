@@ -25,7 +25,7 @@ from ratscrew.cli import main
 from ratscrew.hosting.ring import Ring
 from ratscrew.web.serve import bind
 from tests.conftest import Server
-from tests.hosting_site import Site, call, free_ports, missing_programs, start_site
+from tests.hosting_site import Site, call, free_ports, missing_programs, start_site, stored, stream_across_a_restart
 from tests.test_rooms_live import Player, journaled, open_room, play
 
 ROOMS_PER_HOUR = 20
@@ -88,7 +88,7 @@ def eventually(check: Callable[[], bool], what: str, timeout: float = 30.0) -> N
 
 
 def log_lines(site: Site) -> list[dict[str, Any]]:
-    """The workers' JSON log lines so far (ratscrew serve's own lines are plain text)."""
+    """The JSON log lines of ratscrew serve and its workers so far."""
     return log_lines_of(site.folder / "serve.log")
 
 
@@ -248,6 +248,20 @@ def test_a_worker_killed_with_kill_9_comes_back_and_its_room_resumes(site: Site)
         player.close()
 
 
+def test_requests_without_a_room_code_go_to_the_other_worker_while_one_restarts(site: Site) -> None:
+    before = stored(site)
+    stream = stream_across_a_restart(site, [site.url], worker=0, clients="127.0.80")
+    site.wait_ready()
+    assert stream.while_away >= 4, "too few requests while the worker was away: the test proves nothing"
+    assert stream.failed() == []  # pages, the lobby, new rooms and matches: none met the worker away
+    # Some of them did go to the worker away first: nginx passed them on.
+    assert "(111: Connection refused) while connecting to upstream" in (site.folder / "nginx" / "error.log").read_text()
+    # Every room and match was made once: none twice (a request sent again), none unanswered.
+    rooms, matches = stored(site)
+    assert rooms - before[0] == set(stream.rooms) and len(set(stream.rooms)) == len(stream.rooms)
+    assert matches - before[1] == set(stream.matches) and len(set(stream.matches)) == len(stream.matches)
+
+
 def test_serve_refuses_bad_options_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def serve(*args: str) -> tuple[int, str, str]:
         code = 0
@@ -356,7 +370,9 @@ def test_one_worker_without_redis_plays_from_sqlite_alone_and_drains_on_sigterm(
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
         assert process.wait(60) == 0
         journaled(tmp_path / "data", players[0].code, 3)  # written before the worker exited
-        assert "ratscrew: stopped" in (tmp_path / "serve.log").read_text()
+        lines = log_lines_of(tmp_path / "serve.log")
+        said = {(line["logger"], line.get("worker")) for line in lines if line["msg"] == "stopped"}
+        assert said == {("ratscrew.serve", None), ("ratscrew.hosting.worker", 0)}
     finally:
         if process.poll() is None:
             process.kill()

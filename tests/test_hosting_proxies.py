@@ -1,7 +1,8 @@
 """HAProxy, Caddy and nginx, each with the configuration ``ratscrew serve --print-*-config`` writes, in front of
 one pair of workers started with ``--routing letters`` (and a real Redis): every first letter of a room code,
 of a game's id and of a match's id reaches the worker the letters name, whatever its case; a room plays
-through each proxy on each worker; the workers see the client's address, never one the client claims.
+through each proxy on each worker; the workers see the client's address, never one the client claims; while
+a worker restarts, requests without a room code reach the other one through each proxy.
 
 One site for the module (it takes seconds to start); each test uses client addresses of its own
 (127.x.y.z on loopback), so that the per-address limits of one do not reach another."""
@@ -17,7 +18,7 @@ from ratscrew.hosting.routes import MATCH_ALPHABET
 from ratscrew.rooms import runner
 from ratscrew.rooms.runner import CODE_ALPHABET
 from tests.conftest import Server
-from tests.hosting_site import Site, call, require_programs, start_site
+from tests.hosting_site import Site, call, require_programs, start_site, stored, stream_across_a_restart
 from tests.test_rooms_live import Player, open_room, play
 
 PROXIES = ("haproxy", "caddy", "nginx")
@@ -98,3 +99,16 @@ def test_the_workers_see_the_clients_address_never_the_one_it_claims(site: Site,
     # Another client claiming the same address is counted as itself: it has asked for no wrong code yet.
     status, _, _ = call(url, headers=forged, source=second)
     assert status == 404
+
+
+def test_requests_without_a_room_code_go_to_the_other_worker_while_one_restarts(site: Site) -> None:
+    before = stored(site)
+    urls = [site.urls[proxy] for proxy in PROXIES]  # one request through each in turn
+    stream = stream_across_a_restart(site, urls, worker=1, clients="127.0.90")
+    site.wait_ready()
+    # Two or more through each proxy (they take turns): the test proves nothing with fewer.
+    assert stream.while_away >= 2 * len(PROXIES), "too few requests while the worker was away"
+    assert stream.failed() == []
+    rooms, matches = stored(site)  # each made once
+    assert rooms - before[0] == set(stream.rooms) and len(set(stream.rooms)) == len(stream.rooms)
+    assert matches - before[1] == set(stream.matches) and len(set(stream.matches)) == len(stream.matches)

@@ -89,6 +89,19 @@ def test_the_page_opens_from_disk_with_its_plots_and_fetches_nothing(
         page.context.close()
 
 
+def test_the_report_holds_command_version_seed_and_figures(reports: dict[str, Path]) -> None:
+    from ratscrew import __version__
+
+    doc = json.loads((reports["simulate"] / "report.json").read_text(encoding="utf-8"))
+    assert doc["command"][:2] == ["ratscrew", "simulate"] and "--seed" in doc["command"]
+    assert doc["version"] == __version__ and doc["kind"] == "simulate"
+    cells = doc["figures"]["cells"]
+    assert [c["set"] for c in cells] == [{"end.max_cards": 50000}, {"end.max_cards": 600}]
+    assert sum(n for _, n in cells[0]["histogram"]["cards"]) == 40
+    hunt = json.loads((reports["bmn-search"] / "report.json").read_text(encoding="utf-8"))
+    assert hunt["figures"]["state"]["seed"] == 2 and hunt["figures"]["best"] == hunt["output"][-1]
+
+
 def expected_commit() -> str:
     """What the report must say: the checkout's HEAD, or "unknown" when the tests run from a tree without git."""
     done = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=False)
@@ -105,19 +118,28 @@ def test_the_page_names_seed_and_commit_and_tables_the_figures(browser: Browser,
         assert page.locator("#about-commit").inner_text().startswith(expected_commit())
         rows = page.locator("#table-mean_cards tbody tr")
         assert rows.count() == 2
+
+        def interval(pair: list[float], scale: int = 1, digits: int = 2, unit: str = "") -> str:
+            return f"{scale * pair[0]:.{digits}f}{unit} to {scale * pair[1]:.{digits}f}{unit}"
+
         assert rows.nth(0).locator("td").all_inner_texts() == [
             "50000",
             f"{first['mean_cards']:.2f} ± {first['mean_cards_se']:.2f}",
+            interval(first["mean_cards_ci95"]),
             "the reference",
+            "",
         ]
         paired = second["vs_first"]["mean_cards"]
         assert rows.nth(1).locator("td").all_inner_texts() == [
             "600",
             f"{second['mean_cards']:.2f} ± {second['mean_cards_se']:.2f}",
+            interval(second["mean_cards_ci95"]),
             f"{paired['diff']:+.2f} ± {paired['se']:.2f}",
+            interval(paired["ci95"]),
         ]
         seat = page.locator("#table-win_rate\\.0 tbody tr").nth(1).locator("td").all_inner_texts()
         assert seat[1] == f"{100 * second['win_rate'][0]:.1f}% ± {100 * second['win_rate_se'][0]:.1f}%"
+        assert seat[2] == interval(second["win_rate_ci95"][0], 100, 1, "%")
     finally:
         page.context.close()
     random = report_json(reports["bmn-random"])["output"][0]
@@ -259,6 +281,33 @@ def test_the_tables_take_intervals_and_differences_where_the_results_give_them()
     ]
     assert tables["win_rate.1"].title == "Seat 2 (hard) wins" and tables["win_rate.1"].head == ["k", "share ± SE"]
     assert tables["win_rate.1"].rows == [["a", "75.0% ± 10.0%"], ["b", "75.0% ± 10.0%"]]
+    assert "mean_cards-pairs" not in tables  # no differences but from the first cell: no table of pairs
+
+
+def test_a_grid_with_contrasts_and_replicates_tables_them_all(tmp_path: Path) -> None:
+    """simulate --contrasts --replicates: every cell's difference from every other, and the spread between
+    replicates, read from the JSON the command prints, as the page shows them."""
+    args = ["--games", "6", "--players", "2", "--seed", "3", "--vary", "slaps.run=0,3,4", "--replicates", "2"]
+    done = ratscrew("simulate", *args, "--contrasts", "--json", "--report", str(tmp_path / "r"))
+    assert done.returncode == 0, done.stderr
+    cells = [json.loads(line) for line in done.stdout.splitlines()]
+    tables = {t.key: t for t in simulate_tables(cells)}
+    cards = tables["mean_cards"]
+    assert cards.head == [
+        "slaps.run", "mean ± SE", "95% CI", "between replicates ± SE", "95% CI",
+        "difference from slaps.run=0 ± SE", "95% CI",
+    ]  # fmt: skip
+    spread = cells[2]["between_replicates"]["mean_cards"]
+    assert cards.rows[2][3:5] == [
+        f"{spread['mean']:.2f} ± {spread['se']:.2f}",
+        f"{spread['ci95'][0]:.2f} to {spread['ci95'][1]:.2f}",
+    ]
+    pairs = tables["mean_cards-pairs"]
+    assert [row[:2] for row in pairs.rows] == [["slaps.run=4", "slaps.run=3"]]  # the first cell's are above
+    [vs_second] = [c for c in cells[2]["contrasts"] if c["cell"] == 1]
+    assert pairs.rows[0][2] == f"{vs_second['mean_cards']['diff']:+.2f} ± {vs_second['mean_cards']['se']:.2f}"
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    assert "id='table-mean_cards-pairs'" in page and "between replicates" in page
 
 
 def test_a_resumed_hunts_report_names_the_fresh_hunt_that_reaches_its_best(tmp_path: Path) -> None:

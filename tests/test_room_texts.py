@@ -11,6 +11,7 @@ import pytest
 
 from ratscrew.i18n import LANGUAGES, catalog
 from ratscrew.rooms.core import Phase, Refusal
+from ratscrew.rooms.wire import Reaction
 from ratscrew.table.table import RejectCode
 
 STATIC = Path(str(resources.files("ratscrew.web").joinpath("static", "js")))
@@ -63,5 +64,7 @@ def test_every_key_the_room_scripts_ask_for_is_there(lang: str) -> None:
         assert f"game.rejected.{reject.value}" in texts
     for phase in Phase:
         assert f"room.phase.{phase.value}" in texts
+    for reaction in Reaction:
+        assert f"room.react.{reaction.value}" in texts
     for verdict in ("slap_correct", "wrong_slap", "slap_dismissed"):
         assert f"room.verdict.{verdict}" in texts

@@ -225,6 +225,12 @@ def test_burned_cards_are_not_named_to_anyone() -> None:
     assert wrong and wrong[0]["burned"] == [None]
 
 
+def last_room(page: SimPage) -> dict[str, Any]:
+    """The room as the last message that carried it showed it to ``page``."""
+    room: dict[str, Any] = next(m["room"] for m in reversed(page.received) if "room" in m)
+    return room
+
+
 def lobby_room(clock: VirtualClock) -> tuple[RoomCore, str]:
     room = RoomCore("LOBBY1", clock, seats=[SeatInfo(SeatKind.HUMAN, "Host"), SeatInfo(), SeatInfo()], rules=RULES)
     room.tokens[room.host_token] = frozenset({0})
@@ -323,11 +329,13 @@ def test_a_host_gone_from_the_lobby_hands_the_room_to_the_next_seated_player() -
     other_tab = SimPage(4, 20, seated["token"])  # the guest has the room open twice: both tabs follow
     net.connect(other_tab)
     net.run_until(300)
+    assert last_room(guest)["host_seat"] == 0  # every page is told which seat is the host's
     net.disconnect(host)
     net.run_until(200 + HOST_GRACE_MS - 1_000)  # a host who is only reloading is still the host
     net.send(guest, {"type": "start"})
     net.run_until(200 + HOST_GRACE_MS + 1_000)
     assert [m["code"] for m in guest.received if m["type"] == "rejected"] == ["not_host"]
+    assert last_room(guest)["host_seat"] == last_room(other_tab)["host_seat"] == 1  # the mark moved with the room
     assert [m["host"] for m in guest.received if m["type"] == "welcome"] == [False, True]
     assert [m["host"] for m in other_tab.received if m["type"] == "welcome"] == [False, True]
     net.send(guest, {"type": "bot", "seat": 0, "level": "easy"})  # the old host's seat is still theirs

@@ -31,7 +31,15 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN: dict[str, Any] = json.loads((ROOT / "tests" / "golden" / "messages.json").read_text(encoding="utf-8"))
 VOCABULARY = " ".join((ROOT / "docs" / "vocabulary.md").read_text(encoding="utf-8").split())
 CONNECTION_JS = ROOT / "src" / "ratscrew" / "web" / "static" / "js" / "connection.js"
-CODES: tuple[type[Enum], ...] = (wire.In, wire.Out, wire.Phase, wire.SeatKind, wire.Refusal, wire.CloseCode)
+CODES: tuple[type[Enum], ...] = (
+    wire.In,
+    wire.Out,
+    wire.Phase,
+    wire.SeatKind,
+    wire.Refusal,
+    wire.Reaction,
+    wire.CloseCode,
+)
 
 # The closed sets: what ``parse_client`` may return, and what ``server_from_json`` reads.
 PAGE_CLASSES: tuple[Any, ...] = get_args(wire.ClientMessage)

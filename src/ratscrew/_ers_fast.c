@@ -229,6 +229,7 @@ typedef struct {
     long long last_card[MAX_SEATS];
     /* the figures */
     long long piles_by_slap, piles_by_challenge, wrong_slaps, knocked;
+    long long seat_slap_piles[MAX_SEATS], seat_challenge_piles[MAX_SEATS], seat_wrong_slaps[MAX_SEATS];
     int want_hash;
     uint64_t hash;
     Timer timers[MAX_TIMERS]; /* last, and not cleared for a new game: a timer is written whole when set */
@@ -294,10 +295,16 @@ static inline uint64_t fnv_word(uint64_t h, long long value) {
 
 static void emit(Sim *s, int kind, int seat, int card, long long a, long long b) {
     if (kind == EV_PILE_WON) {
-        if (a == WON_SLAP) s->piles_by_slap++;
-        else if (a == WON_CHALLENGE) s->piles_by_challenge++;
+        if (a == WON_SLAP) {
+            s->piles_by_slap++;
+            s->seat_slap_piles[seat]++;
+        } else if (a == WON_CHALLENGE) {
+            s->piles_by_challenge++;
+            s->seat_challenge_piles[seat]++;
+        }
     } else if (kind == EV_WRONG_SLAP) {
         s->wrong_slaps++;
+        s->seat_wrong_slaps[seat]++;
     } else if (kind == EV_PLAYER_OUT && a == OUT_WRONG_SLAP) {
         s->knocked++;
     } else if (kind == EV_CHALLENGE_WON || kind == EV_SLAP_CORRECT) {
@@ -1257,6 +1264,21 @@ static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash, cons
     return 0;
 }
 
+/* One figure per seat, as a tuple (a new reference, or NULL with the error set). */
+static PyObject *seat_tuple(const long long *values, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLongLong(values[i]);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
 static PyObject *py_play(PyObject *self, PyObject *args) {
     Py_buffer buf, deck = {0};
     unsigned long long seed;
@@ -1279,15 +1301,25 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "the compiled game reached a state the Python engine does not allow");
         return NULL;
     }
-    return Py_BuildValue("(LLLLLLiiK)", sim.cards, sim.now, sim.piles_by_slap, sim.piles_by_challenge,
-                         sim.wrong_slaps, sim.knocked, sim.result, sim.winner,
-                         (unsigned long long)(want_hash ? sim.hash : 0));
+    PyObject *slaps = seat_tuple(sim.seat_slap_piles, sim.n);
+    PyObject *challenges = seat_tuple(sim.seat_challenge_piles, sim.n);
+    PyObject *wrongs = seat_tuple(sim.seat_wrong_slaps, sim.n);
+    PyObject *row = NULL;
+    if (slaps && challenges && wrongs)
+        row = Py_BuildValue("(LLLLLLiiKLOOO)", sim.cards, sim.now, sim.piles_by_slap, sim.piles_by_challenge,
+                            sim.wrong_slaps, sim.knocked, sim.result, sim.winner,
+                            (unsigned long long)(want_hash ? sim.hash : 0), sim.tricks, slaps, challenges, wrongs);
+    Py_XDECREF(slaps);
+    Py_XDECREF(challenges);
+    Py_XDECREF(wrongs);
+    return row;
 }
 
 static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS,
      "play(config, seed, want_hash[, deck]) -> (cards, ms, piles_by_slap, piles_by_challenge, wrong_slaps, "
-     "out_by_wrong_slap, result, winner or -1, event hash or 0); deck (card codes in dealing order) replaces "
+     "out_by_wrong_slap, result, winner or -1, event hash or 0, tricks, piles won by slap per seat, piles won by "
+     "challenge per seat, wrong slaps per seat); deck (card codes in dealing order) replaces "
      "the shuffle"},
     {NULL, NULL, 0, NULL},
 };
@@ -1367,6 +1399,12 @@ static PyObject *rule_values(void) {
     return out;
 }
 
+/* ROW_FIELDS: what play() returns, in order, so a reader built for another row is told rather than misled. */
+static const char *const ROW_NAMES[] = {
+    "cards", "ms", "piles_by_slap", "piles_by_challenge", "wrong_slaps", "out_by_wrong_slap", "result", "winner",
+    "event_hash", "tricks", "seat_slap_piles", "seat_challenge_piles", "seat_wrong_slaps",
+};
+
 /* ENUMS: the values of each enum the events and results use, in this file's order. */
 static PyObject *enums(void) {
     static const char *const kinds[] = {EVENT_KINDS(AS_NAME)}, *const wins[] = {CHALLENGE_WINS(AS_NAME)};
@@ -1400,10 +1438,11 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ers_fast",
 PyMODINIT_FUNC PyInit__ers_fast(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    PyObject *values[] = {config_fields(), names(SEAT_NAMES, SEAT_SIZE), rule_values(), enums()};
-    const char *attrs[] = {"CONFIG_FIELDS", "SEAT_FIELDS", "RULE_VALUES", "ENUMS"};
+    PyObject *values[] = {config_fields(), names(SEAT_NAMES, SEAT_SIZE), rule_values(), enums(),
+                          names(ROW_NAMES, COUNT(ROW_NAMES))};
+    const char *attrs[] = {"CONFIG_FIELDS", "SEAT_FIELDS", "RULE_VALUES", "ENUMS", "ROW_FIELDS"};
     int failed = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         if (failed || !values[i] || PyModule_AddObjectRef(m, attrs[i], values[i]) < 0) failed = 1;
         Py_XDECREF(values[i]);
     }

@@ -8,7 +8,9 @@ an older version up to date; both then share the schema below, and the one way a
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -95,3 +97,60 @@ def prepare(path: Path) -> None:
 
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+FILE_NAME = "ratscrew.sqlite3"  # in the data folder (``--data``)
+
+
+@dataclass(frozen=True)
+class Copied:
+    """What a backup holds: the rooms still open, the finished games and the score keeper's matches."""
+
+    rooms: int
+    games: int
+    matches: int
+    size: int  # bytes
+
+
+def backup(source: Path, target: Path) -> Copied:
+    """Copy the live file ``source`` to ``target`` with SQLite's online backup, safe while servers write to it.
+
+    The copy is one snapshot, taken in a single step: the servers' writes go on meanwhile (in write-ahead-log
+    mode a reader holds no writer up), and a step-by-step copy would start again after each of them. It is
+    written beside ``target`` under another name, checked, and only then put in its place, so ``target`` is
+    never a half-written file. It needs no -wal or -shm file of its own (rollback journal).
+    """
+    partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
+    live = sqlite3.connect(source.resolve().as_uri() + "?mode=rw", uri=True, timeout=30)
+    try:
+        if missing := {"rooms", "games", "matches"} - _tables(live):
+            raise ValueError(f"it has no table {', '.join(sorted(missing))}: not a ratscrew store")
+        partial.unlink(missing_ok=True)
+        copy = sqlite3.connect(partial)
+        try:
+            live.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")
+            checked = copy.execute("PRAGMA quick_check").fetchone()[0]
+            if checked != "ok":
+                raise ValueError(f"the copy fails SQLite's check: {checked}")
+            copied = Copied(
+                rooms=copy.execute("SELECT count(*) FROM rooms WHERE closed = 0").fetchone()[0],
+                games=copy.execute("SELECT count(*) FROM games").fetchone()[0],
+                matches=copy.execute("SELECT count(*) FROM matches").fetchone()[0],
+                size=partial.stat().st_size,
+            )
+        finally:
+            copy.close()
+        with partial.open("rb") as written:
+            os.fsync(written.fileno())
+        partial.replace(target)
+        return copied
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    finally:
+        live.close()
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import signal
 import socket
+import ssl
 import struct
 import time
 from collections import deque
@@ -32,6 +33,12 @@ CONNECT_SECONDS = 5.0
 WORKER_WAIT_SECONDS = 10.0
 EXAMPLE_ADDRESS = "tcp://127.0.0.1:8786"
 INSTALL_HINT = "pip install 'ratscrew[cluster]'"
+SCHEMES = ("tcp", "tls")
+TLS_SETTINGS = (
+    "the cluster's CA certificate and this client's certificate and key in Dask's configuration "
+    "(distributed.comm.tls.ca-file, .client.cert and .client.key; or the variables "
+    "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, __CLIENT__CERT and __CLIENT__KEY), or a tcp:// address"
+)
 
 
 class ClusterError(MalformedInput):
@@ -235,36 +242,59 @@ def check_address(address: str) -> str:
     """``address`` as Dask reads it (``HOST:PORT`` means ``tcp://HOST:PORT``), or a ClusterError."""
     try:
         from distributed.comm.addressing import parse_address, parse_host_port
-        from distributed.comm.registry import get_backend
     except ImportError:
         raise ClusterError(f"--scheduler needs Dask distributed, which is not installed: {INSTALL_HINT}") from None
     expected = f"expected a Dask scheduler address such as {EXAMPLE_ADDRESS}"
     try:
         scheme, location = parse_address(address.strip(), strict=False)
-        get_backend(scheme)
         host, port = parse_host_port(location)
-    except (ValueError, TypeError, ImportError) as exc:
+    except (ValueError, TypeError) as exc:
         raise ClusterError(f"--scheduler {address!r} is not an address ({exc}): {expected}") from None
+    if scheme not in SCHEMES:
+        # Dask knows more (ws://, wss://, ucx://, inproc://), but none that the checks below can read before
+        # Dask's client, which hangs or ends in a traceback on whatever else answers there.
+        raise ClusterError(
+            f"--scheduler {address!r}: ratscrew reaches a Dask scheduler over tcp:// (or tls://), not {scheme}://: "
+            f"{expected}"
+        )
     if not host or not port:
         raise ClusterError(f"--scheduler {address!r} has no host or no port: {expected}")
     return f"{scheme}://{location}"
 
 
-def _greeting(full: str) -> None:
-    """Make sure a Dask scheduler is what answers at a ``tcp://`` address, before Dask's client is let near it.
+def _security(full: str) -> Any:
+    """Dask's security settings for a client (its configuration, or its DASK_DISTRIBUTED__COMM__... variables),
+    or a ClusterError when they cannot reach ``full``: a tls:// address with no certificate configured (Dask's
+    client would end in a TypeError), or a tcp:// one where the configuration requires encryption."""
+    from distributed.security import Security
 
-    A scheduler greets every connection at once with a handshake: an 8-byte length, a count of frames and
-    their lengths, then a msgpack map of its Python version and pickle protocol. The client waits on that
-    greeting without a time limit, so anything else listening there (a server that says nothing, an HTTP
-    server waiting for a request, one that sends bytes of its own) would hang it or end in a traceback;
-    here each is one ClusterError within CONNECT_SECONDS.
+    try:
+        security = Security()  # type: ignore[no-untyped-call]
+        context = security.get_connection_args("client")["ssl_context"]  # type: ignore[no-untyped-call]
+    except (OSError, ValueError) as exc:  # a file named there that is missing, or not a certificate
+        raise ClusterError(f"Dask's TLS settings cannot be used ({exc}): expected {TLS_SETTINGS}") from None
+    if full.startswith("tls://") and context is None:
+        raise ClusterError(f"--scheduler {full} needs TLS, and Dask's configuration has none: expected {TLS_SETTINGS}")
+    if not full.startswith("tls://") and security.require_encryption:
+        raise ClusterError(
+            f"Dask's configuration requires encryption (distributed.comm.require-encryption): expected a tls:// "
+            f"address, not {full}"
+        )
+    return security
+
+
+def _greeting(full: str, context: ssl.SSLContext | None) -> None:
+    """Make sure a Dask scheduler is what answers at ``full``, before Dask's client is let near it.
+
+    A scheduler greets every connection at once with a handshake (over TLS at a tls:// address, once TLS's own
+    handshake is done): an 8-byte length, a count of frames and their lengths, then a msgpack map of its Python
+    version and pickle protocol. The client waits on that greeting without a time limit, so anything else
+    listening there (a server that says nothing, an HTTP server waiting for a request, one that sends bytes of
+    its own) would hang it or end in a traceback; here each is one ClusterError within CONNECT_SECONDS.
     """
-    scheme, _, location = full.partition("://")
-    if scheme != "tcp":
-        return  # only plain TCP can be read here; Dask's own checks stand for the others
     from distributed.comm.addressing import parse_host_port
 
-    host, port = parse_host_port(location)
+    host, port = parse_host_port(full.partition("://")[2])
     deadline = time.monotonic() + CONNECT_SECONDS
     expected = (
         f"expected a Dask scheduler there (start one with `dask scheduler`, and workers with `dask worker {full}`)"
@@ -280,21 +310,22 @@ def _greeting(full: str) -> None:
         raise _none_there(full, exc) from None
     try:
         with conn:
-            head = _read(conn, 16, deadline)
-            total, frames = struct.unpack("<QQ", head)
-            if not 1 <= frames <= 16 or not 16 + 8 * frames <= total + 8 <= 1 << 20:
-                raise ValueError(head)
-            rest = _read(conn, total - 8, deadline)
-            sizes = struct.unpack(f"<{frames}Q", rest[: 8 * frames])
-            greeting = _msgpack_map(rest[8 * frames : 8 * frames + sizes[0]])
-            if sum(sizes) != len(rest) - 8 * frames or not {"python", "pickle-protocol"} & set(greeting):
-                raise ValueError(head)
+            if context is None:
+                _read_greeting(conn, deadline)
+            else:
+                with context.wrap_socket(conn, server_hostname=host if context.check_hostname else None) as tls:
+                    _read_greeting(tls, deadline)
     except TimeoutError:
         raise ClusterError(
             f"the server at {full} sent nothing a Dask scheduler sends within {CONNECT_SECONDS:g} s: {expected}"
         ) from None
     except (ValueError, struct.error):
         raise ClusterError(f"the server at {full} answered, but not as a Dask scheduler does: {expected}") from None
+    except ssl.SSLError as exc:
+        raise ClusterError(
+            f"the server at {full} did not take a TLS connection with Dask's TLS settings ({exc.reason or exc}): "
+            f"{expected}, with TLS and a certificate that the configured ca-file vouches for"
+        ) from None
     except OSError as exc:
         raise _none_there(full, exc) from None
 
@@ -304,6 +335,19 @@ def _none_there(full: str, exc: OSError) -> ClusterError:
         f"no Dask scheduler answered at {full} within {CONNECT_SECONDS:g} s ({exc.strerror or exc}): "
         f"expected one running there (start it with `dask scheduler`, and workers with `dask worker {full}`)"
     )
+
+
+def _read_greeting(conn: socket.socket, deadline: float) -> None:
+    """Read a scheduler's greeting from ``conn``: ValueError (or struct.error) if what came is not one."""
+    head = _read(conn, 16, deadline)
+    total, frames = struct.unpack("<QQ", head)
+    if not 1 <= frames <= 16 or not 16 + 8 * frames <= total + 8 <= 1 << 20:
+        raise ValueError(head)
+    rest = _read(conn, total - 8, deadline)
+    sizes = struct.unpack(f"<{frames}Q", rest[: 8 * frames])
+    greeting = _msgpack_map(rest[8 * frames : 8 * frames + sizes[0]])
+    if sum(sizes) != len(rest) - 8 * frames or not {"python", "pickle-protocol"} & set(greeting):
+        raise ValueError(head)
 
 
 def _read(conn: socket.socket, count: int, deadline: float) -> bytes:
@@ -336,11 +380,12 @@ def _msgpack_map(frame: bytes) -> dict[str, object]:
 @contextmanager
 def _dask_runner(address: str) -> Iterator[Runner]:
     full = check_address(address)
-    _greeting(full)
+    security = _security(full)
+    _greeting(full, security.get_connection_args("client")["ssl_context"])
     from distributed import Client
 
     try:
-        client = Client(full, timeout=CONNECT_SECONDS, set_as_default=False)  # type: ignore[no-untyped-call]
+        client = Client(full, timeout=CONNECT_SECONDS, set_as_default=False, security=security)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         why = "" if "timed out" in str(exc).lower() else f" ({exc})"
         raise ClusterError(

@@ -4,8 +4,12 @@ Reasoning behind the numbers (see also reaction.py for the shape of the distribu
 
 - A simple visual reaction takes a healthy adult about 200-250 ms on average; recognising *which* of a few
   patterns is showing and moving a hand to the pile is a choice reaction, roughly 350-600 ms with a long
-  slow tail. Expert sits near the human limit (mean about 300 ms, never under 150 ms); Easy is a relaxed
-  family player (mean about 1 s).
+  slow tail, unless the player has played enough to see a double as fast as a flash. Hard and Expert race
+  like such quick people: on a double, a median of about 250 ms (Hard) and 190 ms (Expert), spread as a
+  person's are (an ex-Gaussian: a tight bulk, a tail of slower slaps, never under 150 and 130 ms). So a
+  fast person wins some races against either and loses some; ``bench/bot_races.py`` counts how many a
+  scripted 200 ms slapper wins against each level. Medium is a regular player (mean about 650 ms), Easy a
+  relaxed family player (mean about 1 s).
 - Some patterns take longer to see and are missed more often. Two equal cards side by side are the
   easiest; a sandwich hides its pair behind another card and is the slap players miss most (the rule
   pages this project grew from say so in as many words), and patterns that need arithmetic (tens) or a look
@@ -65,19 +69,19 @@ LEVELS: dict[str, Level] = {
         ),
         Level(
             "hard",
-            ExGaussian(360, 45, 90, 150),
+            ExGaussian(210, 28, 55, 150),  # median 253 ms, 90% between 188 and 383 ms
             miss=0.04,
             wrong=0.0,
             flip=ExGaussian(400, 60, 130, 200),
-            summary="a sharp player: about 450 ms, rarely misses",
+            summary="a sharp player: about 250 ms, rarely misses",
         ),
         Level(
             "expert",
-            ExGaussian(250, 30, 50, 150),
+            ExGaussian(160, 20, 40, 130),  # median 192 ms, 90% between 145 and 285 ms
             miss=0.01,
             wrong=0.0,
             flip=ExGaussian(330, 40, 90, 180),
-            summary="near the limit of human reflexes: about 300 ms",
+            summary="as quick as the quickest people: about 190 ms",
         ),
     )
 }

@@ -40,6 +40,7 @@ EXIT_CODES: dict[type[RatscrewError], int] = {
 # its help is shown: importing them all first (the lab, Rich, process pools) made `ratscrew check` take about
 # three times the CPU it takes now (bench/cli_startup.py).
 COMMANDS: Mapping[str, str] = {
+    "backup": "ratscrew.cli.backup:backup",
     "bmn": "ratscrew.cli.bmn:bmn",
     "check": "ratscrew.cli.check:check",
     "lab": "ratscrew.cli.lab:lab",

@@ -70,6 +70,17 @@ def parse_ports(text: str) -> tuple[int, ...]:
 )
 @click.option("--print-caddy-config", "print_caddy", is_flag=True, help="Print a Caddyfile (with --routing letters).")
 @click.option(
+    "--print-systemd-unit",
+    "print_unit",
+    is_flag=True,
+    help="Print a systemd service that runs `ratscrew serve` with these options (give --data).",
+)
+@click.option(
+    "--run-as",
+    default=None,
+    help="With --print-systemd-unit: the user the service runs as (default: ratscrew).",
+)
+@click.option(
     "--listen",
     default="80",
     show_default=True,
@@ -93,6 +104,8 @@ def serve(
     print_nginx: bool,
     print_haproxy: bool,
     print_caddy: bool,
+    print_unit: bool,
+    run_as: str | None,
     listen: str,
     server_name: str,
 ) -> None:
@@ -105,12 +118,20 @@ def serve(
     chosen = parse_ports(ports) if ports else tuple(range(port, port + (workers or os.cpu_count() or 1)))
     if max(chosen) > 65535:
         raise BadRequest(f"--port {port} with {len(chosen)} workers goes past port 65535")
-    printing = [
-        name for name, asked in (("nginx", print_nginx), ("haproxy", print_haproxy), ("caddy", print_caddy)) if asked
-    ]
+    asked = (("nginx", print_nginx), ("haproxy", print_haproxy), ("caddy", print_caddy), ("systemd", print_unit))
+    printing = [name for name, wanted in asked if wanted]
     if len(printing) > 1:
-        raise BadRequest("give one of --print-nginx-config, --print-haproxy-config and --print-caddy-config")
-    if len(chosen) > 1 and not redis_url and not printing:
+        raise BadRequest(
+            "give one of --print-nginx-config, --print-haproxy-config, --print-caddy-config and --print-systemd-unit"
+        )
+    if run_as is not None and not print_unit:
+        raise BadRequest("--run-as goes with --print-systemd-unit: the user the service runs as")
+    if print_unit and data_dir is None:
+        raise BadRequest(
+            "--print-systemd-unit needs --data: the folder the service keeps its store in (e.g. /srv/ratscrew/data)"
+        )
+    proxy = next((name for name in printing if name != "systemd"), None)
+    if len(chosen) > 1 and not redis_url and proxy is None:
         raise BadRequest(
             f"{len(chosen)} workers share their limits and open lobbies through Redis: give --redis URL "
             "(e.g. redis://127.0.0.1:6379/0), or --workers 1"
@@ -126,8 +147,13 @@ def serve(
         routing=routing,
         log_level=log_level,
     )
-    if printing:
-        click.echo(proxy_config(printing[0], hosting, listen, server_name), nl=False)
+    if print_unit:
+        from ratscrew.hosting import systemd
+
+        click.echo(systemd.render(hosting, user=run_as or "ratscrew"), nl=False)
+        return
+    if proxy is not None:
+        click.echo(proxy_config(proxy, hosting, listen, server_name), nl=False)
         return
     from ratscrew.hosting.supervisor import Supervisor
 

@@ -22,9 +22,12 @@ from ratscrew.cli.common import (
 )
 from ratscrew.cli.lengths import print_lengths
 from ratscrew.errors import MalformedInput
+from ratscrew.lab.lineup import parse_lineup
 from ratscrew.lab.report import check_report_folder, simulate_report, write_report
-from ratscrew.lab.simulate import Summary, check_levels, simulate
-from ratscrew.lab.sweep import cell_doc, parse_vary, run_sweep, write_csv
+from ratscrew.lab.results import game_table
+from ratscrew.lab.simulate import Summary, check_levels
+from ratscrew.lab.sweep import cell_docs, design_cells, parse_vary, run_design, write_csv
+from ratscrew.lab.tables import check_table_path, write_table
 
 
 @click.command("simulate")
@@ -52,8 +55,37 @@ from ratscrew.lab.sweep import cell_doc, parse_vary, run_sweep, write_csv
     metavar="KEY=V1,V2,...",
     help=(
         "Play a grid: every combination of the values given (repeatable, one key each), each cell on the same "
-        "games (same deals, same random streams), with each mean's paired difference from the first cell."
+        "games (same deals, same random streams), with each mean's paired difference from the first cell. "
+        "KEY is any rules key, players, or bots (seats joined by +, e.g. bots=medium,hard+easy+easy)."
     ),
+)
+@click.option(
+    "--rotate-seats",
+    is_flag=True,
+    help=(
+        "Play every deal once in every rotation of the seats (each player holds each hand once), and give each "
+        "player's share of the wins beside each seat's; standard errors are then taken over deals."
+    ),
+)
+@click.option(
+    "--replicates",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Repeat the run on this many seeds (the first is --seed, the others derived from it and printed).",
+)
+@click.option(
+    "--contrasts",
+    "all_contrasts",
+    is_flag=True,
+    help="With --vary: give each cell its paired difference from every other cell, not only from the first.",
+)
+@click.option(
+    "--games-out",
+    "games_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write one row per game to this file: Parquet (.parquet, needs pyarrow) or CSV (.csv).",
 )
 @click.option(
     "--plot",
@@ -98,6 +130,10 @@ def simulate_command(
     workers: int | None,
     scheduler: str | None,
     varies: tuple[str, ...],
+    rotate_seats: bool,
+    replicates: int,
+    all_contrasts: bool,
+    games_out: str | None,
     plot_path: str | None,
     csv_path: str | None,
     histogram: bool,
@@ -107,11 +143,16 @@ def simulate_command(
 ) -> None:
     """Play GAMES complete games between computer players and report how they went."""
     rules = rules_from_options(rules_name, sets)
-    vary = parse_vary(varies, sets)
-    levels = _levels(bots_text, players)
+    vary = parse_vary(varies, sets, bots_given=bots_text is not None, players_given=players is not None)
+    levels = parse_lineup(bots_text, players)
     check_levels(levels)
+    grid = design_cells(rules_name, sets, vary, bots_text, players) if vary else None
     if seed < 0:
         raise MalformedInput(f"--seed must be a non-negative integer, got {seed}")
+    if replicates < 1:
+        raise MalformedInput(f"--replicates must be at least 1, got {replicates}")
+    if all_contrasts and not vary:
+        raise MalformedInput("--contrasts compares the cells of a grid: give --vary KEY=V1,V2,... too")
     check_workers(workers, scheduler)
     if plot_path and vary:
         raise MalformedInput("--plot draws one run: for the plots of a --vary grid, give --report DIR")
@@ -119,24 +160,35 @@ def simulate_command(
         _check_plotting()
     if force and report_dir is None:
         raise MalformedInput("--force only goes with --report DIR: it replaces the report already in DIR")
+    if games_out is not None:
+        check_table_path(Path(games_out), "--games-out")
     if report_dir is not None:
         check_report_folder(Path(report_dir), force=force)
 
     def play(progress: Callable[[int], None] | None) -> list[dict[str, object]]:
-        if vary:
-            return run_sweep(
-                rules_name, sets, vary, levels, games, seed, workers=workers, scheduler=scheduler, progress=progress
-            )
-        summary = simulate(rules, levels, games, seed, workers=workers, scheduler=scheduler, progress=progress)
+        design = grid or design_cells(rules_name, sets, [], bots_text, players)
+        run = run_design(
+            design,
+            games,
+            seed,
+            rotate=rotate_seats,
+            replicates=replicates,
+            keep_rows=games_out is not None,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+        )
         if plot_path:
-            _plot(summary, Path(plot_path), rules.preset)
-        return [cell_doc(summary, None, None)]
+            _plot(run.summaries()[0], Path(plot_path), rules.preset)
+        if games_out is not None:
+            write_table(Path(games_out), game_table(run, grid), "--games-out")
+        return cell_docs(run, grid, contrasts=all_contrasts)
 
     err = Console(stderr=True)
     if err.is_terminal:
         columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task("games", total=games)
+            task = bar.add_task("games", total=games * replicates)
             cells = play(lambda n: bar.advance(task, n))
     else:
         cells = play(None)
@@ -182,24 +234,6 @@ def _shown(cell: dict[str, object], histogram: bool) -> dict[str, object]:
     return {k: v for k, v in cell.items() if k != "histogram" or histogram}
 
 
-def _levels(bots_text: str | None, players: int | None) -> list[str]:
-    if players is not None and players < 1:
-        raise MalformedInput(f"--players must be from 2 to 12, got {players}")
-    named = [b.strip().lower() for b in (bots_text or "medium").split(",") if b.strip()]
-    if not named:
-        raise MalformedInput("--bots needs at least one level, e.g. --bots medium,hard")
-    if players is None:
-        return named if len(named) > 1 or bots_text else named * 4
-    if len(named) == 1:
-        return named * players
-    if len(named) != players:
-        raise MalformedInput(
-            f"--bots gives {len(named)} levels but --players is {players}: give one level per seat, "
-            "or a single level for every seat"
-        )
-    return named
-
-
 def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
     """One row per cell: the varied values, the means with their standard errors, and the paired differences
     from the first cell."""
@@ -210,7 +244,10 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
     levels = first["levels"]
     assert isinstance(levels, list)
     title = f"{first['games']} games a cell, {first['players']} players, rules: {preset}"
-    caption = "Δ: the paired difference from the first cell (the same games), ± one standard error"
+    caption = (
+        "Δ: the paired difference from the first cell (the same games), ± one standard error; "
+        "--json gives every 95% interval"
+    )
     table = RichTable(title=title, caption=caption)
     for key in keys:
         table.add_column(key, no_wrap=True, min_width=len(key))
@@ -226,7 +263,7 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
         else:
             vs = ("", "")
         table.add_row(
-            *(str(chosen[k]) for k in keys),
+            *(_value_text(chosen[k]) for k in keys),
             f"{cell['mean_cards']} ± {cell['mean_cards_se']:.2f}",
             f"{cell['median_cards']} / {cell['p90_cards']}",
             f"{cell['mean_minutes']} ± {cell['mean_minutes_se']:.2f}",
@@ -236,9 +273,25 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
     Console().print(table)
 
 
+def _interval(pair: object, scale: float = 1) -> str:
+    """A 95% interval as "low to high"."""
+    assert isinstance(pair, list)
+    low, high = (scale * x for x in pair)
+    places = 1 if scale != 1 else 2
+    return f"{low:.{places}f} to {high:.{places}f}"
+
+
+def _value_text(value: object) -> str:
+    """A varied value as it is typed on the command line (true, not True)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 def _print_summary(doc: dict[str, object], preset: str) -> None:
     console = Console()
-    table = RichTable(title=f"{doc['games']} games, {doc['players']} players, rules: {preset}")
+    games = f"{doc['games']} games"
+    if doc.get("rotate_seats"):
+        games = f"{doc['deals']} deals in every rotation of the seats ({doc['games']} games)"
+    table = RichTable(title=f"{games}, {doc['players']} players, rules: {preset}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     results, levels, win_rate, win_se = doc["results"], doc["levels"], doc["win_rate"], doc["win_rate_se"]
@@ -250,13 +303,14 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
     assert isinstance(knockouts, float | int)
     rows = [
         (
-            "cards per game: mean ± se / median / 90% / max",
-            f"{doc['mean_cards']} ± {doc['mean_cards_se']} / {doc['median_cards']} / {doc['p90_cards']} "
-            f"/ {doc['max_cards']}",
+            "cards per game: mean ± se (95% interval) / median / 90% / max",
+            f"{doc['mean_cards']} ± {doc['mean_cards_se']} ({_interval(doc['mean_cards_ci95'])}) "
+            f"/ {doc['median_cards']} / {doc['p90_cards']} / {doc['max_cards']}",
         ),
         (
-            "minutes per game: mean ± se / median",
-            f"{doc['mean_minutes']} ± {doc['mean_minutes_se']} / {doc['median_minutes']}",
+            "minutes per game: mean ± se (95% interval) / median",
+            f"{doc['mean_minutes']} ± {doc['mean_minutes_se']} ({_interval(doc['mean_minutes_ci95'])}) "
+            f"/ {doc['median_minutes']}",
         ),
         ("piles won by slap, per game", str(doc["piles_by_slap"])),
         ("piles won by challenge, per game", str(doc["piles_by_challenge"])),
@@ -264,8 +318,16 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
         ("games where a wrong slap knocked someone out", f"{100 * knockouts:.1f}%"),
         ("results", ", ".join(f"{k} {v}" for k, v in results.items() if v)),
     ]
-    for seat, (rate, se) in enumerate(zip(win_rate, win_se, strict=True)):
-        rows.append((f"seat {seat + 1} ({levels[seat]}) wins", f"{100 * rate:.1f}% ± {100 * se:.1f}"))
+    win_ci = doc["win_rate_ci95"]
+    assert isinstance(win_ci, list)
+    for seat, (rate, se, ci) in enumerate(zip(win_rate, win_se, win_ci, strict=True)):
+        # With rotated seats every player sits in every seat: a seat has no level of its own.
+        who = "" if doc.get("rotate_seats") else f" ({levels[seat]})"
+        rows.append((f"seat {seat + 1}{who} wins", f"{100 * rate:.1f}% ± {100 * se:.1f} ({_interval(ci, 100)}%)"))
+    player_rate, player_ci = doc.get("player_win_rate"), doc.get("player_win_rate_ci95")
+    if isinstance(player_rate, list) and isinstance(player_ci, list):
+        for p, (rate, ci) in enumerate(zip(player_rate, player_ci, strict=True)):
+            rows.append((f"player {p + 1} ({levels[p]}) wins, any seat", f"{100 * rate:.1f}% ({_interval(ci, 100)}%)"))
     for name, value in rows:
         table.add_row(name, value)
     console.print(table)

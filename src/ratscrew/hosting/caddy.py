@@ -26,9 +26,13 @@ TEMPLATE = """\
         # Each worker's metrics are scraped on its own port (127.0.0.1:PORT/metrics), not through here.
         respond /metrics 404
 {proxies}
-        # Not about one room: another worker may answer while one restarts.
+        # Not about one room: the next worker answers while one restarts. Caddy tries another only when it
+        # could not connect (nothing was sent); the body is kept so that it can be sent there (Caddy 2.6
+        # otherwise sends the retry without it).
         reverse_proxy {servers} {{
+            lb_policy round_robin
             lb_try_duration 2s
+            buffer_requests
         }}
     }}
 }}

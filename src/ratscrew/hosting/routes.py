@@ -6,7 +6,8 @@ A request is *keyed* when its path carries a key: a room code (``/ws/rooms/{code
 (``/api/matches/{id}``). Every request with one key goes to one worker. For room codes that worker is the
 one the workers themselves compute (``ring.py``), since the worker creating a room picks a code it holds;
 for a match any fixed worker will do (its lock keeps two phones' taps on one match in order). Requests
-without a key (pages, the open lobby, creating a room) may go to any worker.
+without a key (pages, the open lobby, creating a room) may go to any worker, and to another one when the first
+refuses the connection (it is restarting); a keyed request may not, since no other worker holds its room.
 
 With ``--routing hash`` the proxy (nginx) hashes the key; with ``--routing letters`` it matches the key's
 first character against each worker's letters, which any proxy can write as a path pattern.
@@ -44,6 +45,11 @@ KEYED = (
     Keyed("game", "/api/games/", "[^/-]+", CODE_ALPHABET),
     Keyed("match", "/api/matches/", "[^/]+", MATCH_ALPHABET),
 )
+
+
+def keyed_pattern() -> str:
+    """One regular expression for every keyed path, whichever worker holds its key."""
+    return "^(?:" + "|".join(f"{keyed.before}{keyed.key}" for keyed in KEYED) + ")"
 
 
 def worker_pattern(hosting: Hosting, worker: int) -> str:

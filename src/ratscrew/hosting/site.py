@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ratscrew import __version__, build
 from ratscrew.hosting import metrics, shared
 from ratscrew.hosting.settings import Hosting
 from ratscrew.hosting.shared import SharedLobbies
@@ -94,7 +95,8 @@ class Hosted(Setup):
     # ------------------------------------------------------------------ what the operator sees
 
     async def healthz(self, request: Request) -> Response:
-        return JSONResponse({"ok": True, "worker": self.hosting.worker, "pid": os.getpid()})
+        doc = {"ok": True, "worker": self.hosting.worker, "pid": os.getpid()}
+        return JSONResponse({**doc, "version": __version__, "commit": build.commit()})
 
     async def readyz(self, request: Request) -> Response:
         """Ready to be sent rooms: started, not stopping, its journal writing, and Redis answering."""

@@ -6,6 +6,7 @@ too, rather than hold the ports with nobody to restart them."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import signal
 import subprocess
@@ -13,10 +14,13 @@ import sys
 import time
 from types import FrameType
 
-from ratscrew import database
+from ratscrew import __version__, build, database
 from ratscrew.errors import RatscrewError
+from ratscrew.hosting import files, logs
 from ratscrew.hosting.settings import ENV, Hosting
 from ratscrew.web.serve import bind
+
+log = logging.getLogger(logs.SERVE)
 
 POLL_S = 0.2
 QUICK_DEATH_S = 2.0  # a worker that dies this soon after starting is started again only after a pause
@@ -55,22 +59,37 @@ class Supervisor:
             start_new_session=True,
             pass_fds=(self._alive_read,),
         )
-        say(f"worker {index} on http://{self.hosting.servers[index]}/ (pid {process.pid})")
+        log.info(
+            "worker %d on http://%s/ (pid %d)", index, self.hosting.servers[index], process.pid, extra=about(index)
+        )
         return process
 
     def run(self) -> None:
-        self.check()
+        """Every line from here on is JSON on stderr (``logs.py``), the workers' too."""
+        logs.to_stderr(None, self.hosting.log_level)
+        workers = len(self.hosting.ports)
+        log.info(
+            "ratscrew %s (commit %s): %d worker%s", __version__, build.commit(), workers, "s" if workers > 1 else ""
+        )
+        limit = files.raise_to_hard()  # the workers inherit it
+        log.log(logging.INFO if limit.now >= files.FEW else logging.WARNING, "%s", limit.describe())
+        try:
+            self.check()
+        except RatscrewError as exc:
+            log.error("%s", exc)
+            raise SystemExit(2) from None
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, self._stop)
         self.workers = [self.spawn(i) for i in range(len(self.hosting.ports))]
         self.started = [time.monotonic()] * len(self.workers)
-        say(f"data in {self.hosting.data_dir}; Redis: {self.hosting.redis_url or 'none'}; stop with Ctrl-C")
+        log.info("data in %s; Redis: %s; stop with Ctrl-C", self.hosting.data_dir, self.hosting.redis_url or "none")
         while not self.stopping:
             time.sleep(POLL_S)
             for index, process in enumerate(self.workers):
                 if self.stopping or process.poll() is None:
                     continue
-                say(f"worker {index} (pid {process.pid}) ended with {process.returncode}: starting it again")
+                said = "worker %d (pid %d) ended with %d: starting it again"
+                log.warning(said, index, process.pid, process.returncode, extra=about(index))
                 if time.monotonic() - self.started[index] < QUICK_DEATH_S:
                     time.sleep(PAUSE_S)
                 if not self.stopping:
@@ -93,8 +112,9 @@ class Supervisor:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        say("stopped")
+        log.info("stopped")
 
 
-def say(text: str) -> None:
-    print(f"ratscrew: {text}", flush=True)
+def about(worker: int) -> dict[str, object]:
+    """A line of ``serve`` about one worker carries its number, as the worker's own lines do."""
+    return {"worker": worker}

@@ -17,19 +17,21 @@ from ratscrew.hosting.site import Hosted
 from ratscrew.web.app import create_app
 from ratscrew.web.serve import bind, run_quietly, server_config, settle_collector
 
+log = logging.getLogger("ratscrew.hosting.worker")  # not __main__, as it runs with -m
+
 
 def run(hosting: Hosting) -> None:
-    logs.to_stderr(hosting.worker, hosting.log_level)
     sock = bind(hosting.host, hosting.ports[hosting.worker])
     holder: list[uvicorn.Server] = []
     setup = Hosted(hosting, stopping=lambda: bool(holder) and holder[0].should_exit)
     app = create_app(hosting.data_dir, setup=setup)
-    server = uvicorn.Server(server_config(app, hosting.trusted_proxies, graceful_s=round(hosting.drain_s)))
+    config = server_config(app, hosting.trusted_proxies, graceful_s=round(hosting.drain_s), own_logs=True)
+    server = uvicorn.Server(config)
     holder.append(server)
     if hosting.supervisor_fd >= 0:
         threading.Thread(target=watch_supervisor, args=(hosting.supervisor_fd, server), daemon=True).start()
     settle_collector()
-    run_quietly(server, sock)
+    run_quietly(server, sock, say=log.info)
 
 
 def watch_supervisor(fd: int, server: uvicorn.Server) -> None:
@@ -37,7 +39,7 @@ def watch_supervisor(fd: int, server: uvicorn.Server) -> None:
     the worker as SIGTERM does: no new room, pages told, journal written."""
     while os.read(fd, 64):
         pass
-    logging.getLogger(__name__).warning("ratscrew serve is gone: this worker stops")
+    log.warning("ratscrew serve is gone: this worker stops")
     server.should_exit = True
 
 
@@ -45,10 +47,13 @@ def main() -> None:
     if ENV not in os.environ:
         print(f"ratscrew: worker: error: started without {ENV}; start workers with `ratscrew serve`", file=sys.stderr)
         sys.exit(2)
+    hosting = Hosting.from_env(os.environ[ENV])
+    logs.to_stderr(hosting.worker, hosting.log_level)
+    log.setLevel(logging.INFO)  # its few lines (stopped) show at any level, as those of serve do
     try:
-        run(Hosting.from_env(os.environ[ENV]))
+        run(hosting)
     except RatscrewError as exc:
-        print(f"ratscrew: worker: error: {exc}", file=sys.stderr)
+        log.error("%s", exc)
         sys.exit(2)
 
 

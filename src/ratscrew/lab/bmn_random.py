@@ -17,10 +17,9 @@ from dataclasses import dataclass
 
 from ratscrew import bmn
 from ratscrew.bmn import RandomTally, block_seed, play_block, random_kernel, skip_deals, to_notation
-from ratscrew.lab.stats import mean_se, percentile, share_se
+from ratscrew.lab.stats import ci95, mean_se, percentile, share_se, wilson95
 
 PERCENTILES = (0.5, 0.9, 0.99, 0.999, 0.9999)
-Z95 = 1.959964  # a 95% confidence interval is the mean ± this many standard errors (normal approximation)
 CHUNK_SECONDS = 0.1  # what a chunk should take, so a run stops soon after its time is up
 FIRST_CHUNK = {"c": 2_000, "python": 20}  # deals in the first chunk, before the speed is known
 
@@ -100,14 +99,14 @@ class RandomRun:
         return ["ratscrew", "bmn", "--random", str(self.tally.games), "--seed", str(self.seed), *players]
 
 
-def ci95(mean: float, se: float, digits: int) -> list[float]:
-    """The 95% confidence interval of a mean from its standard error, as [low, high]."""
-    return [round(mean - Z95 * se, digits), round(mean + Z95 * se, digits)]
+def rounded(interval: tuple[float, float], digits: int) -> list[float]:
+    return [round(interval[0], digits), round(interval[1], digits)]
 
 
 def random_figures(tally: RandomTally, seed: int, seconds: float, budget: float | None = None) -> dict[str, object]:
-    """What ``bmn --random --json`` prints: every mean with its standard error and 95% confidence interval
-    (over the deals that ended; the endless ones are counted apart)."""
+    """What ``bmn --random --json`` prints: every mean and share with its standard error and 95% confidence
+    interval, as the lab gives them everywhere (lab/stats.py: Student's t on the deals less one for a mean,
+    Wilson's score interval for a share), over the deals that ended; the endless ones are counted apart."""
     ended = tally.ended
     doc: dict[str, object] = {"games": tally.games, "seed": seed, "seconds": round(seconds, 4)}
     if budget is not None:  # the time budget stopped the run
@@ -123,16 +122,16 @@ def random_figures(tally: RandomTally, seed: int, seconds: float, budget: float 
         doc |= {
             "mean_cards": round(cards_mean, 2),
             "mean_cards_se": round(cards_se, 4),
-            "mean_cards_ci95": ci95(cards_mean, cards_se, 2),
+            "mean_cards_ci95": rounded(ci95(cards_mean, cards_se, ended - 1), 2),
             "max_cards": max(tally.lengths),
             "loops": tally.loops,
             "kernel": random_kernel(tally.players),
             "mean_tricks": round(tricks_mean, 2),
             "mean_tricks_se": round(tricks_se, 4),
-            "mean_tricks_ci95": ci95(tricks_mean, tricks_se, 2),
+            "mean_tricks_ci95": rounded(ci95(tricks_mean, tricks_se, ended - 1), 2),
             "winner_share": [round(s, 5) for s in shares],
             "winner_share_se": [round(se, 5) for se in shares_se],
-            "winner_share_ci95": [ci95(s, se, 5) for s, se in zip(shares, shares_se, strict=True)],
+            "winner_share_ci95": [rounded(wilson95(s, ended), 5) for s in shares],
             "percentiles": {mark(q): percentile(tally.lengths, q) for q in PERCENTILES},
         }
     else:

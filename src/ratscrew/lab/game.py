@@ -20,6 +20,9 @@ from ratscrew.table.table import SeatSpec, Table, TableConfig, TableEvent, run_v
 
 @dataclass(frozen=True, slots=True)
 class GameStats:
+    """One game's figures. The per-seat tuples count, for each seat, the piles it won by slap and by
+    challenge and its wrong slaps (a split pile counts for the seat the event names, the first to slap)."""
+
     cards: int
     ms: int
     piles_by_slap: int
@@ -28,34 +31,45 @@ class GameStats:
     out_by_wrong_slap: int
     result: str
     winner: int | None
+    tricks: int
+    seat_slap_piles: tuple[int, ...]
+    seat_challenge_piles: tuple[int, ...]
+    seat_wrong_slaps: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class EventCounts:
-    """What the lab counts in a game's events (the rest of GameStats is the game's own state)."""
+    """What the lab counts in a game's events (the rest of GameStats is the game's own state), in total and
+    per seat."""
 
     piles_by_slap: int = 0
     piles_by_challenge: int = 0
     wrong_slaps: int = 0
     out_by_wrong_slap: int = 0  # players a wrong slap put out (``players.out_when = wrong-slap``)
+    seat_slap_piles: tuple[int, ...] = ()
+    seat_challenge_piles: tuple[int, ...] = ()
+    seat_wrong_slaps: tuple[int, ...] = ()
 
 
-def count_events(log: Iterable[TableEvent]) -> EventCounts:
+def count_events(log: Iterable[TableEvent], players: int) -> EventCounts:
     """The lab's counts over a game's published events (a table's ``log``): one pass once the game is over,
     rather than counters the table would keep for the lab on every event."""
-    by_slap = by_challenge = wrong = knocked = 0
+    slaps, challenges, wrongs = [0] * players, [0] * players, [0] * players
+    knocked = 0
     for published in log:
         event = published.event
         if isinstance(event, PileWon):
             if event.how is WonBy.SLAP:
-                by_slap += 1
+                slaps[event.seat] += 1
             elif event.how is WonBy.CHALLENGE:
-                by_challenge += 1
+                challenges[event.seat] += 1
         elif isinstance(event, WrongSlap):
-            wrong += 1
+            wrongs[event.seat] += 1
         elif isinstance(event, PlayerOut) and event.reason is OutReason.WRONG_SLAP:
             knocked += 1
-    return EventCounts(by_slap, by_challenge, wrong, knocked)
+    return EventCounts(
+        sum(slaps), sum(challenges), sum(wrongs), knocked, tuple(slaps), tuple(challenges), tuple(wrongs)
+    )
 
 
 def play_one(
@@ -76,7 +90,7 @@ def play_one(
         table.listeners.append(on_event)
     run_virtual(table, clock)
     assert game.outcome is not None
-    counts = count_events(table.log)
+    counts = count_events(table.log, len(levels))
     return GameStats(
         game.cards,
         clock.now(),
@@ -86,4 +100,8 @@ def play_one(
         counts.out_by_wrong_slap,
         game.outcome.result.value,
         game.outcome.winner,
+        game.tricks,
+        counts.seat_slap_piles,
+        counts.seat_challenge_piles,
+        counts.seat_wrong_slaps,
     )

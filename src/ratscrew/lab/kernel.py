@@ -67,6 +67,25 @@ _ENUMS: dict[str, tuple[str, ...]] = {
 } | {"patterns": PATTERN_KEYS}
 
 
+# What ``_ers_fast.play`` returns for one game, by name (the kernel exports the same tuple as ROW_FIELDS).
+ROW_FIELDS = (
+    "cards",
+    "ms",
+    "piles_by_slap",
+    "piles_by_challenge",
+    "wrong_slaps",
+    "out_by_wrong_slap",
+    "result",
+    "winner",
+    "event_hash",
+    "tricks",
+    "seat_slap_piles",
+    "seat_challenge_piles",
+    "seat_wrong_slaps",
+)
+KernelRow = tuple[int, int, int, int, int, int, int, int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
 class KernelMismatch(RuntimeError):
     """The compiled kernel was built from other sources than these modules: a field, a value or an order
     differs, so its numbers cannot be read. Rebuild it (``scripts/setup-env``)."""
@@ -106,6 +125,9 @@ def covers(rules: Rules, levels: Sequence[str]) -> str | None:
 
 def kernel_mismatch(module: ModuleType) -> str | None:
     """What differs between the compiled kernel's lists and these modules' (None when nothing does)."""
+    row = getattr(module, "ROW_FIELDS", None)
+    if row != ROW_FIELDS:
+        return f"{MODULE} returns {row} for a game, these modules read {ROW_FIELDS}: rebuild it"
     enums: dict[str, tuple[str, ...]] = module.ENUMS
     for name, values in _ENUMS.items():
         if enums.get(name) != values:
@@ -319,10 +341,21 @@ def play_python(rules: Rules, levels: Sequence[str], seed: int, *, want_hash: bo
     return stats, h.value
 
 
-def _stats(row: tuple[int, int, int, int, int, int, int, int, int]) -> tuple[GameStats, int]:
-    cards, ms, by_slap, by_challenge, wrong, knocked, result, winner, digest = row
+def _stats(row: KernelRow) -> tuple[GameStats, int]:
+    cards, ms, by_slap, by_challenge, wrong, knocked, result, winner, digest, tricks, slaps, challenges, wrongs = row
     stats = GameStats(
-        cards, ms, by_slap, by_challenge, wrong, knocked, _RESULTS[result], None if winner < 0 else winner
+        cards,
+        ms,
+        by_slap,
+        by_challenge,
+        wrong,
+        knocked,
+        _RESULTS[result],
+        None if winner < 0 else winner,
+        tricks,
+        slaps,
+        challenges,
+        wrongs,
     )
     return stats, digest
 
@@ -355,9 +388,22 @@ def player(rules: Rules, levels: Sequence[str]) -> Player:
     results = _RESULTS
 
     def compiled(seed: int) -> GameStats:
-        cards, ms, by_slap, by_challenge, wrong, knocked, result, winner, _ = play(packed, seed, False)
+        cards, ms, slap, challenge, wrong, knocked, result, winner, _, tricks, slaps, challenges, wrongs = play(
+            packed, seed, False
+        )
         return GameStats(
-            cards, ms, by_slap, by_challenge, wrong, knocked, results[result], None if winner < 0 else winner
+            cards,
+            ms,
+            slap,
+            challenge,
+            wrong,
+            knocked,
+            results[result],
+            None if winner < 0 else winner,
+            tricks,
+            slaps,
+            challenges,
+            wrongs,
         )
 
     return Player(compiled, "c")

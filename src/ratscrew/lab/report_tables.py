@@ -49,18 +49,21 @@ class Figure:
 
 @dataclass(frozen=True, slots=True)
 class Contrast:
-    """A difference between a cell and another (``against``, named by its varied values), e.g. paired over
-    the same games."""
+    """A cell's difference from another, cell number ``against`` (paired over the same games)."""
 
-    against: str
+    against: int
     estimate: Estimate
 
 
 @dataclass(frozen=True, slots=True)
 class CellEstimate:
-    cell: int  # its place in the run
+    """A figure of one cell (number ``cell`` in the run): its estimate, its differences from other cells, and
+    with replicates the mean of the replicates' figures with the standard error of their spread."""
+
+    cell: int
     estimate: Estimate
     contrasts: tuple[Contrast, ...] = ()
+    replicates: Estimate | None = None
 
 
 @dataclass
@@ -94,11 +97,13 @@ class Table:
 
 MEANS = (
     Figure("mean_cards", "Cards turned per game"),
+    Figure("mean_tricks", "Tricks per game"),
     Figure("mean_minutes", "Minutes per game"),
     Figure("piles_by_slap", "Piles won by a slap, per game"),
     Figure("piles_by_challenge", "Piles won by a challenge, per game"),
     Figure("wrong_slaps", "Wrong slaps per game", digits=3),
 )
+PAIRED_NOTE = "A difference is paired: measured game by game over the same deals and random streams."
 
 
 def varied(cell: dict[str, Any]) -> dict[str, str]:
@@ -126,22 +131,34 @@ def _at(values: Any, seat: int | None) -> Any:
 
 
 def seat_figures(cells: Sequence[dict[str, Any]]) -> list[Figure]:
-    """A share of the wins per seat, named by its computer player when every cell seats the same ones."""
+    """A share of the wins per seat, named by its computer player when every cell seats the same ones; and
+    with rotated seats, a share per player (player i being the one of the line-up first seated at seat i)."""
     levels = [tuple(c.get("levels") or ()) for c in cells]
     seats = max((len(c.get("win_rate") or ()) for c in cells), default=0)
-    same = len(set(levels)) == 1 and len(levels[0]) == seats
-    return [
-        Figure(f"win_rate.{i}", f"Seat {i + 1}{f' ({levels[0][i]})' if same else ''} wins", "share", 100, 1, "%")
-        for i in range(seats)
+    players = max((len(c.get("player_win_rate") or ()) for c in cells), default=0)
+    same = len(set(levels)) == 1 and len(levels[0]) >= max(seats, players)
+
+    def named(i: int) -> str:
+        return f" ({levels[0][i]})" if same else ""
+
+    return [Figure(f"win_rate.{i}", f"Seat {i + 1}{named(i)} wins", "share", 100, 1, "%") for i in range(seats)] + [
+        Figure(f"player_win_rate.{i}", f"Player {i + 1}{named(i)} wins, over every seat", "share", 100, 1, "%")
+        for i in range(players)
     ]
 
 
+def _difference(doc: Any, key: str, seat: int | None) -> Estimate | None:
+    paired = _at(doc.get(key), seat) if isinstance(doc, dict) else None
+    return _estimate(paired.get("diff"), paired.get("se"), paired.get("ci95")) if isinstance(paired, dict) else None
+
+
 def cell_estimates(cells: Sequence[dict[str, Any]]) -> list[tuple[Figure, list[CellEstimate]]]:
-    """Every figure with a standard error, for each cell that has it: its estimate and its differences from
-    other cells. Read from the results as the command prints them: ``KEY``, ``KEY_se`` and ``KEY_ci95`` for
-    a mean (``win_rate``, ``win_rate_se``, ``win_rate_ci95`` hold one per seat), and under ``vs_first`` each
-    mean's ``diff``, ``se`` and ``ci95`` paired against the first cell."""
-    reference = cell_name(cells[0]) if cells else ""
+    """Every figure with a standard error, for each cell that has it: its estimate, its differences from other
+    cells, and the spread between replicates. Read from the results as the command prints them: ``KEY``,
+    ``KEY_se`` and ``KEY_ci95`` for a mean (``win_rate``, ``player_win_rate`` and their ``_se`` and ``_ci95``
+    hold one per seat or player); each mean's ``diff``, ``se`` and ``ci95`` under ``vs_first`` (against the
+    first cell) and under each of ``contrasts`` (against cell number ``cell``); and ``between_replicates``,
+    each mean's ``mean``, ``se`` and ``ci95`` over the replicates."""
     out = []
     for figure in (*MEANS, *seat_figures(cells)):
         key, _, seat_text = figure.key.partition(".")
@@ -153,21 +170,31 @@ def cell_estimates(cells: Sequence[dict[str, Any]]) -> list[tuple[Figure, list[C
             )
             if mean is None:
                 continue
-            contrasts = []
-            paired = _at((cell.get("vs_first") or {}).get(key), seat)
-            if isinstance(paired, dict):
-                diff = _estimate(paired.get("diff"), paired.get("se"), paired.get("ci95"))
-                if diff is not None:
-                    contrasts.append(Contrast(reference, diff))
-            rows.append(CellEstimate(number, mean, tuple(contrasts)))
+            contrasts: dict[int, Estimate] = {}
+            first = _difference(cell.get("vs_first"), key, seat)
+            if first is not None:
+                contrasts[0] = first
+            for other in cell.get("contrasts") or []:
+                diff = _difference(other, key, seat)
+                if diff is not None and isinstance(other.get("cell"), int):
+                    contrasts.setdefault(other["cell"], diff)
+            spread = _at((cell.get("between_replicates") or {}).get(key), seat)
+            replicates = (
+                _estimate(spread.get("mean"), spread.get("se"), spread.get("ci95"))
+                if isinstance(spread, dict)
+                else None
+            )
+            pairs = tuple(Contrast(j, e) for j, e in sorted(contrasts.items()))
+            rows.append(CellEstimate(number, mean, pairs, replicates))
         if rows:
             out.append((figure, rows))
     return out
 
 
 def simulate_tables(cells: Sequence[dict[str, Any]]) -> list[Table]:
-    """One table per figure for a grid (a row per cell, with its differences); one table of every figure
-    for a plain run; then the figures without a standard error."""
+    """One table per figure for a grid (a row per cell, with its difference from the first cell), and one of
+    the differences between every two cells when the run gives them; one table of every figure for a plain run;
+    then the figures without a standard error."""
     estimates = cell_estimates(cells)
     keys = list(varied(cells[0])) if cells else []
     tables = []
@@ -178,28 +205,52 @@ def simulate_tables(cells: Sequence[dict[str, Any]]) -> list[Table]:
             plain.rows.append(
                 [f"{figure.title} ({figure.stat})", figure.estimate(row.estimate), figure.interval(row.estimate)]
             )
+            if row.replicates is not None:
+                e = row.replicates
+                plain.rows.append(["  the same, between replicates", figure.estimate(e), figure.interval(e)])
         tables.append(_without_empty_columns(plain, keep=2))
     for figure, rows in estimates if len(cells) > 1 else []:
-        against = list(dict.fromkeys(c.against for row in rows for c in row.contrasts))
-        head = [*keys, f"{figure.stat} ± SE", "95% CI"]
-        for name in against:
-            head += [f"difference from {name} ± SE", "95% CI"]
-        table = Table(figure.key, figure.title, head, labels=len(keys))
-        for row in rows:
-            line = [*varied(cells[row.cell]).values(), figure.estimate(row.estimate), figure.interval(row.estimate)]
-            found = {c.against: c.estimate for c in row.contrasts}
-            for name in against:
-                diff = found.get(name)
-                if cell_name(cells[row.cell]) == name:
-                    line += ["the reference", ""]
-                else:
-                    line += ["", ""] if diff is None else [figure.estimate(diff, signed=True), figure.interval(diff)]
-            table.rows.append(line)
-        if against:
-            table.note = "A difference is paired: measured game by game over the same deals and random streams."
-        tables.append(_without_empty_columns(table, keep=len(keys) + 1))
+        tables.append(_grid_table(cells, keys, figure, rows))
+        pairs = [(row.cell, c) for row in rows for c in row.contrasts if 0 < c.against < row.cell]
+        if pairs:
+            table = Table(f"{figure.key}-pairs", f"{figure.title}: between every two cells", [], labels=2)
+            table.head = ["cell", "minus cell", "difference ± SE", "95% CI"]
+            for cell, c in sorted(pairs, key=lambda pair: (pair[1].against, pair[0])):
+                e = c.estimate
+                table.rows.append(
+                    [cell_name(cells[cell]), cell_name(cells[c.against]), figure.estimate(e, True), figure.interval(e)]
+                )
+            table.note = PAIRED_NOTE
+            tables.append(_without_empty_columns(table, keep=3))
     tables.append(_other_figures(cells, keys))
     return tables
+
+
+def _grid_table(cells: Sequence[dict[str, Any]], keys: list[str], figure: Figure, rows: list[CellEstimate]) -> Table:
+    """A figure across a grid: each cell's estimate, its difference from the first cell, and the spread between
+    replicates when there are some."""
+    first = cell_name(cells[0])
+    spread = any(row.replicates is not None for row in rows)
+    paired = any(c.against == 0 for row in rows for c in row.contrasts)
+    head = [*keys, f"{figure.stat} ± SE", "95% CI"]
+    head += ["between replicates ± SE", "95% CI"] if spread else []
+    head += [f"difference from {first} ± SE", "95% CI"] if paired else []
+    table = Table(figure.key, figure.title, head, labels=len(keys))
+    for row in rows:
+        line = [*varied(cells[row.cell]).values(), figure.estimate(row.estimate), figure.interval(row.estimate)]
+        if spread:
+            e = row.replicates
+            line += ["", ""] if e is None else [figure.estimate(e), figure.interval(e)]
+        if paired:
+            diff = next((c.estimate for c in row.contrasts if c.against == 0), None)
+            if row.cell == 0:
+                line += ["the reference", ""]
+            else:
+                line += ["", ""] if diff is None else [figure.estimate(diff, signed=True), figure.interval(diff)]
+        table.rows.append(line)
+    if paired:
+        table.note = PAIRED_NOTE
+    return _without_empty_columns(table, keep=len(keys) + 1)
 
 
 def _other_figures(cells: Sequence[dict[str, Any]], keys: list[str]) -> Table:

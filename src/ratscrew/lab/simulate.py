@@ -1,166 +1,52 @@
 """Play many games between computer players on virtual time and summarise them.
 
-Each game's seed comes from the run's seed and the game's index alone, and the totals do not depend on the
-order games are added in, so the figures are the same for the same seed whatever the number of worker
-processes, and on a Dask cluster (executor.py).
+Each game's seed comes from the run's (or the replicate's) seed and the game's index alone, and the totals do
+not depend on the order games are added in (lab/tally.py), so the figures are the same for the same seed
+whatever the number of worker processes, and on a Dask cluster (executor.py).
+
+A run is a design: cells (rule sets and line-ups) played on the same deals; with ``rotate``, every deal played
+once in every rotation of the seats, so each player holds each hand once; with ``replicates``, the whole run
+repeated on seeds of its own, derived from the run's seed and recorded.
 """
 
 from __future__ import annotations
 
-import math
 import os
-from collections import Counter
+import statistics
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from ratscrew.bots.registry import resolve_all
 from ratscrew.errors import MalformedInput
 from ratscrew.executor import open_runner
 from ratscrew.lab import kernel
 from ratscrew.lab.game import GameStats
-from ratscrew.lab.stats import mean_se, median, median_of, middle, percentile
+from ratscrew.lab.stats import ci95, median, median_of, middle, percentile
+from ratscrew.lab.tally import MEANS, SECOND_MS, Contrast, Cross, Estimate, Tally, contrast, deal_sums
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ratscrew.shuffle import SeededRandom
+
+__all__ = ["GUARD_MAX_CARDS", "CellSpec", "GameRow", "GridRun", "Summary", "Tally", "play_grid", "simulate"]
 
 # Without a card limit a game with slaps can in principle go on for ever; the lab stops one at this many
 # cards (result "limit") unless the rules set their own end.max_cards.
 GUARD_MAX_CARDS = 50_000
 _MASK = (1 << 64) - 1
-SECOND_MS = 1_000  # game lengths are counted per second for the median time
+_REPLICATE_MIX = 0x5851_F42D_4C95_7F2D
+# How each mean is rounded in the summary.
+_PLACES = {"mean_cards": 2, "mean_minutes": 2, "mean_tricks": 2, "piles_by_slap": 2, "piles_by_challenge": 2}
+_PLACES["wrong_slaps"] = 3
 
 
-# The per-game figures whose means the summary gives, by their GameStats names and their names in the summary.
-MEANS = {
-    "cards": "mean_cards",
-    "ms": "mean_minutes",
-    "piles_by_slap": "piles_by_slap",
-    "piles_by_challenge": "piles_by_challenge",
-    "wrong_slaps": "wrong_slaps",
-}
-SQUARED = tuple(MEANS)
-_PER_MINUTE = {"ms": 60_000}  # milliseconds are shown as minutes
-
-
-@dataclass(slots=True)
-class Tally:
-    """Running totals over games: what the summary needs, not a record per game.
-
-    Cards per game are kept as counts per value (at most one per card count up to the card limit), so
-    the median and percentile stay exact in flat memory. Game lengths are counted per whole second
-    (milliseconds hardly ever repeat, so counting those would keep about one entry per game; seconds are
-    bounded by the longest game, a few thousand entries): the median time is the median of those seconds,
-    taken at their middle, within half a second of the exact one. Sums are exact integers, and the minutes
-    a Fraction, so the figures are the same whatever order the games are added in (and so whatever the
-    number of worker processes).
-    """
-
-    players: int
-    games: int = 0
-    cards: Counter[int] = field(default_factory=Counter)
-    seconds: Counter[int] = field(default_factory=Counter)  # game lengths in whole seconds (ms // 1000)
-    minutes: Fraction = Fraction(0)  # the exact sum of every game's ms / 60000 as a float
-    piles_by_slap: int = 0
-    piles_by_challenge: int = 0
-    wrong_slaps: int = 0
-    wrong_slap_knockouts: int = 0  # games where a wrong slap knocked someone out
-    wins: list[int] = field(default_factory=list)
-    results: dict[str, int] = field(default_factory=lambda: {"win": 0, "draw": 0, "limit": 0, "loop": 0})
-    # Sums of squares (and of milliseconds), exact integers, for the standard error of each mean.
-    squares: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SQUARED, 0))
-    ms_total: int = 0
-
-    def __post_init__(self) -> None:
-        if not self.wins:
-            self.wins = [0] * self.players
-
-    def add(self, s: GameStats) -> None:
-        self.games += 1
-        self.cards[s.cards] += 1
-        self.seconds[s.ms // SECOND_MS] += 1
-        self.minutes += Fraction(s.ms / 60_000)
-        self.piles_by_slap += s.piles_by_slap
-        self.piles_by_challenge += s.piles_by_challenge
-        self.wrong_slaps += s.wrong_slaps
-        self.wrong_slap_knockouts += 1 if s.out_by_wrong_slap else 0
-        self.results[s.result] = self.results.get(s.result, 0) + 1
-        if s.winner is not None:
-            self.wins[s.winner] += 1
-        self.ms_total += s.ms
-        for key in SQUARED:
-            value: int = getattr(s, key)
-            self.squares[key] += value * value
-
-    def merge(self, other: Tally) -> None:
-        self.games += other.games
-        self.cards.update(other.cards)
-        self.seconds.update(other.seconds)
-        self.minutes += other.minutes
-        self.piles_by_slap += other.piles_by_slap
-        self.piles_by_challenge += other.piles_by_challenge
-        self.wrong_slaps += other.wrong_slaps
-        self.wrong_slap_knockouts += other.wrong_slap_knockouts
-        for key, count in other.results.items():
-            self.results[key] = self.results.get(key, 0) + count
-        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
-        self.ms_total += other.ms_total
-        for key in SQUARED:
-            self.squares[key] += other.squares[key]
-
-
-@dataclass(slots=True)
-class Paired:
-    """Running sums of the per-game differences between a cell of a grid and its first cell, over the same
-    games (the same deals and random streams): exact integers, so they add up the same in any order."""
-
-    players: int
-    games: int = 0
-    sums: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SQUARED, 0))
-    squares: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SQUARED, 0))
-    win_sums: list[int] = field(default_factory=list)
-    win_squares: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if not self.win_sums:
-            self.win_sums = [0] * self.players
-            self.win_squares = [0] * self.players
-
-    def add(self, s: GameStats, first: GameStats) -> None:
-        self.games += 1
-        for key in SQUARED:
-            d: int = getattr(s, key) - getattr(first, key)
-            self.sums[key] += d
-            self.squares[key] += d * d
-        for seat in range(self.players):
-            d = (s.winner == seat) - (first.winner == seat)
-            self.win_sums[seat] += d
-            self.win_squares[seat] += d * d
-
-    def merge(self, other: Paired) -> None:
-        self.games += other.games
-        for key in SQUARED:
-            self.sums[key] += other.sums[key]
-            self.squares[key] += other.squares[key]
-        self.win_sums = [a + b for a, b in zip(self.win_sums, other.win_sums, strict=True)]
-        self.win_squares = [a + b for a, b in zip(self.win_squares, other.win_squares, strict=True)]
-
-    def as_dict(self) -> dict[str, object]:
-        """``vs_first``: each mean's paired difference from the first cell and its standard error."""
-        n = self.games
-        doc: dict[str, object] = {}
-        for key, name in MEANS.items():
-            scale = _PER_MINUTE.get(key, 1)
-            se = mean_se(self.sums[key], self.squares[key], n) / scale
-            doc[name] = {"diff": round(self.sums[key] / n / scale, 4), "se": round(se, 4)}
-        doc["win_rate"] = [
-            {"diff": round(total / n, 4), "se": round(mean_se(total, sq, n), 4)}
-            for total, sq in zip(self.win_sums, self.win_squares, strict=True)
-        ]
-        return doc
+def _rounded(pair: tuple[float, float], places: int = 4) -> list[float]:
+    return [round(pair[0], places), round(pair[1], places)]
 
 
 @dataclass(frozen=True, slots=True)
 class Summary:
+    """One cell's figures (over every replicate, or one): ``as_dict`` is what ``simulate --json`` prints."""
+
     games: int
     players: int
     levels: tuple[str, ...]
@@ -172,41 +58,56 @@ class Summary:
         t = self.tally
         n = t.games
         low, high = (SECOND_MS * second + SECOND_MS // 2 for second in middle(t.seconds))
-        return {
+        shares = [t.win_share(seat) for seat in range(self.players)]
+        doc: dict[str, object] = {
             "games": n,
             "players": self.players,
             "levels": list(self.levels),
-            "mean_cards": round(sum(c * k for c, k in t.cards.items()) / n, 2),
+            "mean_cards": round(t.sums["cards"] / n, 2),
             "median_cards": median(t.cards),
             "p90_cards": percentile(t.cards, 0.9),
             "max_cards": max(t.cards),
             "mean_minutes": round(float(t.minutes) / n, 2),
             "median_minutes": round(median_of(low / 60_000, high / 60_000, n), 2),
-            "piles_by_slap": round(t.piles_by_slap / n, 2),
-            "piles_by_challenge": round(t.piles_by_challenge / n, 2),
-            "wrong_slaps": round(t.wrong_slaps / n, 3),
+            "mean_tricks": round(t.sums["tricks"] / n, 2),
+            "piles_by_slap": round(t.sums["piles_by_slap"] / n, 2),
+            "piles_by_challenge": round(t.sums["piles_by_challenge"] / n, 2),
+            "wrong_slaps": round(t.sums["wrong_slaps"] / n, 3),
             "games_with_wrong_slap_knockout": round(t.wrong_slap_knockouts / n, 4),
-            "win_rate": [round(w / n, 4) for w in t.wins],
+            "win_rate": [round(e.value, 4) for e in shares],
             # The standard error of each share, so a difference can be told from noise.
-            "win_rate_se": [round(math.sqrt(w / n * (1 - w / n) / n), 4) for w in t.wins],
+            "win_rate_se": [round(e.se, 4) for e in shares],
+            "win_rate_ci95": [_rounded(e.ci95) for e in shares],
             "results": dict(t.results),
             **self.standard_errors(),
+            "seat_piles_by_slap": [round(x / n, 2) for x in t.seat_slap_piles],
+            "seat_piles_by_challenge": [round(x / n, 2) for x in t.seat_challenge_piles],
+            "seat_wrong_slaps": [round(x / n, 3) for x in t.seat_wrong_slaps],
         }
+        if t.rotations > 1:
+            players = [t.win_share(p, by_player=True) for p in range(self.players)]
+            doc |= {
+                "rotate_seats": True,
+                "deals": t.deals,
+                # Player p is the p-th level of the line-up, whichever seat it held.
+                "player_win_rate": [round(e.value, 4) for e in players],
+                "player_win_rate_se": [round(e.se, 4) for e in players],
+                "player_win_rate_ci95": [_rounded(e.ci95) for e in players],
+            }
+        return doc
 
-    def standard_errors(self) -> dict[str, float]:
-        """The standard error of each mean (``mean_cards_se``, ...), from the tally's exact sums."""
-        t = self.tally
-        totals = {
-            "cards": sum(c * k for c, k in t.cards.items()),
-            "ms": t.ms_total,
-            "piles_by_slap": t.piles_by_slap,
-            "piles_by_challenge": t.piles_by_challenge,
-            "wrong_slaps": t.wrong_slaps,
-        }
-        return {
-            f"{name}_se": round(mean_se(totals[key], t.squares[key], t.games) / _PER_MINUTE.get(key, 1), 4)
-            for key, name in MEANS.items()
-        }
+    def estimates(self) -> dict[str, Estimate]:
+        """Each mean of MEANS (by its summary name) with its standard error and 95% interval."""
+        return {name: self.tally.mean(key) for key, name in MEANS.items()}
+
+    def standard_errors(self) -> dict[str, object]:
+        """The standard error of each mean (``mean_cards_se``, ...) and its 95% interval (``mean_cards_ci95``)."""
+        doc: dict[str, object] = {}
+        for name, e in self.estimates().items():
+            doc[f"{name}_se"] = round(e.se, 4)
+        for name, e in self.estimates().items():
+            doc[f"{name}_ci95"] = _rounded(e.ci95)
+        return doc
 
     def histogram(self) -> dict[str, list[list[int]]]:
         """The game-length distribution as counts: [cards, games] and [whole seconds, games] pairs."""
@@ -220,6 +121,14 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 0x1_0000_0001 + index * 0x9E37_79B9 + 1) & _MASK
 
 
+def replicate_seed(seed: int, replicate: int) -> int:
+    """The seed of replicate ``replicate`` of a run (replicate 0: the run's seed itself, so one replicate is a
+    plain run): a draw of the project's seeded generator, far from the seeds a user types."""
+    if replicate == 0:
+        return seed
+    return SeededRandom((seed + replicate * _REPLICATE_MIX) & _MASK).next_u64()
+
+
 def check_levels(levels: Sequence[str]) -> None:
     """Every name is a known computer player (bots/registry.py) and the seat count is playable."""
     resolve_all(levels)
@@ -231,42 +140,85 @@ def guarded(rules: Rules) -> Rules:
     return rules if rules.end.max_cards else rules.with_changes({"end.max_cards": GUARD_MAX_CARDS})
 
 
+def rotated(levels: Sequence[str], k: int) -> tuple[str, ...]:
+    """The line-up in rotation ``k``: seat i holds player (i + k) mod n."""
+    return (*levels[k:], *levels[:k])
+
+
+@dataclass(frozen=True, slots=True)
+class CellSpec:
+    """One cell of a design: the rules and the line-up (one level per seat, seat 1 first)."""
+
+    rules: Rules
+    levels: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One game of a run: cell, replicate, deal (its index in the replicate), rotation, the game's seed (which
+    deals the cards and drives every random draw) and its figures."""
+
+    cell: int
+    replicate: int
+    deal: int
+    rotation: int
+    seed: int
+    stats: GameStats
+
+
 @dataclass(slots=True)
 class GridPart:
-    """A chunk of games played in every cell of a grid: each cell's tally, and each cell's paired differences
-    from the first cell (none for the first)."""
+    """Deals played in every cell of a design: each cell's tally, the products of every pair of cells' deal
+    totals (a before b), and each game's row when asked for."""
 
     tallies: list[Tally]
-    paired: list[Paired]
+    cross: dict[tuple[int, int], Cross]
+    rows: list[GameRow] = field(default_factory=list)
 
     @property
-    def games(self) -> int:
-        return self.tallies[0].games
+    def deals(self) -> int:
+        return self.tallies[0].deals
 
     def merge(self, other: GridPart) -> None:
         for mine, theirs in zip(self.tallies, other.tallies, strict=True):
             mine.merge(theirs)
-        for p, q in zip(self.paired, other.paired, strict=True):
-            p.merge(q)
+        for pair, cross in self.cross.items():
+            cross.merge(other.cross[pair])
+        self.rows += other.rows
 
 
-def _empty_part(cells: int, players: int) -> GridPart:
-    return GridPart([Tally(players) for _ in range(cells)], [Paired(players) for _ in range(cells - 1)])
+def _empty_part(seats: Sequence[int], rotate: bool) -> GridPart:
+    tallies = [Tally(n, n if rotate else 1) for n in seats]
+    pairs = {(a, b): Cross(min(seats[a], seats[b])) for a in range(len(seats)) for b in range(a + 1, len(seats))}
+    return GridPart(tallies, pairs)
 
 
-def _play_chunk(rule_docs: list[dict[str, object]], levels: tuple[str, ...], seed: int, indices: range) -> GridPart:
-    """Games ``indices`` in every cell: each game's seed, so its deal and random streams, is the same in all."""
-    plays = [kernel.player(rules_from_mapping(doc), levels).play for doc in rule_docs]
-    part = _empty_part(len(plays), len(levels))
+CellDoc = tuple[dict[str, object], tuple[str, ...]]  # a cell as sent to a worker: rules as a mapping, line-up
+
+
+def _play_chunk(
+    cells: list[CellDoc], rotate: bool, seed: int, replicate: int, indices: range, keep_rows: bool
+) -> tuple[int, GridPart]:
+    """Deals ``indices`` of one replicate in every cell (and rotation): each deal's seed, so its cards and
+    random streams, is the same in all."""
+    plays = [
+        [kernel.player(rules_from_mapping(doc), rotated(levels, k)).play for k in range(len(levels) if rotate else 1)]
+        for doc, levels in cells
+    ]
+    part = _empty_part([len(levels) for _, levels in cells], rotate)
     for i in indices:
         game = game_seed(seed, i)
-        first = plays[0](game)
-        part.tallies[0].add(first)
-        for cell, play in enumerate(plays[1:], 1):
-            stats = play(game)
-            part.tallies[cell].add(stats)
-            part.paired[cell - 1].add(stats, first)
-    return part
+        sums = []
+        for c, cell_plays in enumerate(plays):
+            games = [play(game) for play in cell_plays]
+            cell_sums = deal_sums(games)
+            part.tallies[c].add_deal(games, cell_sums)
+            sums.append(cell_sums)
+            if keep_rows:
+                part.rows += [GameRow(c, replicate, i, k, game, stats) for k, stats in enumerate(games)]
+        for (a, b), cross in part.cross.items():
+            cross.add(sums[a], sums[b])
+    return replicate, part
 
 
 def _chunks(games: int, size: int) -> Iterator[range]:
@@ -274,48 +226,141 @@ def _chunks(games: int, size: int) -> Iterator[range]:
         yield range(start, min(games, start + size))
 
 
+@dataclass(slots=True)
+class GridRun:
+    """A design as played: its cells, seeds (one per replicate), and per replicate each cell's totals and every
+    pair of cells' products; ``rows`` holds every game (in replicate, deal, cell, rotation order) when kept."""
+
+    cells: list[CellSpec]
+    games: int  # deals per replicate
+    seed: int
+    seeds: list[int]
+    rotate: bool
+    parts: list[GridPart]
+    kernels: list[kernel.Player]
+    rows: list[GameRow] | None = None
+    pooled: GridPart | None = None  # every replicate's totals added up, once asked for
+
+    def _part(self, replicate: int | None) -> GridPart:
+        if replicate is not None:
+            return self.parts[replicate]
+        if len(self.parts) == 1:
+            return self.parts[0]
+        if self.pooled is None:
+            self.pooled = _empty_part([len(c.levels) for c in self.cells], self.rotate)
+            for part in self.parts:
+                self.pooled.merge(GridPart(part.tallies, part.cross))
+        return self.pooled
+
+    def summary(self, cell: int, replicate: int | None = None) -> Summary:
+        """A cell's figures over every replicate (or over one)."""
+        tally = self._part(replicate).tallies[cell]
+        spec, played = self.cells[cell], self.kernels[cell]
+        return Summary(tally.games, len(spec.levels), spec.levels, tally, played.kernel, played.fallback)
+
+    def summaries(self) -> list[Summary]:
+        pooled = self._part(None)
+        return [
+            Summary(t.games, len(spec.levels), spec.levels, t, k.kernel, k.fallback)
+            for t, spec, k in zip(pooled.tallies, self.cells, self.kernels, strict=True)
+        ]
+
+    def contrast(self, a: int, b: int, replicate: int | None = None) -> Contrast:
+        """Cell ``a`` minus cell ``b``, paired deal by deal (any two cells, either way round)."""
+        if a == b or not (0 <= a < len(self.cells) and 0 <= b < len(self.cells)):
+            raise ValueError(f"a contrast needs two different cells of 0 to {len(self.cells) - 1}, got {a} and {b}")
+        part = self._part(replicate)
+        return contrast(part.tallies[a], part.tallies[b], part.cross[(min(a, b), max(a, b))])
+
+    def between_replicates(self, cell: int) -> dict[str, object]:
+        """Each mean (and each seat's share) over the replicates: their mean, the standard error of that mean
+        from the replicates' spread, and its 95% interval on replicates - 1 degrees of freedom. Beside the
+        pooled figures' own standard error, a check of it: the two should agree."""
+        summaries = [self.summary(cell, r) for r in range(len(self.parts))]
+        per = [s.estimates() for s in summaries]
+        doc: dict[str, object] = {}
+        for name in per[0]:
+            doc[name] = _spread([p[name].value for p in per])
+        seats = len(self.cells[cell].levels)
+        doc["win_rate"] = [_spread([s.tally.win_share(seat).value for s in summaries]) for seat in range(seats)]
+        return doc
+
+    def replicate_docs(self, cell: int) -> list[dict[str, object]]:
+        """Each replicate's seed and means."""
+        docs: list[dict[str, object]] = []
+        for r, seed in enumerate(self.seeds):
+            summary = self.summary(cell, r)
+            doc: dict[str, object] = {"replicate": r, "seed": seed, "games": summary.games}
+            for name, e in summary.estimates().items():
+                doc[name] = round(e.value, 4)
+                doc[f"{name}_se"] = round(e.se, 4)
+            doc["win_rate"] = [round(summary.tally.win_share(s).value, 4) for s in range(summary.players)]
+            docs.append(doc)
+        return docs
+
+
+def _spread(values: list[float]) -> dict[str, object]:
+    mean = statistics.fmean(values)
+    se = statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
+    return {"mean": round(mean, 4), "se": round(se, 4), "ci95": _rounded(ci95(mean, se, len(values) - 1))}
+
+
 def play_grid(
-    cells: Sequence[Rules],
-    levels: Sequence[str],
+    cells: Sequence[CellSpec],
     games: int,
     seed: int = 1,
     *,
+    rotate: bool = False,
+    replicates: int = 1,
+    keep_rows: bool = False,
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
-) -> list[tuple[Summary, Paired | None]]:
-    """Play the same ``games`` games under each of ``cells`` (rule sets); ``progress`` is called with how many
-    more games have finished in every cell. Returns each cell's summary and, after the first, its paired
-    differences from the first.
+) -> GridRun:
+    """Play ``games`` deals of each replicate in every one of ``cells`` (and with ``rotate``, in every rotation
+    of each cell's seats); ``progress`` is called with how many more deals have finished in every cell.
 
     They are played in ``workers`` local processes (default: one per core), or on the Dask cluster whose
-    scheduler is at ``scheduler``; the figures are the same either way.
+    scheduler is at ``scheduler``; the figures (and the rows, sorted) are the same either way.
     """
-    check_levels(levels)
+    for cell in cells:
+        check_levels(cell.levels)
     if games < 1:
         raise MalformedInput(f"--games must be at least 1, got {games}")
-    guarded_cells = [guarded(rules) for rules in cells]
-    levels = tuple(levels)
+    if replicates < 1:
+        raise MalformedInput(f"--replicates must be at least 1, got {replicates}")
+    guarded_cells = [CellSpec(guarded(c.rules), tuple(c.levels)) for c in cells]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    chosen = [kernel.player(rules, levels) for rules in guarded_cells]  # what this machine plays with
-    docs = [rules_to_mapping(rules) for rules in guarded_cells]
+    chosen = [kernel.player(c.rules, c.levels) for c in guarded_cells]  # what this machine plays with
+    docs: list[CellDoc] = [(rules_to_mapping(c.rules), c.levels) for c in guarded_cells]
+    per_deal = sum(len(c.levels) if rotate else 1 for c in guarded_cells)  # games a deal takes in every cell
     # A compiled game takes a fraction of a millisecond: its chunks are bigger, or sending them would cost more
     # than playing them.
-    most = max(1, (2_000 if all(c.kernel == "c" for c in chosen) else 50) // len(cells))
-    total = _empty_part(len(cells), len(levels))
-    with open_runner(workers if games >= 4 else 1, scheduler) as runner:
+    most = max(1, (2_000 if all(c.kernel == "c" for c in chosen) else 50) // per_deal)
+    seeds = [replicate_seed(seed, r) for r in range(replicates)]
+    seats = [len(c.levels) for c in guarded_cells]
+    parts = [_empty_part(seats, rotate) for _ in seeds]
+    total = games * replicates
+    with open_runner(workers if total >= 4 else 1, scheduler) as runner:
         # Chunks small enough that every slot gets several (and progress moves), big enough to be worth sending.
-        size = max(1, min(most, games // (runner.slots * 8) or 1))
-        tasks = ((docs, levels, seed, chunk) for chunk in _chunks(games, size))
-        for part in runner.unordered(_play_chunk, tasks):
-            total.merge(part)
+        size = max(1, min(most, total // (runner.slots * 8) or 1))
+        tasks = (
+            (docs, rotate, replicate_seed_, r, chunk, keep_rows)
+            for r, replicate_seed_ in enumerate(seeds)
+            for chunk in _chunks(games, size)
+        )
+        for r, part in runner.unordered(_play_chunk, tasks):
+            parts[r].merge(part)
             if progress:
-                progress(part.games)
-    summaries = [
-        Summary(games, len(levels), levels, tally, c.kernel, c.fallback)
-        for tally, c in zip(total.tallies, chosen, strict=True)
-    ]
-    return [(summaries[0], None), *zip(summaries[1:], total.paired, strict=True)]
+                progress(part.deals)
+    rows = None
+    if keep_rows:
+        rows = sorted(
+            (row for part in parts for row in part.rows), key=lambda g: (g.replicate, g.deal, g.cell, g.rotation)
+        )
+        for part in parts:
+            part.rows = []
+    return GridRun(list(cells), games, seed, seeds, rotate, parts, chosen, rows)
 
 
 def simulate(
@@ -324,10 +369,21 @@ def simulate(
     games: int,
     seed: int = 1,
     *,
+    rotate: bool = False,
+    replicates: int = 1,
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Summary:
-    """Play ``games`` games under one rule set (a grid of one cell); see :func:`play_grid`."""
-    [(summary, _)] = play_grid([rules], levels, games, seed, workers=workers, scheduler=scheduler, progress=progress)
-    return summary
+    """Play ``games`` games under one rule set (a design of one cell); see :func:`play_grid`."""
+    run = play_grid(
+        [CellSpec(rules, tuple(levels))],
+        games,
+        seed,
+        rotate=rotate,
+        replicates=replicates,
+        workers=workers,
+        scheduler=scheduler,
+        progress=progress,
+    )
+    return run.summaries()[0]

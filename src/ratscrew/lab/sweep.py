@@ -1,9 +1,10 @@
-"""``simulate --vary``: a grid of rule sets played on the same games, and the figures of each cell.
+"""``simulate --vary``: a grid of rule sets and line-ups played on the same games, and the figures of each cell.
 
 Every cell plays games 0 to N-1 of the run's seed, so each game has the same deal and the same random
 streams in every cell: the difference between two cells is measured game by game (paired), which cancels
 the noise the deals and the bots bring to both, and its standard error is far smaller than that of two
-separate runs whenever the change leaves most of a game alone.
+separate runs whenever the change leaves most of a game alone. ``--vary`` takes any rules key, ``bots`` (a
+line-up per value, seats joined by "+") and ``players``; the values come out typed as the rules hold them.
 """
 
 from __future__ import annotations
@@ -11,19 +12,28 @@ from __future__ import annotations
 import csv
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ratscrew.errors import MalformedInput
-from ratscrew.lab.simulate import Paired, Summary, play_grid
+from ratscrew.lab.lineup import parse_lineup
+from ratscrew.lab.simulate import CellSpec, GridRun, check_levels, play_grid
 from ratscrew.rules import load_rules
+from ratscrew.rules.options import Value
 
-Vary = tuple[str, tuple[str, ...]]  # a rule key and the values it takes
+Vary = tuple[str, tuple[str, ...]]  # a key and the values it takes, as typed
+# Keys of a design that are not rules keys: the line-up (seats separated by "+") and the number of seats.
+DESIGN_KEYS = ("bots", "players")
 
 
-def parse_vary(specs: Sequence[str], sets: Sequence[str]) -> list[Vary]:
-    """``KEY=V1,V2,...`` for each ``--vary``; a key may be varied once, and not also given with ``--set``."""
+def parse_vary(
+    specs: Sequence[str], sets: Sequence[str], *, bots_given: bool = False, players_given: bool = False
+) -> list[Vary]:
+    """``KEY=V1,V2,...`` for each ``--vary``; a key may be varied once, and not also given with ``--set`` (or,
+    for ``bots`` and ``players``, with ``--bots`` and ``--players``)."""
     out: list[Vary] = []
     fixed = {s.partition("=")[0].strip() for s in sets}
+    given = {"bots": bots_given, "players": players_given}
     for spec in specs:
         key, eq, values = spec.partition("=")
         key = key.strip()
@@ -32,6 +42,8 @@ def parse_vary(specs: Sequence[str], sets: Sequence[str]) -> list[Vary]:
             raise MalformedInput(f"--vary {spec!r} is not KEY=V1,V2,...: e.g. --vary slaps.run=3,4,5")
         if key in fixed:
             raise MalformedInput(f"--vary {key} and --set {key} both give {key}: give it in one of them")
+        if given.get(key):
+            raise MalformedInput(f"--vary {key} and --{key} both give the {key}: give it in one of them")
         if any(key == k for k, _ in out):
             raise MalformedInput(f"--vary {key} is given twice: give all its values in one --vary {key}=V1,V2,...")
         if len(set(chosen)) != len(chosen):
@@ -46,38 +58,97 @@ def grid(vary: Sequence[Vary]) -> list[dict[str, str]]:
     return [dict(zip(keys, values, strict=True)) for values in itertools.product(*(v for _, v in vary))]
 
 
-def run_sweep(
-    rules_name: str | None,
-    sets: Sequence[str],
-    vary: Sequence[Vary],
-    levels: Sequence[str],
+@dataclass(frozen=True, slots=True)
+class DesignCell:
+    """A cell of a design: the values that make it (typed: a rules key's value as the rules hold it, the
+    number of seats as a number, a line-up as its levels joined by "+"), its rules and its line-up."""
+
+    chosen: dict[str, Value]
+    spec: CellSpec
+
+
+def design_cells(
+    rules_name: str | None, sets: Sequence[str], vary: Sequence[Vary], bots: str | None, players: int | None
+) -> list[DesignCell]:
+    """The cells of ``vary`` over the rules ``rules_name`` with ``sets`` and the line-up ``bots``/``players``."""
+    cells: list[DesignCell] = []
+    for raw in grid(vary):
+        rule_sets = [f"{k}={v}" for k, v in raw.items() if k not in DESIGN_KEYS]
+        rules = load_rules(rules_name, (*sets, *rule_sets))
+        seats = players
+        if "players" in raw:
+            text = raw["players"]
+            if not text.isdigit():
+                raise MalformedInput(f"--vary players needs whole numbers of seats, e.g. players=2,3,4; got {text!r}")
+            seats = int(text)
+        lineup = raw.get("bots", bots)
+        try:
+            levels = parse_lineup(lineup, seats, option="--vary bots" if "bots" in raw else "--bots")
+            check_levels(levels)
+        except MalformedInput as exc:
+            where = " ".join(f"{k}={v}" for k, v in raw.items())
+            raise MalformedInput(f"{exc} (in the cell {where})") from None
+        chosen: dict[str, Value] = {}
+        for key, text in raw.items():
+            if key == "players":
+                chosen[key] = len(levels)
+            elif key == "bots":
+                chosen[key] = "+".join(p.strip().lower() for p in text.replace(",", "+").split("+"))
+            else:
+                chosen[key] = rules.get(key)
+        cells.append(DesignCell(chosen, CellSpec(rules, levels)))
+    return cells
+
+
+def run_design(
+    cells: Sequence[DesignCell],
     games: int,
     seed: int,
     *,
+    rotate: bool = False,
+    replicates: int = 1,
+    keep_rows: bool = False,
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
-) -> list[dict[str, object]]:
-    """Each cell's figures, as ``simulate --json`` prints them, with ``"set"`` (the varied values) and, after
-    the first cell, ``"vs_first"`` (the paired differences from the first cell)."""
-    cells = grid(vary)
-    rules = [load_rules(rules_name, (*sets, *(f"{k}={v}" for k, v in cell.items()))) for cell in cells]
-    results = play_grid(rules, levels, games, seed, workers=workers, scheduler=scheduler, progress=progress)
-    return [cell_doc(summary, paired, cell) for (summary, paired), cell in zip(results, cells, strict=True)]
+) -> GridRun:
+    """Play the cells of a design on the same deals (see :func:`ratscrew.lab.simulate.play_grid`)."""
+    return play_grid(
+        [c.spec for c in cells],
+        games,
+        seed,
+        rotate=rotate,
+        replicates=replicates,
+        keep_rows=keep_rows,
+        workers=workers,
+        scheduler=scheduler,
+        progress=progress,
+    )
 
 
-def cell_doc(summary: Summary, paired: Paired | None, chosen: dict[str, str] | None) -> dict[str, object]:
-    """A cell's figures; ``"histogram"`` (the length distribution as counts) is printed only when asked for."""
-    doc = summary.as_dict()
-    doc["kernel"] = summary.kernel  # "c" (the compiled kernel) or "python"
-    if summary.kernel_fallback and summary.kernel == "python":
-        doc["kernel_fallback"] = summary.kernel_fallback
-    if chosen is not None:
-        doc = {"set": chosen, **doc}
-    if paired is not None:
-        doc["vs_first"] = paired.as_dict()
-    doc["histogram"] = summary.histogram()
-    return doc
+def cell_docs(run: GridRun, cells: Sequence[DesignCell] | None, *, contrasts: bool = False) -> list[dict[str, object]]:
+    """Each cell's figures, as ``simulate --json`` prints them: with ``"set"`` (the varied values, typed) for
+    the cells of a grid, ``"vs_first"`` after the first cell (its paired differences from the first), and with
+    ``contrasts`` ``"contrasts"`` (its paired differences from every other cell)."""
+    docs = []
+    for i, summary in enumerate(run.summaries()):
+        doc = summary.as_dict()
+        doc["kernel"] = summary.kernel  # "c" (the compiled kernel) or "python"
+        if summary.kernel_fallback and summary.kernel == "python":
+            doc["kernel_fallback"] = summary.kernel_fallback
+        doc["seed"] = run.seed
+        if len(run.seeds) > 1:
+            doc["replicates"] = run.replicate_docs(i)
+            doc["between_replicates"] = run.between_replicates(i)
+        if cells is not None:
+            doc = {"set": dict(cells[i].chosen), **doc}
+        if i > 0:
+            doc["vs_first"] = run.contrast(i, 0).as_dict()
+        if contrasts:
+            doc["contrasts"] = [{"cell": j, **run.contrast(i, j).as_dict()} for j in range(len(run.cells)) if j != i]
+        doc["histogram"] = summary.histogram()
+        docs.append(doc)
+    return docs
 
 
 def write_csv(path: Path, cells: Sequence[dict[str, object]]) -> None:
@@ -105,8 +176,7 @@ def _flat(doc: dict[str, object], prefix: str = "") -> dict[str, object]:
         if isinstance(value, dict):
             row.update(_flat(value, f"{name}." if key != "set" else ""))
         elif isinstance(value, list):
-            for i, item in enumerate(value, 1):
-                row.update(_flat(item, f"{name}.{i}.") if isinstance(item, dict) else {f"{name}.{i}": item})
+            row.update(_flat({str(i): item for i, item in enumerate(value, 1)}, f"{name}."))
         else:
             row[name] = value
     return row

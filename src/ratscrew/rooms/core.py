@@ -10,9 +10,10 @@ them with ``take_held`` and says when each left (``sent``): a slap on a card is 
 
 The room is in parts, a module each: its seats, rules and tokens (``seating.py``), the pages and their
 links (``pages.py``), the game in play with its table (``play.py``), what a game leaves (``summary.py``),
-what pages see (``views.py``), what is sent and the numbered events (``outbox.py``), what is kept
-(``document.py``), and the messages (``wire``). This class holds them together: it hands each message to
-its part, says when time must pass, and turns what the table publishes into messages.
+what pages see (``views.py``), what is sent and the numbered events (``outbox.py``), how many quick
+reactions each player may send (``reactions.py``), what is kept (``document.py``), and the messages
+(``wire``). This class holds them together: it hands each message to its part, says when time must pass,
+and turns what the table publishes into messages.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ratscrew.rooms.fairness import MIN_WINDOW_MS, Adjudication
 from ratscrew.rooms.outbox import HISTORY, Feed, Message, Outbox, Outgoing, Shows
 from ratscrew.rooms.pages import Page, Pages
 from ratscrew.rooms.play import Play
+from ratscrew.rooms.reactions import TOO_FAST, ReactionLimit
 from ratscrew.rooms.seating import GRACE_MS, LobbyChange, RoomOptions, SeatInfo, Seating, refused
 from ratscrew.rooms.wire import Phase, Refusal, SeatKind
 from ratscrew.rules.model import Rules
@@ -74,6 +76,7 @@ class RoomCore:
         self.paused = False  # the game's clock stands still (kept in the journal: a restart keeps the pause)
         self.summary: dict[str, object] | None = None
         self.reactions: dict[int, list[int]] = {}  # each person's, carried from game to game
+        self.reaction_limit = ReactionLimit()  # the quick reactions each player may still send
         self._probe_ids = itertools.count(1)
         self._lobby_dirty = False
         self._state_dirty = False
@@ -266,6 +269,8 @@ class RoomCore:
             self._pause(page, msg.paused)
         elif isinstance(msg, wire.Rematch):
             self._rematch(page)
+        elif isinstance(msg, wire.React):
+            self._react(page, msg)
         else:
             self._lobby_message(page, msg)
         self._flush()
@@ -313,6 +318,18 @@ class RoomCore:
 
     def _no(self, page: Page, code: Refusal, reason: str, seat: int | None = None) -> None:
         self.outbox.refuse(page.id, refused(code, reason, seat))
+
+    def _react(self, page: Page, msg: wire.React) -> None:
+        """A player's quick reaction goes to every page, unless they sent too many lately (reactions.py)."""
+        if not page.seats:
+            self._no(page, Refusal.NOT_SEATED, "only the players send reactions: take a seat first")
+            return
+        seat = min(page.seats)
+        if self.reaction_limit.take(seat, self.now()):
+            self._broadcast(wire.ReactionMsg(seat, msg.reaction))
+        else:
+            # Not logged as other refusals are: a page flooding the room would flood the log with it.
+            self.outbox.send(page.id, refused(Refusal.TOO_FAST, TOO_FAST, seat))
 
     # ------------------------------------------------------------------ the game's inputs
 

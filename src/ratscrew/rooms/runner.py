@@ -60,6 +60,17 @@ VerdictSeen = Callable[[int, int], None]  # (ms from a slap's arrival to its ver
 _VERDICT_WAIT_MS = 10_000  # a slap with no verdict after this long is no longer watched for one
 
 
+@dataclass(frozen=True, slots=True)
+class _Awaited:
+    """A slap waiting for its verdict, with the clock its arrival was read from: its game's, which starts with
+    the game (or, for a game restored after a restart, at the time of its last action), never the worker's.
+    A pause in between is not counted: the game's clock stands still, and so does its table."""
+
+    slap: Adjudication
+    clock: Clock
+    window: int  # the decision window it was credited in
+
+
 class RoomRunner:
     """The owner task of one room. Its core runs on the server's clock, which also wakes the task at the
     core's next deadline (or to unload the room once nobody watches)."""
@@ -85,7 +96,7 @@ class RoomRunner:
         self._tick_queued = False
         self._on_verdict = on_verdict
         self._slaps_seen: tuple[list[Adjudication], int] = ([], 0)  # the game's adjudications, how many were looked at
-        self._awaiting: list[Adjudication] = []  # slaps taken, verdict not yet published
+        self._awaiting: list[_Awaited] = []  # slaps taken, verdict not yet published
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room {core.code}")
 
     @property
@@ -188,27 +199,25 @@ class RoomRunner:
                 self.idle_since = self.clock.now()
 
     def _watch_verdicts(self) -> None:
-        """Report each slap's time from arrival to published verdict (for the operator's metrics)."""
+        """Report each slap's time from arrival to published verdict (for the operator's metrics), and the
+        decision window it was judged in."""
         assert self._on_verdict is not None
         taken = self.core.adjudications
         seen, count = self._slaps_seen
         if seen is not taken:
             count = 0  # a new game: a new list
-        if len(taken) > count:
-            self._awaiting.extend(taken[count:])
-        self._slaps_seen = (taken, len(taken))
-        if not self._awaiting:
-            return
-        now = self.clock.now()
         table = self.core.table
-        window = table.hold_ms if table is not None else 0
+        if len(taken) > count and table is not None:
+            # Seen in the step that took them, so the table's clock and window are the ones that timed them.
+            self._awaiting.extend(_Awaited(slap, table.clock, table.hold_ms) for slap in taken[count:])
+        self._slaps_seen = (taken, len(taken))
         waiting = []
-        for slap in self._awaiting:
-            waited = now - slap.credit.received
-            if slap.verdict is not None:
-                self._on_verdict(waited, window)
+        for awaited in self._awaiting:
+            waited = awaited.clock.now() - awaited.slap.credit.received
+            if awaited.slap.verdict is not None:
+                self._on_verdict(waited, awaited.window)
             elif waited < _VERDICT_WAIT_MS:
-                waiting.append(slap)
+                waiting.append(awaited)
         self._awaiting = waiting
 
     def _arm(self) -> bool:

@@ -1,8 +1,8 @@
 """What pages see of a room: the room with its seats, as every lobby, welcome and whole state carries it.
 
-Everyone sees the same room: the seats with who sits there and whether they are connected, the rules, and
-while a game is played the decision window and whose link widens it. The table's own state comes from the
-game in play (``play.py``), the messages themselves from ``wire``.
+Everyone sees the same room: the seats with who sits there (and which is the host's) and whether they are
+connected, the rules, and while a game is played the decision window and whose link widens it. The table's
+own state comes from the game in play (``play.py``), the messages themselves from ``wire``.
 """
 
 from __future__ import annotations
@@ -71,4 +71,5 @@ def room_view(
         window_ms,
         waits_for,
         seating.rematch_by if phase is Phase.LOBBY else None,
+        min(seating.tokens.get(seating.host_token, frozenset()), default=None),
     )

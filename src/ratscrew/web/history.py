@@ -6,10 +6,11 @@ everyone's games would show strangers' names and games to anyone who opens the p
 
 ``POST /api/replay?start=N&count=M`` takes a ``ratscrew-record/1`` document (from the store or a file the
 player dropped on the page) and answers the steps ``start`` to ``start + count - 1``: step 0 is the deal, step
-``i`` what action ``i - 1`` did (its events) and the table after it as a spectator sees it. The engine builds
-every step, so the page shows rules it never has to know. A long game is answered in pages of at most
-``MAX_STEPS`` steps; every page also carries the steps where someone slapped and the final state, so the
-viewer can jump and show the end without asking for every page.
+``i`` what action ``i - 1`` did (its events) and the table after it as a spectator sees it; a wrong slap's step
+also says what the slap reacted to (``seen``, the table's own ``slap_seen``), so the viewer explains it in the
+table's words. The engine builds every step, so the page shows rules it never has to know. A long game is
+answered in pages of at most ``MAX_STEPS`` steps; every page also carries the steps where someone slapped and
+the final state, so the viewer can jump and show the end without asking for every page.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ratscrew.engine.actions import Slap
+from ratscrew.engine.events import WrongSlap
 from ratscrew.engine.game import Game
 from ratscrew.engine.view import view_for
 from ratscrew.errors import BadRequest, IllegalAction, RecordError
 from ratscrew.record import Record, action_to_json, state_json
 from ratscrew.rules.io import rules_to_mapping
+from ratscrew.table.seen import SlapSeen, slap_seen
 from ratscrew.web.bodies import is_ascii_number, read_body
 from ratscrew.web.store import Store
 
@@ -129,11 +132,21 @@ def step_doc(
     t: int | None,
     events: list[dict[str, object]],
     landed: list[str] | None = None,
+    seen: SlapSeen | None = None,
 ) -> dict[str, object]:
     """One step: the action, its events and the table after them; a slap also with the pile it landed on
-    (``landed``, bottom first), so the viewer can show the slapped pile before it is taken."""
+    (``landed``, bottom first), so the viewer can show the slapped pile before it is taken, and a wrong one
+    with what it reacted to (``seen``: the pile it saw, and the card that covered its pattern if it was late)."""
     view = view_for(game).as_dict()
-    return {"index": index, "action": action, "t": t, "events": events, "view": view, "landed": landed}
+    return {
+        "index": index,
+        "action": action,
+        "t": t,
+        "events": events,
+        "view": view,
+        "landed": landed,
+        "seen": None if seen is None else seen.to_dict(),
+    }
 
 
 def replay_steps(record: Record, start: int, count: int) -> dict[str, object]:
@@ -152,16 +165,20 @@ def replay_steps(record: Record, start: int, count: int) -> dict[str, object]:
         steps.append(step_doc(0, game, None, None, []))
     slaps: list[int] = []
     for index, action in enumerate(record.actions, start=1):
-        landed = [str(card) for card in game.pile] if isinstance(action, Slap) else None
+        slap = action if isinstance(action, Slap) else None
+        shown = start <= index < end
+        landed = [str(card) for card in game.pile] if slap else None
+        seen = slap_seen(game, slap.card) if slap and shown else None  # as the table keeps it, before it applies
         try:
             events = game.apply(action)
         except IllegalAction as exc:
             raise RecordError(f"action {index - 1} cannot be replayed: {exc}") from None
-        if isinstance(action, Slap):
+        if slap:
             slaps.append(index)
-        if start <= index < end:
-            t = game.now
-            steps.append(step_doc(index, game, action_to_json(action), t, [e.to_dict() for e in events], landed))
+        if shown:
+            wrong = any(isinstance(event, WrongSlap) for event in events)
+            docs = [e.to_dict() for e in events]
+            steps.append(step_doc(index, game, action_to_json(action), game.now, docs, landed, seen if wrong else None))
     players = list(record.players) if record.players is not None else [f"Player {s + 1}" for s in range(record.seats)]
     return {
         "total": total,

@@ -6,6 +6,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ratscrew import __version__, build
 from ratscrew.bots.levels import LEVELS
 from ratscrew.errors import NotFound
 from ratscrew.i18n import LANGUAGE_NAMES, LANGUAGES, catalog, text
@@ -59,6 +60,8 @@ async def meta(request: Request) -> Response:
             ],
             "patterns": [{"key": k, "label": text(lang, f"pattern.{k}")} for k in PATTERN_KEYS],
             "room_code_length": CODE_LENGTH,
+            "version": __version__,
+            "commit": build.commit(),
         }
     )
 

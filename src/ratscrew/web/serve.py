@@ -9,11 +9,13 @@ import socket
 import sys
 import threading
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
 import uvicorn
 from starlette.types import ASGIApp
+from uvicorn.config import LOGGING_CONFIG
 
 from ratscrew.errors import RatscrewError
 from ratscrew.web.app import create_app
@@ -70,11 +72,16 @@ def settle_collector() -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
-def server_config(app: ASGIApp, trusted_proxies: tuple[str, ...] = (), graceful_s: int = 5) -> uvicorn.Config:
-    """uvicorn's settings for the rooms; behind a proxy (``ratscrew serve``), the addresses it trusts."""
+def server_config(
+    app: ASGIApp, trusted_proxies: tuple[str, ...] = (), graceful_s: int = 5, *, own_logs: bool = False
+) -> uvicorn.Config:
+    """uvicorn's settings for the rooms; behind a proxy (``ratscrew serve``), the addresses it trusts, and
+    ``own_logs``: uvicorn's lines go to the process's own logging (JSON), not to uvicorn's plain text."""
     return uvicorn.Config(
         app,
         log_level="warning",
+        log_config=None if own_logs else LOGGING_CONFIG,
+        access_log=not own_logs,
         ws_max_size=WS_MAX_BYTES,
         # uvicorn's own websocket protocol, which also times each link for the fairness of slaps (wslink.py).
         ws=TimedWebSocket,
@@ -89,14 +96,16 @@ def server_config(app: ASGIApp, trusted_proxies: tuple[str, ...] = (), graceful_
     )
 
 
-def run_quietly(server: uvicorn.Server, sock: socket.socket) -> None:
+def run_quietly(server: uvicorn.Server, sock: socket.socket, say: Callable[[str], None] | None = None) -> None:
+    """Serve until Ctrl-C or SIGTERM, then say "stopped" (printed, unless ``say`` is given) and exit."""
+    tell = say or (lambda text: print(f"ratscrew: {text}", flush=True))
+
     # uvicorn shuts down gracefully on Ctrl-C or SIGTERM, then raises the signal again with the handlers that
-    # were there before; these make that last step a quiet, successful exit.
+    # were there before; this makes that last step a quiet, successful exit.
+    def stopped(signum: int, frame: FrameType | None) -> None:
+        tell("stopped")
+        sys.exit(0)
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, _stopped)
+        signal.signal(sig, stopped)
     server.run(sockets=[sock])
-
-
-def _stopped(signum: int, frame: FrameType | None) -> None:
-    print("ratscrew: stopped", flush=True)
-    sys.exit(0)

@@ -23,6 +23,9 @@ Page to server:
   ``visibility {public}``, ``start``; after a game, ``rematch`` brings everyone back to the lobby.
 - ``pause {paused}``: a player of a game against the computer (or two on one screen) stops the table's
   clock, or starts it again; other rooms refuse it.
+- ``react {reaction}``: a player's quick reaction, one of the few ``Reaction`` codes (never free text). Only
+  players send them (a watcher has no seat to show one by); the room passes on a few at once, then one every
+  few seconds per player, and refuses the rest (``too_fast``) while the game goes on.
 
 Server to page: ``welcome`` (the whole room as this page may see it), ``seated`` (a seat and its token),
 ``lobby`` (the lobby changed; ``window_ms`` is the decision window and ``waits_for`` the seat whose slow link
@@ -30,7 +33,8 @@ widens it, or null), ``latency {seats, window_ms, waits_for}`` (only the measure
 at most every five seconds), ``events`` (numbered game events and the state after them), ``state`` (the
 whole state, when a page is too far behind for the events it missed), ``rejected`` (an input that was not
 taken, and why), ``error`` (a message that could not be read), ``over`` (the end-of-game summary), ``pong``,
-``probe``. A socket the server closes says why with a :class:`CloseCode`.
+``probe``, ``reaction {seat, reaction}`` (a player's quick reaction, for every page, watchers' too, to show
+by that seat for a moment; kept nowhere). A socket the server closes says why with a :class:`CloseCode`.
 """
 
 from ratscrew.rooms.wire.client import (
@@ -41,6 +45,7 @@ from ratscrew.rooms.wire.client import (
     Hello,
     Pause,
     Ping,
+    React,
     Ready,
     Rematch,
     Resync,
@@ -65,6 +70,7 @@ from ratscrew.rooms.wire.codes import (
     In,
     Out,
     Phase,
+    Reaction,
     Refusal,
     SeatKind,
 )
@@ -78,6 +84,7 @@ from ratscrew.rooms.wire.server import (
     Over,
     Pong,
     Probe,
+    ReactionMsg,
     RejectedMsg,
     RoomView,
     Seated,
@@ -114,6 +121,9 @@ __all__ = [
     "Ping",
     "Pong",
     "Probe",
+    "React",
+    "Reaction",
+    "ReactionMsg",
     "Ready",
     "Refusal",
     "RejectedMsg",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ratscrew.errors import BadMessage, MalformedInput
-from ratscrew.rooms.wire.codes import MAX_MESSAGE_BYTES, MAX_NAME, MAX_SEAT, MAX_TOKEN, VERSION, In
+from ratscrew.rooms.wire.codes import MAX_MESSAGE_BYTES, MAX_NAME, MAX_SEAT, MAX_TOKEN, VERSION, In, Reaction
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 
 _BIG = 1_000_000_000
@@ -207,6 +207,17 @@ class Pause:
         return {"type": self.TYPE.value, "paused": self.paused}
 
 
+@dataclass(frozen=True, slots=True)
+class React:
+    """A quick reaction from a player, shown by their seat on every page: one of a fixed few, never free text."""
+
+    TYPE: ClassVar[In] = In.REACT
+    reaction: Reaction
+
+    def to_json(self) -> Doc:
+        return {"type": self.TYPE.value, "reaction": self.reaction.value}
+
+
 ClientMessage = (
     Hello
     | Ping
@@ -224,6 +235,7 @@ ClientMessage = (
     | Start
     | Rematch
     | Pause
+    | React
 )
 TYPES = tuple(kind.value for kind in In)
 
@@ -312,6 +324,14 @@ def _hello(doc: dict[str, Any]) -> Hello:
     return Hello(version, _token(doc), -1 if doc.get("since") is None else _int(doc, "since", minimum=-1))
 
 
+def _reaction(doc: dict[str, Any]) -> Reaction:
+    value = doc.get("reaction")
+    for reaction in Reaction:
+        if reaction.value == value:
+            return reaction
+    raise BadMessage(f"reaction must be one of {', '.join(Reaction)}, got {json.dumps(value)[:40]}")
+
+
 def _level(doc: dict[str, Any]) -> str | None:
     value = doc.get("level")
     if value is not None and (not isinstance(value, str) or len(value) > 40):
@@ -336,4 +356,5 @@ _READERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
     In.START: lambda d: Start(),
     In.REMATCH: lambda d: Rematch(),
     In.PAUSE: lambda d: Pause(_bool(d, "paused")),
+    In.REACT: lambda d: React(_reaction(d)),
 }

@@ -12,8 +12,9 @@ from enum import IntEnum, StrEnum
 from ratscrew.rules.model import MAX_PLAYERS
 
 # 4: lobby and latency say which seat's link the table waits for; races show echo_rtt, tcp_rtt.
+# 5: quick reactions (``react``, ``reaction``, ``too_fast``); a room says which seat its host holds.
 # The page says the same number (``PROTOCOL`` in web/static/js/connection.js), and a test holds them together.
-VERSION = 4
+VERSION = 5
 MAX_MESSAGE_BYTES = 2048
 MAX_NAME = 24
 MAX_TOKEN = 64
@@ -39,6 +40,7 @@ class In(StrEnum):
     START = "start"
     REMATCH = "rematch"
     PAUSE = "pause"
+    REACT = "react"
 
 
 class Out(StrEnum):
@@ -55,6 +57,7 @@ class Out(StrEnum):
     PONG = "pong"
     PROBE = "probe"
     LATENCY = "latency"
+    REACTION = "reaction"
 
 
 class Phase(StrEnum):
@@ -83,6 +86,20 @@ class Refusal(StrEnum):
     PAUSED = "paused"  # the game is paused: nothing is played until it resumes
     NO_PAUSE = "no_pause"  # only a game against the computer (or two on one screen) can be paused
     NOT_SAVING = "not_saving"  # the server cannot keep games just now (its journal fails): no new game starts
+    TOO_FAST = "too_fast"  # quick reactions come faster than the room passes them on: this one is dropped
+
+
+class Reaction(StrEnum):
+    """The quick reactions a player may send: a fixed few a card table says aloud, never free text (nothing to
+    moderate, and every page shows each in its own language)."""
+
+    HI = "hi"
+    NICE = "nice"  # a nice slap
+    WOW = "wow"
+    OOPS = "oops"
+    CLOSE = "close"  # so close!
+    WAIT = "wait"  # one moment
+    GG = "gg"  # good game
 
 
 class CloseCode(IntEnum):

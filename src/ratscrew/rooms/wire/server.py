@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
 from ratscrew.errors import BadMessage
-from ratscrew.rooms.wire.codes import Out, Phase, Refusal, SeatKind
+from ratscrew.rooms.wire.codes import Out, Phase, Reaction, Refusal, SeatKind
 from ratscrew.table.table import RejectCode
 
 Doc = dict[str, object]
@@ -77,6 +77,7 @@ class RoomView:
     window_ms: int | None  # the decision window, while a game is played
     waits_for: int | None  # the seat whose slow link widens it
     rematch_by: int | None = None  # in the lobby after a game, the seat that asked for the rematch
+    host_seat: int | None = None  # the seat the host holds (None: the host watches)
 
     def to_json(self) -> Doc:
         return {
@@ -92,6 +93,7 @@ class RoomView:
             "window_ms": self.window_ms,
             "waits_for": self.waits_for,
             "rematch_by": self.rematch_by,
+            "host_seat": self.host_seat,
         }
 
     @classmethod
@@ -110,6 +112,7 @@ class RoomView:
             r.optional("window_ms", _int),
             r.optional("waits_for", _int),
             r.optional("rematch_by", _int),
+            r.optional("host_seat", _int),
         )
 
 
@@ -344,10 +347,42 @@ class Latency:
         return cls(r.items("seats", _optional_int), r.optional("window_ms", _int), r.optional("waits_for", _int))
 
 
-ServerMessage = Welcome | Seated | Lobby | Events | StateMsg | RejectedMsg | ErrorMsg | Over | Pong | Probe | Latency
+@dataclass(frozen=True, slots=True)
+class ReactionMsg:
+    """A player's quick reaction, for every page to show by their seat for a moment (kept nowhere, never resent)."""
+
+    TYPE: ClassVar[Out] = Out.REACTION
+    seat: int
+    reaction: Reaction
+
+    def to_json(self) -> Doc:
+        return {"type": self.TYPE, "seat": self.seat, "reaction": self.reaction}
+
+    @classmethod
+    def from_json(cls, doc: object) -> ReactionMsg:
+        r = _Fields(doc, cls.TYPE, cls)
+        return cls(r.number("seat"), r.enum("reaction", Reaction))
+
+
+ServerMessage = (
+    Welcome | Seated | Lobby | Events | StateMsg | RejectedMsg | ErrorMsg | Over | Pong | Probe | Latency | ReactionMsg
+)
 SERVER_MESSAGES: dict[Out, Callable[[object], ServerMessage]] = {
     cls.TYPE: cls.from_json
-    for cls in (Welcome, Seated, Lobby, Events, StateMsg, RejectedMsg, ErrorMsg, Over, Pong, Probe, Latency)
+    for cls in (
+        Welcome,
+        Seated,
+        Lobby,
+        Events,
+        StateMsg,
+        RejectedMsg,
+        ErrorMsg,
+        Over,
+        Pong,
+        Probe,
+        Latency,
+        ReactionMsg,
+    )
 }
 
 

@@ -301,6 +301,8 @@ export interface RoomDoc {
   waits_for: Seat | null;
   /** In the lobby after a game: the seat that asked for the rematch, or null. */
   rematch_by: Seat | null;
+  /** The seat the host holds (null: the host watches). */
+  host_seat: Seat | null;
 }
 /** What a wrong slap reacted to (table/seen.py `SlapSeen`). */
 export interface SlapSeen {
@@ -439,6 +441,14 @@ export interface LatencyMessage {
   window_ms: number | null;
   waits_for: Seat | null;
 }
+/** A quick reaction (rooms/wire/codes.py `Reaction`). */
+export type ReactionCode = "hi" | "nice" | "wow" | "oops" | "close" | "wait" | "gg";
+export interface ReactionMessage {
+  type: "reaction";
+  /** The sender's seat, where every page shows it. */
+  seat: Seat;
+  reaction: ReactionCode;
+}
 export type ServerMessage =
   | WelcomeMessage
   | SeatedMessage
@@ -450,7 +460,8 @@ export type ServerMessage =
   | OverMessage
   | PongMessage
   | ProbeMessage
-  | LatencyMessage;
+  | LatencyMessage
+  | ReactionMessage;
 
 // What a page sends (rooms/wire.py `parse_client`), by `type`.
 export type ClientMessage =
@@ -469,7 +480,8 @@ export type ClientMessage =
   | { type: "visibility"; public: boolean }
   | { type: "start" }
   | { type: "rematch" }
-  | { type: "pause"; paused: boolean };
+  | { type: "pause"; paused: boolean }
+  | { type: "react"; reaction: ReactionCode };
 
 // ---------------------------------------------------------------------------------------- the table and the socket
 
@@ -512,6 +524,8 @@ export interface RoomHandlers {
   rejected?(message: RejectedMessage): void;
   error?(message: ErrorMessage): void;
   over?(summary: GameSummary): void;
+  /** A player's quick reaction. */
+  reaction?(message: ReactionMessage): void;
   status?(connected: boolean): void;
   /** There is no such room. */
   gone?(): void;
@@ -603,6 +617,8 @@ export interface ReplayStep {
   view: GameView;
   /** A slap's step: the pile it landed on, bottom first (else null). */
   landed: CardText[] | null;
+  /** A wrong slap's step: what it reacted to, as the table keeps it (else null). */
+  seen: SlapSeen | null;
 }
 /** The state after a record's last action (record.py `state_json`). */
 export interface FinalState {

@@ -1,14 +1,18 @@
 // @ts-check
 // The replay viewer (#/replay/ID for a finished game, #/replay/file for a record file): steps through a game
-// action by action. The server's engine replays the record and sends every step (the events and the table as a
-// spectator sees it); this page only shows them, so it never re-implements a rule.
+// action by action, by hand or playing on its own at a chosen speed. The server's engine replays the record and
+// sends every step (the events and the table as a spectator sees it); this page only shows them, so it never
+// re-implements a rule, and it says each event in the live table's words (table/verdicts.js: a wrong slap's
+// "no pattern in..." or "too late: ... covered ...").
 import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 import { errorText, getJSON, sendJSON } from "../api.js";
 import { cardFace, cardName } from "../cards.js";
-import { describe } from "../format.js";
+import { pref, setPref } from "../prefs.js";
+import { eventWords, newMemory, remember, verdictWords } from "../table/verdicts.js";
 /** @import { GameView, PageContext, ReplayPage, ReplayStep } from "../types.js" */
+/** @import { EventWords } from "../table/verdicts.js" */
 
 /**
  * The facts of the whole game that come with every page of steps.
@@ -17,6 +21,8 @@ import { describe } from "../format.js";
 
 const PAGE = 1000; // steps per answer, the server's largest page
 const PILE_SHOWN = 7;
+const SPEEDS = [0.5, 1, 2, 4];
+const STEP_MS = 900; // between two steps while the replay plays at 1x
 /** @type {{ name: string, doc: unknown } | null} */
 let pendingFile = null; // a record chosen on the history page, shown at #/replay/file
 
@@ -64,6 +70,28 @@ function taken(step) {
 }
 
 /**
+ * Each event of a step in the words the live table uses for it (one source: table/verdicts.js), a verdict
+ * with its reason: a wrong slap on what it landed on, or too late on the card that covered its pattern.
+ * @param {ReplayStep} step
+ * @param {{ name: string }[]} seats
+ * @returns {EventWords[]}
+ */
+function stepWords(step, seats) {
+  const memory = newMemory(); // what a verdict needs of the events before it in this step (a won slap's patterns)
+  return step.events.map((event) => {
+    const words = verdictWords(event, step.seen ?? null, memory, seats) ?? eventWords(event, seats);
+    remember(memory, event);
+    return words;
+  });
+}
+
+/** The speed the replay plays at, as this browser last chose it (1x at first). */
+function keptSpeed() {
+  const kept = Number(pref("replay_speed", 1));
+  return SPEEDS.includes(kept) ? kept : 1;
+}
+
+/**
  * The viewer of one record: the table at a step, the buttons, the slider and the keys that move it.
  * @param {unknown} doc the record, as the server reads it
  * @param {string} title
@@ -84,15 +112,72 @@ function createViewer(doc, title, { download = null } = {}) {
   let busy = null;
   let started = false;
 
+  let speed = keptSpeed();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let playTimer;
+  let playing = false;
+
   const { element, playerLine, status, stepText, turnLine, seatList, pileBox, pileCount, events, finalList, slider,
-    buttons: { first, prevSlap, prev, next, nextSlap, last }, board, controls, after } = viewerParts(title, download);
-  first.addEventListener("click", () => go(0));
-  prevSlap.addEventListener("click", () => go(slapBefore(current)));
-  prev.addEventListener("click", () => goBack());
-  next.addEventListener("click", () => goOn());
-  nextSlap.addEventListener("click", () => go(slapAfter(current)));
-  last.addEventListener("click", () => go(loaded().total - 1, "after"));
-  slider.addEventListener("input", () => go(Number(slider.value)));
+    buttons: { first, prevSlap, prev, next, nextSlap, last }, playButton, speedSelect, board, controls, after } = viewerParts(title, download);
+  speedSelect.value = String(speed);
+  // A move by hand stops the replay playing on its own: the player has taken over.
+  first.addEventListener("click", () => { pause(); go(0); });
+  prevSlap.addEventListener("click", () => { pause(); go(slapBefore(current)); });
+  prev.addEventListener("click", () => { pause(); goBack(); });
+  next.addEventListener("click", () => { pause(); goOn(); });
+  nextSlap.addEventListener("click", () => { pause(); go(slapAfter(current)); });
+  last.addEventListener("click", () => { pause(); go(loaded().total - 1, "after"); });
+  slider.addEventListener("input", () => { pause(); go(Number(slider.value)); });
+  playButton.addEventListener("click", () => (playing ? pause() : play()));
+  speedSelect.addEventListener("change", () => setSpeed(Number(speedSelect.value)));
+
+  /** Whether the last step is shown, and its pile taken if a slap took it. */
+  function atEnd() {
+    return current === loaded().total - 1 && half === "after";
+  }
+
+  /** Play on from the step shown (from the deal again when the end is shown), a step at a time. */
+  async function play() {
+    if (!info) return;
+    if (atEnd()) await go(0);
+    playing = true;
+    showPlaying();
+    announce(t("replay.playing", { speed: speedText(speed) }));
+    later();
+  }
+
+  function pause() {
+    if (!playing) return;
+    playing = false;
+    clearTimeout(playTimer);
+    showPlaying();
+    announce(t("replay.paused"));
+  }
+
+  /** The next step after a wait as long as the speed says; the replay stops by itself at the end. */
+  function later() {
+    clearTimeout(playTimer);
+    playTimer = setTimeout(async () => {
+      if (!playing) return;
+      if (!atEnd()) await goOn();
+      if (!playing) return;
+      if (atEnd()) pause();
+      else later();
+    }, STEP_MS / speed);
+  }
+
+  /** @param {number} wanted one of SPEEDS */
+  function setSpeed(wanted) {
+    speed = SPEEDS.includes(wanted) ? wanted : 1;
+    speedSelect.value = String(speed);
+    setPref("replay_speed", speed);
+    if (playing) later(); // the next step comes at the new speed
+  }
+
+  function showPlaying() {
+    clear(playButton).append(h("span", { "aria-hidden": "true" }, playing ? "⏸" : "▶"), " ", t(playing ? "replay.pause" : "replay.play"));
+    element.dataset.playing = String(playing);
+  }
 
   // The game's facts, once the first page came (nothing that asks for them is shown before).
   function loaded() {
@@ -178,12 +263,15 @@ function createViewer(doc, title, { download = null } = {}) {
     element.dataset.half = split === null ? "" : half;
     const shownEvents = split === null ? step.events : landed ? step.events.slice(0, split) : step.events.slice(split);
 
+    const allWords = stepWords(step, seats);
+    const words = split === null ? allWords : landed ? allWords.slice(0, split) : allWords.slice(split);
+
     clear(events);
     if (current === 0) events.append(h("li", {}, t("replay.dealt")));
     else if (!shownEvents.length) events.append(h("li", {}, t("replay.nothing")));
-    for (const event of shownEvents) events.append(h("li", { dataset: { kind: event.kind } }, describe(event, seats)));
-    if (spoken) {
-      const said = shownEvents.map((event) => describe(event, seats, { spoken: true })); // card names in words
+    shownEvents.forEach((event, i) => events.append(h("li", { dataset: { kind: event.kind } }, words[i].shown)));
+    if (spoken && !playing) { // while it plays, a step is not read out: pausing it reads the step it stopped at
+      const said = words.map((w) => w.spoken); // card names in words
       announce([stepText.textContent, ...(said.length ? said : [...events.children].map((li) => li.textContent))].join(". "));
     }
   }
@@ -203,7 +291,20 @@ function createViewer(doc, title, { download = null } = {}) {
     const { total } = info;
     const target = event.target;
     if (target === slider && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"].includes(event.key)) return;
-    if (target instanceof HTMLElement && target.matches("input, select, textarea")) return;
+    if (target instanceof HTMLElement && target.matches("select, textarea, input:not([type=range])")) return;
+    // P (or Space, away from a button, which Space presses) plays and pauses; + and - change the speed.
+    if (event.key === "p" || event.key === "P" || (event.key === " " && !(target instanceof HTMLButtonElement))) {
+      event.preventDefault();
+      if (playing) pause();
+      else play();
+      return;
+    }
+    if (event.key === "+" || event.key === "-") {
+      event.preventDefault();
+      const at = SPEEDS.indexOf(speed) + (event.key === "+" ? 1 : -1);
+      setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, at))]);
+      return;
+    }
     /** @type {Record<string, () => number>} */
     const moves = {
       PageDown: () => slapAfter(current), PageUp: () => slapBefore(current),
@@ -211,12 +312,14 @@ function createViewer(doc, title, { download = null } = {}) {
     };
     if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
       event.preventDefault();
+      pause();
       if (event.key === "ArrowRight") goOn();
       else goBack();
       return;
     }
     if (!(event.key in moves)) return;
     event.preventDefault();
+    pause();
     go(moves[event.key](), event.key === "End" ? "after" : "landed");
   }
 
@@ -235,12 +338,13 @@ function createViewer(doc, title, { download = null } = {}) {
     status.hidden = true;
     board.hidden = controls.hidden = after.hidden = false;
     showFinal();
+    showPlaying();
     await go(0);
     element.dataset.ready = "true";
   }
 
   document.addEventListener("keydown", onKey);
-  return { element, start, destroy: () => document.removeEventListener("keydown", onKey) };
+  return { element, start, destroy: () => { playing = false; clearTimeout(playTimer); document.removeEventListener("keydown", onKey); } };
 }
 
 /**
@@ -269,6 +373,9 @@ function viewerParts(title, download) {
    * @param {string} key the label's message
    */
   const button = (id, key) => h("button", { type: "button", id, class: "secondary" }, t(key));
+  const playButton = h("button", { type: "button", id: "replay-play", class: "replay-play" }, t("replay.play"));
+  const speedSelect = h("select", { id: "replay-speed" },
+    ...SPEEDS.map((value) => h("option", { value: String(value) }, speedText(value))));
   const buttons = {
     first: button("replay-first", "replay.first"),
     prevSlap: button("replay-prev-slap", "replay.prev_slap"),
@@ -278,21 +385,36 @@ function viewerParts(title, download) {
     last: button("replay-last", "replay.last"),
   };
 
+  // What happened at the step is beside the pile on a wide screen, under it on a narrow one (replay CSS).
   const board = h("div", { class: "replay-board", hidden: true },
     h("section", { class: "replay-table", "aria-label": t("replay.pile") }, pileBox, pileCount, turnLine),
+    h("section", { class: "replay-happened", "aria-labelledby": "replay-events-title" },
+      h("h2", { id: "replay-events-title" }, t("replay.events")), events),
     h("section", { class: "replay-side" }, h("h2", {}, t("replay.seats")), seatList));
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls"), hidden: true },
     h("div", { class: "replay-buttons" }, ...Object.values(buttons)),
-    h("label", { class: "replay-slider-label", for: "replay-slider" }, t("replay.slider")), slider,
-    h("p", { class: "hint replay-keys" }, t("replay.keys")));
+    h("div", { class: "replay-play-row" },
+      h("label", { class: "replay-slider-label", for: "replay-slider" }, t("replay.slider")),
+      playButton,
+      h("label", { class: "replay-speed-label", for: "replay-speed" }, t("replay.speed")), speedSelect),
+    slider,
+    h("p", { class: "hint replay-keys" }, t("replay.keys"), " ", t("replay.play_keys")));
   const after = h("section", { class: "replay-after", hidden: true },
-    h("h2", {}, t("replay.events")), events,
     h("h2", {}, t("replay.final")), finalList);
   const element = h("section", { class: "replay", id: "replay" },
     h("p", { class: "replay-nav" }, h("a", { href: "#/history" }, t("replay.back")),
       download ? h("a", { class: "button secondary", id: "replay-download", href: download.href, download: download.name }, t("history.download")) : null),
     heading, playerLine, status, stepText, board, controls, after);
-  return { element, playerLine, status, stepText, turnLine, seatList, pileBox, pileCount, events, finalList, slider, buttons, board, controls, after };
+  return { element, playerLine, status, stepText, turnLine, seatList, pileBox, pileCount, events, finalList, slider, buttons,
+    playButton, speedSelect, board, controls, after };
+}
+
+/**
+ * A speed as the viewer shows it ("0.5×", "2×").
+ * @param {number} speed
+ */
+function speedText(speed) {
+  return t("replay.speed_x", { n: speed.toLocaleString(lang()) });
 }
 
 /**

@@ -11,6 +11,7 @@ import { createTable } from "../table.js";
 import { buildParts, newModel } from "./room/core.js";
 import { rulesSummaryDrawer } from "./room/lobby.js";
 import { renderRoom, roomHandlers } from "./room/messages.js";
+import { buildReactions } from "./room/reactions.js";
 /** @import { ClientMessage, GameSummary, PageContext, Seat } from "../types.js" */
 /** @import { RoomCore } from "./room/core.js" */
 
@@ -28,7 +29,11 @@ export async function render(view, ctx) {
   const table = createTable({ send, actions: (summary, seated) => summaryActions(core, summary, seated) });
   const parts = buildParts(code, model, send, table.element);
   /** @type {RoomCore} */
-  const core = { meta: ctx.meta, code, model, parts, table, send, connection: null, drawSummary: rulesSummaryDrawer(parts) };
+  const core = { meta: ctx.meta, code, model, parts, table, send, connection: null, drawSummary: rulesSummaryDrawer(parts),
+    reactions: buildReactions(send) };
+  // The reactions open from the header, which stays in view in the lobby and at the table.
+  parts.root.querySelector(".room-head")?.append(core.reactions.opener);
+  parts.root.append(core.reactions.panel);
   view.append(parts.root);
   const connection = openRoom(code, roomHandlers(core, view));
   core.connection = connection;

@@ -5,6 +5,7 @@ import { h, announce } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { keepName, savedName } from "../../connection.js";
 /** @import { ClientMessage, Meta, RoomConnection, RoomDoc, RulesDoc, Seat, Table } from "../../types.js" */
+/** @import { Reactions } from "./reactions.js" */
 
 export const MAX_SEATS = 12;
 export const MIN_SEATS = 2;
@@ -58,6 +59,7 @@ export const MIN_SEATS = 2;
  * @property {(message: ClientMessage) => unknown} send
  * @property {RoomConnection | null} connection
  * @property {(rules: RulesDoc, players?: number) => void} drawSummary the chips and lines for these rules
+ * @property {Reactions} reactions the quick reactions: sent from the header's panel, shown by each seat
  */
 
 /** @returns {RoomModel} */

@@ -91,6 +91,15 @@ function sendRules({ model, send }, values) {
 }
 
 /**
+ * Whether the lobby is a rematch's: someone asked for one after a game, and every person is asked whether
+ * they are in (the summary's button and the lobby's say the same words, and so do the lines about them).
+ * @param {RoomDoc} room
+ */
+export function rematchAsked(room) {
+  return room.phase === "lobby" && room.rematch_by !== null && room.rematch_by !== undefined;
+}
+
+/**
  * Ready and start, and what the room still waits for before the host may start.
  * @param {RoomCore} core
  * @param {RoomDoc} room
@@ -98,40 +107,53 @@ function sendRules({ model, send }, values) {
 function renderGo({ model, parts }, room) {
   const { readyButton, startButton } = parts;
   const seated = model.yours.length > 0;
+  const rematch = rematchAsked(room);
   readyButton.hidden = !seated || room.phase !== "lobby";
   const ready = mineReady(model);
-  readyButton.textContent = ready ? t("room.unready") : t("room.ready");
+  readyButton.textContent = rematch ? t(ready ? "room.rematch_out" : "room.rematch_in") : t(ready ? "room.unready" : "room.ready");
   readyButton.setAttribute("aria-pressed", String(ready));
   readyButton.classList.toggle("secondary", ready);
   startButton.hidden = !model.host || room.phase !== "lobby";
   const empty = room.seats.findIndex((s) => s.kind === "empty");
   const waiting = room.seats.find((s) => s.kind === "human" && !s.ready);
   startButton.disabled = empty >= 0 || Boolean(waiting);
-  const by = room.phase === "lobby" ? room.rematch_by : null;
-  const asked = by === null || by === undefined ? "" : `${t("room.rematch_asked", { name: room.seats[by]?.name ?? "" })} `;
   const rules = sortedJSON(room.rules);
   // Ready to these rules; not ready any more although this player did not take it back: the host changed them.
   const cleared = seated && !ready && model.readyRules !== null && model.readyRules !== rules;
   if (ready) model.readyRules = rules;
   else if (!cleared) model.readyRules = null;
   const mine = seated && !ready ? (cleared ? "rules_changed" : "you") : null;
-  const hint = asked + waitingFor(empty, mine, waiting, model.host);
+  const hint = [rematch ? rematchLine(model.yours, room) : "", waitingFor(empty, mine, waiting, model.host, rematch)].filter(Boolean).join(" ");
   parts.startHint.textContent = seated || model.host ? hint : `${t("room.watching")} ${hint}`;
 }
 
 /**
+ * Who asked for the rematch the lobby is in: "you" to the player who did.
+ * @param {Seat[]} yours
+ * @param {RoomDoc} room
+ */
+export function rematchLine(yours, room) {
+  const by = room.rematch_by;
+  if (by === null || by === undefined) return "";
+  return yours.includes(by) ? t("room.rematch_asked_you") : t("room.rematch_asked", { name: room.seats[by]?.name ?? "" });
+}
+
+/**
  * What the room waits for before it can start: a free seat, this player's ready (again, after the host
- * changed the rules), someone else's ready, the host.
+ * changed the rules), someone else's ready, the host. In a rematch's lobby, "ready" is the "I'm in" that
+ * every person is asked for, on the summary and in the lobby alike.
  * @param {number} empty the first free seat, or -1
  * @param {"you" | "rules_changed" | null} mine what this player must do themselves, if anything
  * @param {SeatDoc | undefined} waiting the first person not ready
  * @param {boolean} host
+ * @param {boolean} rematch
  */
-function waitingFor(empty, mine, waiting, host) {
-  if (mine === "rules_changed") return t("room.wait.rules_changed");
+function waitingFor(empty, mine, waiting, host, rematch) {
+  if (mine === "rules_changed") return t(rematch ? "room.wait.rematch_rules" : "room.wait.rules_changed");
   if (empty >= 0) return t("room.wait.empty", { n: empty + 1 });
-  if (mine === "you") return t("room.wait.you_ready");
-  if (waiting) return t("room.wait.ready", { name: waiting.name });
+  if (mine === "you") return t(rematch ? "room.wait.rematch_you" : "room.wait.you_ready");
+  if (waiting) return t(rematch ? "room.wait.rematch_other" : "room.wait.ready", { name: waiting.name });
+  if (rematch) return host ? t("room.wait.rematch_host_go") : t("room.wait.rematch_host");
   return host ? t("room.wait.host_go") : t("room.wait.host");
 }
 
@@ -166,10 +188,10 @@ export function renderSeatList(core, room) {
   room.seats.forEach((seat, index) => {
     const mine = model.yours.includes(index);
     const key = sortedJSON({ kind: seat.kind, name: seat.name, level: seat.level, ready: seat.ready, mine, host: model.host,
-      seated: model.yours.length > 0 });
+      seated: model.yours.length > 0, hosts: room.host_seat === index, rematch: rematchAsked(room) });
     let row = seatList.children[index];
     if (!row || model.rowKeys[index] !== key) {
-      const fresh = seatRow(core, seat, index, mine);
+      const fresh = seatRow(core, seat, index, mine, room);
       if (row) replaceKeepingFocus(row, fresh);
       else seatList.append(fresh);
       row = fresh;
@@ -192,20 +214,27 @@ function replaceKeepingFocus(row, fresh) {
 }
 
 /**
+ * A seat's row: its number, who sits there (and whether they host the room: a word, read out with the name),
+ * their connection, ready or not (in a rematch's lobby, in or not), and what this page may do with it.
  * @param {RoomCore} core
  * @param {SeatDoc} seat
  * @param {Seat} index
  * @param {boolean} mine
+ * @param {RoomDoc} room
  */
-function seatRow(core, seat, index, mine) {
+function seatRow(core, seat, index, mine, room) {
   const name = seat.kind === "empty" ? t("room.seat.empty") : seat.name;
   const kind = seat.kind === "bot" ? t(`level.${seat.level}`) : seat.kind === "human" ? (mine ? t("game.you") : t("game.person")) : "";
-  const ready = seat.kind === "empty" ? "" : seat.ready ? t("room.ready_yes") : t("room.ready_no");
-  return h("li", { class: `room-seat kind-${seat.kind}${mine ? " mine" : ""}`, id: `room-seat-${index}`, dataset: { seat: index, kind: seat.kind } },
+  const rematch = rematchAsked(room);
+  const ready = seat.kind === "empty" ? "" : t(seat.ready ? (rematch ? "room.in_yes" : "room.ready_yes") : (rematch ? "room.in_no" : "room.ready_no"));
+  const hosts = room.host_seat === index && seat.kind === "human";
+  return h("li", { class: `room-seat kind-${seat.kind}${mine ? " mine" : ""}${hosts ? " host" : ""}`, id: `room-seat-${index}`,
+    dataset: { seat: index, kind: seat.kind } },
     h("span", { class: "seat-number", "aria-hidden": "true" }, String(index + 1)),
     h("span", { class: "room-seat-who" },
       h("span", { class: "room-seat-name" }, name),
-      kind ? h("span", { class: "seat-badge" }, kind) : null),
+      kind ? h("span", { class: "seat-badge" }, kind) : null,
+      hosts ? h("span", { class: "seat-badge host-badge" }, t("room.host_badge")) : null),
     h("span", { class: "seat-net" }),
     h("span", { class: `room-seat-ready${seat.ready ? " yes" : ""}` }, ready),
     h("div", { class: "seat-actions" }, ...seatActions(core, seat, index, mine)));

@@ -4,8 +4,8 @@
 import { h, clear, announce, reducedMotion } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { rememberGame } from "../../played.js";
-import { renderLobby, renderSeatList, renderWait, say } from "./lobby.js";
-/** @import { RejectedMessage, RoomDoc, RoomHandlers } from "../../types.js" */
+import { rematchAsked, rematchLine, renderLobby, renderSeatList, renderWait, say } from "./lobby.js";
+/** @import { RejectedMessage, RoomDoc, RoomHandlers, Seat } from "../../types.js" */
 /** @import { RoomCore } from "./core.js" */
 
 // Refusals about the lobby: said in the lobby's status line even while a game is played.
@@ -21,6 +21,7 @@ export function renderRoom(core) {
   renderLobby(core, room);
   showPhase(core, room);
   renderWait(core, room);
+  core.reactions.seated(core.model.yours);
 }
 
 /**
@@ -35,7 +36,7 @@ function showPhase({ model, parts, table, connection }, room) {
   parts.lobby.hidden = playing;
   parts.tableBox.hidden = !playing;
   parts.root.classList.toggle("at-table", playing);
-  renderRematchNote(parts.root, room);
+  renderRematchNote(parts.root, room, model.yours);
   if (kept) return;
   if (!playing) {
     clearTimeout(model.overTimer);
@@ -55,17 +56,21 @@ function showPhase({ model, parts, table, connection }, room) {
 }
 
 /**
- * In a summary still open, who asked for the rematch (its button then says this player is in).
+ * In a summary still open, who asked for the rematch and what this player does to join it: its button then
+ * says "I'm in", the words the lobby's button and everyone's lines use while the room waits for them.
  * @param {HTMLElement} root
  * @param {RoomDoc} room
+ * @param {Seat[]} yours
  */
-function renderRematchNote(root, room) {
+function renderRematchNote(root, room, yours) {
   const note = root.querySelector("#rematch-note");
   if (!note) return;
-  const by = room.phase === "lobby" ? room.rematch_by : null;
-  note.textContent = by === null || by === undefined ? "" : t("room.rematch_asked", { name: room.seats[by]?.name ?? "" });
+  const asked = rematchAsked(room);
   const button = root.querySelector("#rematch");
-  if (button) button.textContent = note.textContent ? t("room.rematch_in") : t("room.rematch");
+  const by = room.seats[room.rematch_by ?? -1];
+  const answering = asked && button !== null && !yours.some((seat) => room.seats[seat]?.ready);
+  note.textContent = answering ? t("room.rematch_join", { name: by?.name ?? "" }) : asked ? rematchLine(yours, room) : "";
+  if (button) button.textContent = asked ? t("room.rematch_in") : t("room.rematch");
 }
 
 /**
@@ -74,6 +79,10 @@ function renderRematchNote(root, room) {
  */
 function rejected(core, message) {
   const { room } = core.model;
+  if (message.code === "too_fast") {
+    core.reactions.refused(); // said in the reactions' panel, where the player pressed
+    return;
+  }
   if (room && room.phase !== "lobby" && !LOBBY_REFUSALS.includes(message.code)) {
     core.table.rejected(message);
     return;
@@ -146,10 +155,13 @@ export function roomHandlers(core, view) {
       model.overTimer = setTimeout(() => {
         if (!model.summaryOpen) return;
         table.showSummary(summary);
-        if (model.room) renderRematchNote(parts.root, model.room);
+        if (model.room) renderRematchNote(parts.root, model.room, model.yours);
       }, reducedMotion() ? 0 : 900);
     },
     rejected: (message) => rejected(core, message),
+    reaction: (message) => {
+      if (model.room) core.reactions.show(message, model.room, !parts.tableBox.hidden);
+    },
     error: (message) => say(parts, message.message, "bad"),
     status: (connected) => {
       parts.netChip.textContent = connected ? t("room.net.online") : t("room.net.reconnecting");

@@ -6,7 +6,9 @@ run and never overwritten without --force."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -153,9 +155,24 @@ def test_the_page_names_seed_and_commit_and_tables_the_figures(browser: Browser,
 
 
 def test_a_report_made_outside_a_checkout_says_its_commit_is_unknown(tmp_path: Path) -> None:
-    copy = tmp_path / "site-packages" / "ratscrew"
-    copy.mkdir(parents=True)
-    assert source_commit(copy) == ("unknown", None)
+    """ratscrew copied out of the checkout, with no COMMIT file written by a build: the report does not guess."""
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(
+        REPO / "src" / "ratscrew", copy / "ratscrew", ignore=shutil.ignore_patterns("__pycache__", "COMMIT")
+    )
+    folder = tmp_path / "report"
+    done = subprocess.run(
+        [sys.executable, "-m", "ratscrew", "bmn", "--random", "50", "--report", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(copy)},
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    doc = report_json(folder)
+    assert (doc["commit"], doc["dirty"]) == ("unknown", None)
     assert source_commit()[0] == expected_commit()
 
 

@@ -48,28 +48,15 @@ class ReportError(MalformedInput):
     """A report folder that cannot be written or read."""
 
 
-def source_commit(package: Path | None = None) -> tuple[str, bool | None]:
-    """The git commit the running code comes from, and whether its source differs from that commit (uncommitted
-    changes under src/); ("unknown", None) unless the package runs from a git checkout of ratscrew."""
-    here = (package or Path(__file__).resolve().parents[1]).resolve()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+def source_commit() -> tuple[str, bool | None]:
+    """The git commit the running code was built from (ratscrew.build: the checkout's HEAD, or the one written
+    into an installed package), and whether it had uncommitted changes; ("unknown", None) when not known."""
+    from ratscrew import build
 
-    def git(where: Path, *args: str) -> str | None:
-        try:
-            done = subprocess.run(
-                ["git", "-C", str(where), *args], capture_output=True, text=True, timeout=20, check=False, env=env
-            )
-        except (OSError, subprocess.SubprocessError):
-            return None
-        return done.stdout.strip() if done.returncode == 0 else None
-
-    top = git(here, "rev-parse", "--show-toplevel")
-    if top is None or (Path(top) / "src" / "ratscrew").resolve() != here:
-        return "unknown", None  # not a checkout, or a checkout of something else that holds an installed copy
-    commit, changes = git(Path(top), "rev-parse", "HEAD"), git(Path(top), "status", "--porcelain", "--", "src")
-    if commit is None:
-        return "unknown", None
-    return commit, None if changes is None else bool(changes)
+    commit = build.commit()
+    if commit == build.UNKNOWN:
+        return commit, None
+    return commit.removesuffix("-dirty"), commit.endswith("-dirty")
 
 
 @dataclass
@@ -83,7 +70,7 @@ class Report:
     rerun_note: str = ""  # how (and whether) the figures can be had again, for the page
     reproduce: list[str] = field(default_factory=list)  # the command that does, when it is not ``command``
     compare: str = "all"  # what --check compares: every line printed ("all"), or the best deal found ("best")
-    commit: str = "unknown"  # the git commit of the code that ran
+    commit: str = "unknown"  # the git commit of the code that ran (ratscrew.build)
     dirty: bool | None = None  # whether that code had uncommitted changes (None: not known)
     version: str = __version__
     created: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M:%S %z"))

@@ -38,7 +38,7 @@ def page(report: Report, plots: list[tuple[str, str]]) -> str:
     e = html.escape
     commit = report.commit
     if report.dirty:
-        commit += " (with changes to src/ not in that commit)"
+        commit += " (with uncommitted changes)"
     about = [
         ("version", f"ratscrew {report.version}"),
         ("commit", commit),

@@ -19,7 +19,8 @@ h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; } h3 { font-
 pre { background: #f2f5f3; padding: .7rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 table { border-collapse: collapse; margin: .3rem 0; } td, th { border: 1px solid #c9d3ce; padding: .25rem .6rem; }
 th { text-align: left; background: #f2f5f3; }
-table.figures td { text-align: right; font-variant-numeric: tabular-nums; } table.figures td.label { text-align: left; }
+table.figures td { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.figures td.label { text-align: left; white-space: normal; }
 .note { color: #4c5c54; font-size: .9rem; margin: .2rem 0; }
 figure { margin: 1rem 0; } img { max-width: 100%; height: auto; } details { margin: 1rem 0; }
 """

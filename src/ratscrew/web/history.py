@@ -2,7 +2,10 @@
 
 ``GET /api/history?ids=ID,ID`` answers the summaries of the finished games among those ids, newest first. A
 page asks for the ids it played itself (it remembers them in the browser): on a shared server, a list of
-everyone's games would show strangers' names and games to anyone who opens the page.
+everyone's games would show strangers' names and games to anyone who opens the page. A game's id names its
+room, so the ids are looked up through the address's budget of lookups (``web/lookups.py``), in the order
+given: a known id costs nothing, an unknown one costs one, and once the budget is spent the ids left are
+answered as ``unchecked`` (not looked up; ask again in a minute).
 
 ``POST /api/replay?start=N&count=M`` takes a ``ratscrew-record/1`` document (from the store or a file the
 player dropped on the page) and answers the steps ``start`` to ``start + count - 1``: step 0 is the deal, step
@@ -29,6 +32,7 @@ from ratscrew.errors import BadRequest, IllegalAction, RecordError
 from ratscrew.record import Record, action_to_json, state_json
 from ratscrew.rules.io import rules_to_mapping
 from ratscrew.web.bodies import is_ascii_number, read_body
+from ratscrew.web.lookups import looking_up, looks_up
 from ratscrew.web.store import Store
 
 MAX_IDS = 100  # games one history request may name
@@ -95,16 +99,35 @@ def history_entry(game_id: str, saved: float, summary: dict[str, Any]) -> dict[s
     }
 
 
+@looks_up
 async def history(request: Request) -> Response:
     ids = parse_ids(request.query_params.get("ids", ""))
+    if not ids:
+        return JSONResponse({"games": [], "unknown": [], "unchecked": []})
     store: Store = request.app.state.store
-    rows = await asyncio.to_thread(store.game_summaries, ids)
-    found = {game_id for game_id, _saved, _summary in rows}
+    async with looking_up(request, len(ids)) as grant:
+        rows = await asyncio.to_thread(store.game_summaries, ids)
+        found = {game_id for game_id, _saved, _summary in rows}
+        unknown: list[str] = []
+        told: set[str] = set()
+        for index, game_id in enumerate(ids):
+            if not grant.left:  # nothing left to pay for an unknown one: no id is told known or unknown
+                unchecked = ids[index:]
+                break
+            if game_id in found:
+                told.add(game_id)
+            else:
+                grant.use()
+                unknown.append(game_id)
+        else:
+            unchecked = []
     return JSONResponse(
         {
-            "games": [history_entry(*row) for row in rows],
+            "games": [history_entry(*row) for row in rows if row[0] in told],
             # Not finished (still being played, or never finished): the page may keep or forget these.
-            "unknown": [game_id for game_id in ids if game_id not in found],
+            "unknown": unknown,
+            # Not looked up: too many unknown ids from this address lately; ask again in a minute.
+            "unchecked": unchecked,
         }
     )
 

@@ -119,12 +119,12 @@ def test_the_limits_per_address_count_on_the_servers_clock() -> None:
     caps = Caps()
     limits = LocalLimits(clock, caps)
     for _ in range(caps.misses_per_minute):
-        limits.take_lookups("10.0.0.1", 1).use()  # a wrong code
+        limits.take_misses("10.0.0.1", 1)  # a wrong code
     with pytest.raises(TooMany, match="too many wrong room codes"):
-        limits.take_lookups("10.0.0.1", 1)
-    limits.take_lookups("10.0.0.2", 1).settle()  # another address is not held back
+        limits.take_misses("10.0.0.1", 0)  # not even a known one is told
+    assert limits.take_misses("10.0.0.2", 0) == caps.misses_per_minute  # another address is not held back
     clock.advance(60_000)
-    limits.take_lookups("10.0.0.1", 1).settle()  # a minute after the wrong codes
+    assert limits.take_misses("10.0.0.1", 0) == caps.misses_per_minute  # a minute after the wrong codes
     for _ in range(caps.rooms_per_hour):
         limits.take_room("10.0.0.1").use()
     with pytest.raises(TooMany, match=f"at most {caps.rooms_per_hour}"):

@@ -1,9 +1,9 @@
 """The limits of ``limits/`` counted in Redis, so that they hold across workers (and machines).
 
-Rooms created and lookups: the same sliding windows as ``limits.local.Window`` (one sorted set per client
-and window, an entry's score the time it was taken), taken and trimmed in one Lua call on Redis's clock.
-Entries given back (what a request took and did not use) are sent in the background, in batches, and tried
-again when Redis was away (at most ``SETTLE_TRIES`` times): an entry never given back only lasts its window.
+Rooms created and unknown codes asked for: the same sliding windows as ``limits.local.Window`` (one sorted
+set per client and window, an entry's score the time it was taken), taken and trimmed in one Lua call on
+Redis's clock. A room taken and not made is given back in the background, in batches, tried again when
+Redis was away (at most ``SETTLE_TRIES`` times): one never given back only lasts its hour.
 
 Sockets: each worker keeps the truth (its live sockets by client, ``live``) and a copy in Redis (its table,
 a hash from client to count). A socket taken is counted in the worker, then in its table in the same Lua
@@ -150,15 +150,15 @@ class SharedLimits:
             raise too_many_rooms(held, cap)
         return Grant(1, give_back)
 
-    async def lookups(self, client: str, wanted: int) -> Grant:
+    async def missed(self, client: str, misses: int) -> int:
         cap = self.caps.misses_per_minute
-        taken = await self._window(self._key("misses", client), cap, MINUTE_MS, wanted)
+        taken = await self._window(self._key("misses", client), cap, MINUTE_MS, misses)
         if taken is None:
-            return self._share().take_lookups(client, wanted)
-        granted, _held, give_back = taken
-        if not granted:
+            return self._share().take_misses(client, misses)
+        _granted, held, _give_back = taken
+        if held >= cap:
             raise too_many_misses(cap)
-        return Grant(granted, give_back)
+        return cap - held
 
     async def socket(self, client: str) -> Lease:
         self.live[client] += 1  # first: a reconcile while Redis is asked already counts it

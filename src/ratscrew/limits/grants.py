@@ -1,13 +1,15 @@
 """What a request takes from its address's limits, and gives back.
 
-A request that may create a room, or look up codes or ids, takes what it may need before it acts, all at once,
-so that requests running side by side cannot each see the same room left under a cap. It then uses what it
-needed (a room made; a code or id that turned out unknown) and gives back the rest when it ends.
+A request that may create a room takes it before it acts, so that requests running side by side cannot each
+see the same room left under the cap; it uses it once the room is made, and gives it back if not.
 
-What a lookup costs: an unknown code or id costs one; a known one costs nothing, but is looked up only while
-the request holds one unused. So a prober pays for every code it tries (hits are too rare to matter), a
-player's own history page (ids of games they played, all known) costs nothing however long, and a request
-with nothing left looks nothing up: it cannot learn, for free, whether the next id is known.
+A lookup by code or id is counted once its answer is known, before it is told, in one step that cannot
+interleave with another request's: an unknown code or id costs one, and is told only if the address had one
+left; a known one costs nothing, and is told only if the address had one left. So a prober pays for every
+code it tries (hits are too rare to matter); a player's own history page (ids of games they played, all
+known) costs nothing however long, and nothing holds back the sockets of a club opening side by side; and an
+address with nothing left is told nothing about any id (429 for all), so no answer, not even a refusal,
+tells a known id from an unknown one for free.
 """
 
 from __future__ import annotations
@@ -64,9 +66,9 @@ class Limits(Protocol):
         """One room ``client`` may create (use it once the room is made), or TooMany."""
         ...
 
-    async def lookups(self, client: str, wanted: int) -> Grant:
-        """Up to ``wanted`` lookups of codes or ids (use one for each that turns out unknown), or TooMany when
-        none is left."""
+    async def missed(self, client: str, misses: int) -> int:
+        """Counts up to ``misses`` unknown codes or ids against ``client`` (as many as it has left); answers how
+        many it had left before (at least 1), or TooMany if it had none."""
         ...
 
     async def socket(self, client: str) -> Lease:

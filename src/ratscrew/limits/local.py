@@ -75,8 +75,8 @@ class LocalLimits:
     async def room(self, client: str) -> Grant:
         return self.take_room(client)
 
-    async def lookups(self, client: str, wanted: int) -> Grant:
-        return self.take_lookups(client, wanted)
+    async def missed(self, client: str, misses: int) -> int:
+        return self.take_misses(client, misses)
 
     async def socket(self, client: str) -> Lease:
         return self.take_socket(client)
@@ -90,12 +90,12 @@ class LocalLimits:
             raise too_many_rooms(held, cap)
         return Grant(1, lambda left: self.created.give_back(client, ticket, 1, left))
 
-    def take_lookups(self, client: str, wanted: int) -> Grant:
-        cap, ticket = self.caps.misses_per_minute, secrets.token_hex(8)
-        granted, _held = self.misses.take(client, cap, wanted, ticket)
-        if not granted:
+    def take_misses(self, client: str, misses: int) -> int:
+        cap = self.caps.misses_per_minute
+        _taken, held = self.misses.take(client, cap, misses, secrets.token_hex(8))
+        if held >= cap:
             raise too_many_misses(cap)
-        return Grant(granted, lambda left: self.misses.give_back(client, ticket, granted, left))
+        return cap - held
 
     def take_socket(self, client: str) -> Lease:
         cap = self.caps.sockets

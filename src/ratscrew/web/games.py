@@ -18,13 +18,13 @@ from starlette.routing import BaseRoute, Route
 from ratscrew.bots.registry import PLAYABLE, resolve
 from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound, RatscrewError
 from ratscrew.limits import Grant
-from ratscrew.rooms.runner import Rooms
+from ratscrew.rooms.runner import RoomRunner, Rooms
 from ratscrew.rooms.seating import SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind, clean_name
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.web.bodies import read_body
-from ratscrew.web.lookups import client_of, limits_of, looking_up, looks_up
+from ratscrew.web.lookups import client_of, found, limits_of, looks_up
 from ratscrew.web.store import Store
 
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
@@ -111,10 +111,14 @@ async def create_game(request: Request) -> Response:
 @looks_up
 async def play_again(request: Request) -> Response:
     rooms = rooms_of(request)
-    async with looking_up(request):  # a 403 or a 409 would tell a live code from a wrong one
+
+    async def game() -> RoomRunner:  # a 403 or a 409 would tell a live code from a wrong one
         runner = rooms.get(request.path_params["game_id"])
         if runner is None:
             raise NotFound("no such game (it may have ended a long time ago)")
+        return runner
+
+    runner = await found(request, game)
     doc = await read_body(request, '{"token": "..."}')
     core = runner.core
     token = doc.get("token")
@@ -143,13 +147,16 @@ async def game_record(request: Request) -> Response:
     game_id: str = request.path_params["game_id"]
     rooms = rooms_of(request)
     store: Store = request.app.state.store
-    async with looking_up(request):  # the 409 of a live game, or a record, tells a code is right
+
+    async def record() -> dict[str, object]:  # the 409 of a live game, or a record, tells a code is right
         runner = rooms.get(game_id.split("-")[0])
         if runner is not None and runner.core.phase is Phase.PLAYING and runner.core.game_id == game_id:
             raise Conflict("the record of a game is available once the game is over")
-        record = await asyncio.to_thread(store.game_record, game_id)
+        return await asyncio.to_thread(store.game_record, game_id)
+
+    record_doc = await found(request, record)
     headers = {"Content-Disposition": f'attachment; filename="ratscrew-{game_id}.json"'}
-    return JSONResponse(record, headers=headers)
+    return JSONResponse(record_doc, headers=headers)
 
 
 routes: list[BaseRoute] = [

@@ -3,9 +3,9 @@
 ``GET /api/history?ids=ID,ID`` answers the summaries of the finished games among those ids, newest first. A
 page asks for the ids it played itself (it remembers them in the browser): on a shared server, a list of
 everyone's games would show strangers' names and games to anyone who opens the page. A game's id names its
-room, so the ids are looked up through the address's budget of lookups (``web/lookups.py``), in the order
-given: a known id costs nothing, an unknown one costs one, and once the budget is spent the ids left are
-answered as ``unchecked`` (not looked up; ask again in a minute).
+room, so the ids count against the address's budget of lookups (``web/lookups.py``), in the order given: a
+known id costs nothing, an unknown one costs one, and once the budget is spent the ids left are answered as
+``unchecked`` (not told; ask again in a minute), known or not.
 
 ``POST /api/replay?start=N&count=M`` takes a ``ratscrew-record/1`` document (from the store or a file the
 player dropped on the page) and answers the steps ``start`` to ``start + count - 1``: step 0 is the deal, step
@@ -32,7 +32,7 @@ from ratscrew.errors import BadRequest, IllegalAction, RecordError
 from ratscrew.record import Record, action_to_json, state_json
 from ratscrew.rules.io import rules_to_mapping
 from ratscrew.web.bodies import is_ascii_number, read_body
-from ratscrew.web.lookups import looking_up, looks_up
+from ratscrew.web.lookups import looks_up, missed
 from ratscrew.web.store import Store
 
 MAX_IDS = 100  # games one history request may name
@@ -105,22 +105,22 @@ async def history(request: Request) -> Response:
     if not ids:
         return JSONResponse({"games": [], "unknown": [], "unchecked": []})
     store: Store = request.app.state.store
-    async with looking_up(request, len(ids)) as grant:
-        rows = await asyncio.to_thread(store.game_summaries, ids)
-        found = {game_id for game_id, _saved, _summary in rows}
-        unknown: list[str] = []
-        told: set[str] = set()
-        for index, game_id in enumerate(ids):
-            if not grant.left:  # nothing left to pay for an unknown one: no id is told known or unknown
-                unchecked = ids[index:]
-                break
-            if game_id in found:
-                told.add(game_id)
-            else:
-                grant.use()
-                unknown.append(game_id)
+    rows = await asyncio.to_thread(store.game_summaries, ids)
+    found = {game_id for game_id, _saved, _summary in rows}
+    left = await missed(request, sum(1 for game_id in ids if game_id not in found))
+    # Told in order while the address had lookups left: each unknown id takes one (``missed`` counted as
+    # many as it had), and once none is left no id is told, known or not.
+    told: set[str] = set()
+    unknown: list[str] = []
+    unchecked: list[str] = []
+    for game_id in ids:
+        if not left:
+            unchecked.append(game_id)
+        elif game_id in found:
+            told.add(game_id)
         else:
-            unchecked = []
+            unknown.append(game_id)
+            left -= 1
     return JSONResponse(
         {
             "games": [history_entry(*row) for row in rows if row[0] in told],

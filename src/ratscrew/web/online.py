@@ -13,7 +13,7 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -26,7 +26,7 @@ from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.table.clock import Alarm, AlarmClock
 from ratscrew.web.bodies import read_body
 from ratscrew.web.games import creating, parse_rules, rooms_of
-from ratscrew.web.lookups import client_of, limits_of, looking_up, looks_up
+from ratscrew.web.lookups import client_of, found, limits_of, looks_up
 from ratscrew.web.tally import Tally
 from ratscrew.web.wslink import timer_of
 
@@ -73,10 +73,19 @@ async def list_rooms(request: Request) -> Response:
     return JSONResponse({"rooms": listed})
 
 
+async def find_room(conn: HTTPConnection) -> RoomRunner:
+    """The room of the code in the path, if the address has lookups left (limits/grants.py)."""
+    rooms: Rooms = conn.app.state.rooms
+
+    async def room() -> RoomRunner:
+        return rooms.find(conn.path_params["code"])
+
+    return await found(conn, room)
+
+
 @looks_up
 async def room_info(request: Request) -> Response:
-    async with looking_up(request):
-        runner = rooms_of(request).find(request.path_params["code"])
+    runner = await find_room(request)
     core = runner.core
     return JSONResponse({"code": core.code, "phase": core.phase.value, "public": core.options.public})
 
@@ -103,8 +112,7 @@ async def room_socket(ws: WebSocket) -> None:
         return
     await ws.accept()
     try:
-        async with looking_up(ws):
-            runner = rooms.find(ws.path_params["code"])
+        runner = await find_room(ws)
         lease = await limits_of(ws).socket(client)
     except (NotFound, TooMany, Unavailable) as exc:
         log.info("room socket refused for %s: %s", client, exc)

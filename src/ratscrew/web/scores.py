@@ -44,7 +44,7 @@ from ratscrew.errors import BadRequest, Conflict, Forbidden, RatscrewError
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_from_mapping, rules_to_mapping
 from ratscrew.web.bodies import is_ascii_number, json_type, read_body
 from ratscrew.web.errors import error_response
-from ratscrew.web.lookups import is_marked, looking_up, looks_up
+from ratscrew.web.lookups import found, is_marked, looks_up
 from ratscrew.web.store import ScoreMatch, Store, match_not_found
 
 MAX_NAME = 24  # a player's name, as on the game table
@@ -430,11 +430,10 @@ async def show_or_delete(request: Request) -> Response:
     """GET: one match with its rounds (anyone with its id may watch). DELETE: remove it for good (its key)."""
     store, match_id = _store(request), _match_id(request)
     keys = held_keys(request)
-    async with looking_up(request):  # a 404 tells an unknown id from a live one
-        if request.method == "DELETE":
-            await asyncio.to_thread(delete_match, store, match_id, keys)
-            return JSONResponse({"deleted": match_id})
-        match = await asyncio.to_thread(store.match, match_id)
+    match = await found(request, lambda: asyncio.to_thread(store.match, match_id))  # a 404 tells it is unknown
+    if request.method == "DELETE":
+        await asyncio.to_thread(delete_match, store, match_id, keys)
+        return JSONResponse({"deleted": match_id})
     return JSONResponse(match_doc(match, time.time(), can_change=may_change(match, keys)))
 
 
@@ -446,8 +445,9 @@ def _action(work: Callable[[Store, str, dict[str, Any], frozenset[str]], ScoreMa
         store, match_id = _store(request), _match_id(request)
         keys = held_keys(request)
         doc = await read_body(request)
-        async with looking_up(request):  # a 404 tells an unknown id from a live one
-            match = await asyncio.to_thread(work, store, match_id, doc, keys)
+        # Looked up first, and told only if the address has lookups left: a 403 or a 409 says it exists.
+        await found(request, lambda: asyncio.to_thread(store.match, match_id))
+        match = await asyncio.to_thread(work, store, match_id, doc, keys)
         return JSONResponse(match_doc(match))
 
     endpoint.__name__ = work.__name__

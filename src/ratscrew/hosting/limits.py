@@ -121,7 +121,7 @@ class SharedLimits:
         self.alive = alive or (lambda: workers)
         self.reconcile_s = reconcile_s
         self.lease_ms = round(3 * reconcile_s * 1000)
-        self._now = now
+        self.now = now  # None: Redis's clock (TIME); tests give virtual time
         self.local = LocalLimits(clock, caps.share(workers))  # while Redis is away
         self.live: Counter[str] = Counter()  # this worker's sockets by client: what its table copies
         tables = [f"{prefix}sockets:{i}" for i in range(workers)]
@@ -235,7 +235,7 @@ class SharedLimits:
         """Up to ``wanted`` entries of the window ``key``: (taken, held before, give back), or None if Redis
         is away."""
         ticket = secrets.token_hex(8)
-        now = -1 if self._now is None else self._now()
+        now = -1 if self.now is None else self.now()
         try:
             granted, held = await self.link.run(
                 lambda: self._take(keys=[key], args=[cap, span_ms, wanted, ticket, now])

@@ -23,7 +23,10 @@ from redis.backoff import NoBackoff
 
 log = logging.getLogger(__name__)
 
-TIMEOUT_S = 0.25  # Redis is on the same machine or network: anything slower counts as away
+# Redis is on the same machine or network, and answers in a fraction of a millisecond; but a worker busy with
+# hundreds of sockets at once can read an answer a few hundred ms late. Past this, Redis counts as away: the
+# breaker pays it once an outage, not once a request, so it can afford to be generous.
+TIMEOUT_S = 1.0
 # Calls hold a connection for a round trip (a fraction of a millisecond), so 32 serve thousands of sockets
 # opening or closing a second; beyond that, calls wait for a connection instead of failing.
 POOL_SIZE = 32
@@ -33,22 +36,27 @@ PROBE_S = 1.0
 T = TypeVar("T")
 
 
+def _no_retry() -> redis.asyncio.retry.Retry:
+    """One try: redis-py retries three times by default, with pauses, where the breaker should decide."""
+    return redis.asyncio.retry.Retry(NoBackoff(), 0)
+
+
 class Away(Exception):
     """Redis did not answer, or is known to be away: the caller answers from what this worker knows."""
 
 
 class RedisLink:
     def __init__(self, url: str) -> None:
-        no_retry = redis.asyncio.retry.Retry(NoBackoff(), 0)  # redis-py retries three times by default, with pauses
+        self.url = url
         pool = redis.asyncio.BlockingConnectionPool.from_url(
             url,
             max_connections=POOL_SIZE,
             timeout=POOL_WAIT_S,
             socket_timeout=TIMEOUT_S,
             socket_connect_timeout=TIMEOUT_S,
-            retry=no_retry,
+            retry=_no_retry(),
         )
-        self.client = redis.asyncio.Redis(connection_pool=pool, retry=no_retry)
+        self.client = redis.asyncio.Redis(connection_pool=pool, retry=_no_retry())
         self.up = True
         self.away_since: float | None = None  # time.monotonic() when it went away
         self.outages = 0
@@ -81,13 +89,23 @@ class RedisLink:
         )
 
     async def probe(self) -> bool:
-        """Whether Redis answers now (tried even while it is known away); marks it back if so."""
+        """Whether Redis answers now (tried even while it is known away, on a connection of its own, so that
+        nothing waits in the pool meanwhile); marks it back if so."""
+        prober = redis.asyncio.Redis.from_url(
+            self.url, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S, retry=_no_retry()
+        )
         try:
-            await self.client.ping()
+            await prober.ping()
         except Exception as exc:
             self.lost(exc)
             return False
+        finally:
+            with contextlib.suppress(Exception):
+                await prober.aclose()
         if not self.up:
+            # The pool's connections from before are broken, or were to a Redis that was restarted.
+            with contextlib.suppress(Exception):
+                await self.client.connection_pool.disconnect()
             away = time.monotonic() - (self.away_since or time.monotonic())
             self.up, self.away_since = True, None
             log.warning("Redis is back after %.1f s: the limits are counted across the workers again", away)

@@ -185,9 +185,9 @@ def test_many_sockets_from_many_addresses_dropped_at_once_leave_no_count_behind(
     codes = [worker.room(address(i)) for i in range(addresses)]
 
     async def scene() -> None:
-        opened = await asyncio.gather(
-            *(open_socket(worker, codes[i % addresses], address(i % addresses)) for i in range(addresses * each))
-        )
+        opened: list[ClientConnection | int] = []
+        for i in range(addresses):  # each address's pages opening together, one address after the other
+            opened += await asyncio.gather(*(open_socket(worker, codes[i], address(i)) for _ in range(each)))
         live = [ws for ws in opened if isinstance(ws, ClientConnection)]
         assert len(live) == addresses * each, [ws for ws in opened if not isinstance(ws, ClientConnection)][:5]
         counted = {address(i): each for i in range(addresses)}

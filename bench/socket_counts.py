@@ -15,7 +15,7 @@ fresh server and Redis:
   three of them close, then resumed. Printed: the address's count in Redis after ``--settle`` seconds (36
   sockets are open) and how many of 12 new sockets it may open then (all 12, unless it is locked out).
 
-Usage: python bench/socket_counts.py [--sockets 300] [--addresses 10] [--settle 8] [--against REV]
+Usage: python bench/socket_counts.py [--sockets 300] [--addresses 10] [--settle 8] [--rounds 1] [--against REV]
 """
 
 from __future__ import annotations
@@ -176,16 +176,17 @@ async def stalls(served: Served, settle: float) -> tuple[int, int]:
 
 def run(src: Path, args: argparse.Namespace, name: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        served = Served(src, Path(tmp) / "burst")
-        try:
-            soon, later = asyncio.run(burst(served, args.sockets, args.addresses, args.settle))
-        finally:
-            served.stop()
-        print(
-            f"{name}: {args.sockets} sockets from {args.addresses} addresses closed at once: "
-            f"{soon} counts left after 1 s, {later} after {args.settle:.0f} s more",
-            flush=True,
-        )
+        for round_no in range(args.rounds):
+            served = Served(src, Path(tmp) / f"burst{round_no}")
+            try:
+                soon, later = asyncio.run(burst(served, args.sockets, args.addresses, args.settle))
+            finally:
+                served.stop()
+            print(
+                f"{name}: {args.sockets} sockets from {args.addresses} addresses closed at once: "
+                f"{soon} counts left after 1 s, {later} after {args.settle:.0f} s more",
+                flush=True,
+            )
         served = Served(src, Path(tmp) / "stalls")
         try:
             counted, taken = asyncio.run(stalls(served, args.settle))
@@ -203,6 +204,7 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=300)
     parser.add_argument("--addresses", type=int, default=10)
     parser.add_argument("--settle", type=float, default=8.0)
+    parser.add_argument("--rounds", type=int, default=1, help="times the burst scene is run (its leak varies)")
     parser.add_argument("--against", help="also run a revision's src/ (exported with git archive)")
     args = parser.parse_args()
     run(ROOT / "src", args, "this tree")

@@ -8,7 +8,8 @@
 - a worker killed with -9 with sockets open: its counts expire on their own;
 - Redis killed under two workers (in-process): each counts its share of each cap, says so once in its log
   and in its metrics, and is ready, degraded; once Redis is back, one line says so;
-- Redis stopped: the open lobby answers from what the worker last saw, without asking Redis for each request.
+- Redis stopped: the open lobby answers from what the worker last saw, without asking Redis for each request;
+- a cancel that redis-py lets go (it answered, or raised, instead) still ends the task that was cancelled.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from ratscrew.errors import TooMany
+from ratscrew.hosting.link import RedisLink
 from ratscrew.hosting.settings import ENV, Hosting
 from ratscrew.hosting.site import Hosted
 from ratscrew.limits import Caps, Lease
@@ -358,3 +360,36 @@ def test_with_redis_stalled_the_lobby_answers_from_what_it_last_saw_without_aski
         assert asked == []  # twenty lists, not one call to Redis (nor a wait for it)
         assert all(public in [r["code"] for r in listed] for listed in [first, *lists])
         server.send_signal(signal.SIGCONT)
+
+
+def test_a_cancel_that_redis_py_lets_go_still_ends_the_task() -> None:
+    """redis-py can answer normally (or with an error) when a cancel lands inside one of its pipelines: the
+    link must not lose the cancel, or a worker's background task never ends, nor the worker stop."""
+    (port,) = free_ports(1)
+
+    async def scene() -> list[str]:
+        link = RedisLink(f"redis://127.0.0.1:{port}/0")
+        ended = []
+        for answering in (True, False):
+
+            async def letting_go(answering: bool = answering) -> str:
+                try:
+                    await asyncio.sleep(60)
+                except asyncio.CancelledError:
+                    if answering:
+                        return "an answer"
+                    raise redis.ConnectionError("closed while reading") from None
+                return "slept"
+
+            task = asyncio.get_running_loop().create_task(link.run(letting_go))
+            await asyncio.sleep(0)
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                ended.append("cancelled")
+        assert link.up  # and a cancel is no sign that Redis is away
+        await link.close()
+        return ended
+
+    assert on_a_thread(scene) == ["cancelled", "cancelled"]

@@ -41,6 +41,15 @@ def _no_retry() -> redis.asyncio.retry.Retry:
     return redis.asyncio.retry.Retry(NoBackoff(), 0)
 
 
+def _cancelled(exc: Exception | None = None) -> None:
+    """Raises the cancellation of this task if redis-py let it go: it can answer normally, or with an error,
+    when a cancel lands inside one of its calls (seen with its pipelines). Taken for an answer or for Redis
+    away, the cancel would be lost, and a worker's background task would never end, nor the worker stop."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError from exc
+
+
 class Away(Exception):
     """Redis did not answer, or is known to be away: the caller answers from what this worker knows."""
 
@@ -70,10 +79,13 @@ class RedisLink:
         if not self.up:
             raise Away("Redis is away")
         try:
-            return await call()
+            answer = await call()
         except Exception as exc:  # redis.RedisError, a connection that went away, a timeout
+            _cancelled(exc)
             self.lost(exc)
             raise Away(str(exc)) from exc
+        _cancelled()
+        return answer
 
     def lost(self, exc: Exception) -> None:
         if not self.up:
@@ -97,11 +109,13 @@ class RedisLink:
         try:
             await prober.ping()
         except Exception as exc:
+            _cancelled(exc)
             self.lost(exc)
             return False
         finally:
             with contextlib.suppress(Exception):
                 await prober.aclose()
+        _cancelled()
         if not self.up:
             # The pool's connections from before are broken, or were to a Redis that was restarted.
             with contextlib.suppress(Exception):

@@ -10,7 +10,6 @@ status: Redis away on every worker at once must not take the whole site out of i
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -33,6 +32,8 @@ from ratscrew.rooms.runner import Rooms
 from ratscrew.web.app import Setup
 from ratscrew.web.limits import CREATING
 from ratscrew.web.tally import Tally
+
+STOP_WAIT_S = 5.0
 
 
 class Hosted(Setup):
@@ -106,9 +107,8 @@ class Hosted(Setup):
             self.ready = False
             for task in tasks:
                 task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            if tasks:  # bounded: a worker stopping must not wait on Redis
+                await asyncio.wait(tasks, timeout=STOP_WAIT_S)
             if self.lobbies is not None:
                 await self.lobbies.close()
             if self.link is not None:

@@ -606,6 +606,8 @@ export interface HistoryAnswer {
   games: HistoryGame[];
   /** Ids not finished (still played, or never finished). */
   unknown: string[];
+  /** Ids not looked up: the address asked for too many unknown ids lately (web/history.py). */
+  unchecked: string[];
 }
 
 /** One step of a replayed game (web/history.py `step_doc`): what happened, and the table after it. */

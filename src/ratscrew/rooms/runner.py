@@ -26,7 +26,7 @@ from ratscrew.rooms.journal import Health, SavedRoom, SqliteJournal
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.model import Rules
-from ratscrew.table.clock import Alarm, AlarmClock, LoopClock
+from ratscrew.table.clock import Alarm, AlarmClock, Clock, LoopClock
 
 log = logging.getLogger(__name__)
 

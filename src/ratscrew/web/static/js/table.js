@@ -87,6 +87,8 @@ function setup(core, seats, yours, rules, game) {
   if (game !== model.game) {
     startGame(model, game);
     clear(parts.feed);
+    clear(parts.pileBox); // its cards are numbered from 1 again
+    clear(parts.flight);
     hideSummary(core);
   }
   model.seats = seats;

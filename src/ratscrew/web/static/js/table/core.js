@@ -17,6 +17,7 @@ import { newMemory } from "./verdicts.js";
  * @property {TableState | null} state the last state shown
  * @property {string | null} game which game of the room the table is set up for
  * @property {number} shownCards the cards turned when the pile was last drawn (a higher number lands)
+ * @property {number} emptiedAt performance.now() when the pile was last drawn empty after it held cards
  * @property {number} startedAt performance.now() at the table's clock zero
  * @property {number} applied events applied (the tests compare pages by it)
  * @property {Map<number, number>} paintedAt card number -> performance.now() at its first paint
@@ -39,6 +40,7 @@ import { newMemory } from "./verdicts.js";
  * @property {HTMLElement[]} seatEls one per seat, by index
  * @property {HTMLDivElement} pileBox
  * @property {HTMLDivElement} marks the hand marks slaps leave over the pile (motion.js)
+ * @property {HTMLDivElement} flight a won pile's cards on their way to the winner, over the pile (motion.js)
  * @property {HTMLDivElement} pileCount
  * @property {HTMLDivElement} burnedBox
  * @property {HTMLDivElement} waitRing the slap window after a won challenge, as a ring that drains
@@ -71,6 +73,7 @@ export function newModel() {
     state: null,
     game: null,
     shownCards: 0,
+    emptiedAt: -Infinity,
     startedAt: performance.now(),
     applied: 0,
     paintedAt: new Map(),
@@ -94,6 +97,7 @@ export function startGame(model, game) {
   model.game = game;
   model.state = null;
   model.shownCards = 0;
+  model.emptiedAt = -Infinity;
   model.applied = 0;
   model.paintedAt.clear();
   model.flippers.clear();
@@ -109,12 +113,13 @@ export function buildParts(model) {
   const pileBox = h("div", { class: "pile", id: "pile", role: "button", tabindex: "-1", "aria-label": t("game.pile") });
   const pileCount = h("div", { class: "pile-count" });
   const marks = h("div", { class: "hand-marks", "aria-hidden": "true" });
+  const flight = h("div", { class: "pile-flight", "aria-hidden": "true" });
   const burnedBox = h("div", { class: "burned", hidden: true });
   // The slap window after a won challenge, in words: the ring around the pile is only an animation.
   const windowFlag = h("p", { class: "slap-window", id: "slap-window", hidden: true });
   const statusLine = h("p", { class: "status-line", id: "status-line", role: "status" });
   const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
-  const center = h("div", { class: "center" }, waitRing, pileBox, marks, pileCount, burnedBox, windowFlag);
+  const center = h("div", { class: "center" }, waitRing, pileBox, flight, marks, pileCount, burnedBox, windowFlag);
   const seatList = h("div", { class: "table-seats", id: "table-seats", role: "list", "aria-label": t("access.seats") });
   // One line of chips that scrolls sideways on a narrow screen: it takes the keyboard's focus so it can be scrolled.
   const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", tabindex: "0", "aria-label": t("game.agreed_rules") });
@@ -133,7 +138,7 @@ export function buildParts(model) {
     h("div", { class: "below-table" }, settings(model),
       h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed)),
     overlay);
-  return { element, felt, seatList, seatEls: [], pileBox, marks, pileCount, burnedBox, waitRing, windowFlag, statusLine,
+  return { element, felt, seatList, seatEls: [], pileBox, marks, flight, pileCount, burnedBox, waitRing, windowFlag, statusLine,
     chips, feed, controls, clock, toast, pausedFlag, overlay };
 }
 

@@ -47,15 +47,21 @@ export function flip(core, seat) {
   core.send({ type: "flip", seat });
 }
 
+// A slap this soon after the pile was taken reacted to that pile, not to the empty felt: it names the pile's
+// last card, and the server sets it aside as too late. Later, a slap on the empty pile is a slap on nothing.
+const TAKEN_GRACE_MS = 600;
+
 /**
- * A slap names the top card this player saw and how long after its first paint they reacted.
+ * A slap names the top card this player saw and how long after its first paint they reacted; no card for
+ * an empty pile.
  * @param {TableCore} core
  * @param {Seat} seat
  */
 export function slap(core, seat) {
   const { state } = core.model;
   if (!state || refused(core, seat)) return;
-  const card = state.pile.length ? state.cards : null;
+  const justTaken = state.cards > 0 && performance.now() - core.model.emptiedAt < TAKEN_GRACE_MS;
+  const card = state.pile.length || justTaken ? state.cards : null;
   core.send({ type: "slap", seat, card, rt: reactionMs(core.model, card) });
   const pad = core.parts.controls.querySelector(`#slap-${seat}`);
   if (pad) replay(pad, "pressed");

@@ -106,7 +106,7 @@ function happened(core, { event, seen }, quiet) {
     wrongSlapMotion(parts.pileBox, seatEl, event.burned.length);
   }
   if (answer.sound) playSound(answer.sound);
-  if (answer.motion === "sweep" && "seat" in event) sweepTo(parts.pileBox, parts.seatEls[event.seat]);
+  if (answer.motion === "sweep" && "seat" in event) sweepTo(parts.pileBox, parts.flight, parts.seatEls[event.seat]);
   // A verdict on the player's own slap (wrong, set aside, or a pile won by it) shows at once and stays
   // readable before a lesser line (a pile collected after a challenge) replaces it.
   const ownSlap = event.kind === "wrong_slap" || event.kind === "slap_dismissed" || (event.kind === "pile_won" && event.how === "slap");

@@ -6,8 +6,8 @@
 // sit, the pile and the slap window, the status line and banner, the events and the feed, the controls and
 // keys, the words for screen readers, where a verdict becomes words, where things move, and the summary.
 import { announce, clear } from "./dom.js";
-import { t } from "./i18n.js";
-import { seatName } from "./format.js";
+import { has, t } from "./i18n.js";
+import { seatName, youKey } from "./format.js";
 import { fillChips, rulesSummary } from "./summary.js";
 import { buildControls, renderFlipReady } from "./table/controls.js";
 import { buildParts, newModel, startGame } from "./table/core.js";
@@ -15,7 +15,10 @@ import { hideSummary, keepFocusIn, showSummary } from "./table/end.js";
 import { onKey, slap } from "./table/input.js";
 import { buildSeats, placeSeats, renderSeats, showConnections } from "./table/seats.js";
 import { applyEvents, renderTurn, showState } from "./table/show.js";
+import { setLink } from "./table/link.js";
+import { renderCentre } from "./table/pile.js";
 import { placeBanner, renderClock, showBanner } from "./table/status.js";
+import { voiceOf } from "./table/verdicts.js";
 export { connectionClass, connectionText } from "./table/seats.js";
 /** @import { RejectedMessage, RulesDoc, Seat, SeatDoc, Table, TableOptions } from "./types.js" */
 /** @import { TableCore } from "./table/core.js" */
@@ -61,6 +64,9 @@ export function createTable({ send, actions = () => [] }) {
     showSummary: (summary) => showSummary(core, summary),
     hideSummary: () => hideSummary(core),
     toast: (text, tone) => showBanner(core, text, tone),
+    setConnected: (up) => setLink(core, up, () => {
+      if (model.state) { renderTurn(core, model.state); renderCentre(core, model.state, null); }
+    }),
     get state() { return model.state; },
     get yours() { return model.yours; },
     destroy() {
@@ -124,8 +130,12 @@ function setSeats(core, seats) {
  * @param {RejectedMessage} message
  */
 function rejected(core, message) {
-  const name = message.seat === null || message.seat === undefined ? "" : seatName(core.model.seats, message.seat);
-  const key = `game.rejected.${message.code}`;
+  const seat = message.seat ?? null;
+  const name = seat === null ? "" : seatName(core.model.seats, seat);
+  const plain = `game.rejected.${message.code}`;
+  // Said to the player when it is about their own seat (the pile they are about to collect, their seat out).
+  const own = seat === null ? plain : youKey(plain, voiceOf(core.model).you, seat);
+  const key = has(own) ? own : plain;
   const text = t(key, { name });
   const said = text === key ? message.reason || message.code : text;
   showBanner(core, said, "muted");

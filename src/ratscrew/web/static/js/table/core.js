@@ -6,6 +6,7 @@ import { t } from "../i18n.js";
 import { pref, setPref } from "../prefs.js";
 import { soundControls } from "../sound.js";
 import { newMemory } from "./verdicts.js";
+import { offlineFlag } from "./link.js";
 /** @import { GameSummary, RulesDoc, Seat, SeatDoc, TableOptions, TableState } from "../types.js" */
 
 /**
@@ -25,6 +26,7 @@ import { newMemory } from "./verdicts.js";
  * @property {import("./verdicts.js").VerdictMemory} memory what the next verdicts need of the events so far
  * @property {boolean} announceCards every card turned is read out (off: the pace is kept)
  * @property {boolean} pausable a game against the computer (or two on one screen): its clock stops on request
+ * @property {boolean} offline the room's socket is down (link.js): nothing played is sent
  * @property {{ key: string, px: number }} seatRoom the seats' width that fitted this felt (table/seats.js)
  * @property {ReturnType<typeof setTimeout> | undefined} toastTimer
  * @property {number} toastHeldUntil performance.now() until which the banner says a verdict on the player's own slap
@@ -52,6 +54,7 @@ import { newMemory } from "./verdicts.js";
  * @property {HTMLSpanElement} clock
  * @property {HTMLDivElement} toast the banner over the felt
  * @property {HTMLDivElement} pausedFlag
+ * @property {HTMLDivElement} offlineFlag the connection lost, in words over the pile (link.js)
  * @property {HTMLDivElement} overlay the end-of-game summary
  */
 
@@ -81,6 +84,7 @@ export function newModel() {
     memory: newMemory(),
     announceCards: Boolean(pref("announceCards", false)),
     pausable: false,
+    offline: false,
     seatRoom: { key: "", px: 0 },
     toastTimer: undefined,
     toastHeldUntil: 0,
@@ -130,7 +134,8 @@ export function buildParts(model) {
   const pausedFlag = h("div", { class: "paused-flag", id: "paused-flag", hidden: true },
     h("strong", {}, t("access.paused_title")), h("span", {}, t("access.paused_hint")));
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" });
-  felt.append(seatList, center, toast, pausedFlag);
+  const offline = offlineFlag();
+  felt.append(seatList, center, toast, pausedFlag, offline);
   const element = h("section", { class: "game" },
     h("div", { class: "game-head" }, h("h1", { class: "visually-hidden" }, t("game.title")), chips, clock),
     felt, statusLine, controls,
@@ -139,7 +144,7 @@ export function buildParts(model) {
       h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed)),
     overlay);
   return { element, felt, seatList, seatEls: [], pileBox, marks, flight, pileCount, burnedBox, waitRing, windowFlag, statusLine,
-    chips, feed, controls, clock, toast, pausedFlag, overlay };
+    chips, feed, controls, clock, toast, pausedFlag, offlineFlag: offline, overlay };
 }
 
 /**

@@ -6,8 +6,9 @@
 import { h, clear, reducedMotion } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardBack, cardFace, cardName } from "../cards.js";
-import { seatName } from "../format.js";
+import { seatName, youKey } from "../format.js";
 import { landFrom, replay } from "./motion.js";
+import { voiceOf } from "./verdicts.js";
 /** @import { TableState } from "../types.js" */
 /** @import { TableCore, TableModel } from "./core.js" */
 
@@ -115,8 +116,9 @@ function renderSlapWindow({ model, parts }, state) {
   const waiting = state.collect_pending !== null && !state.over;
   waitRing.hidden = !waiting;
   windowFlag.hidden = !waiting;
-  windowFlag.textContent = state.collect_pending !== null && waiting
-    ? t("access.window_open", { name: seatName(model.seats, state.collect_pending) })
+  const collector = state.collect_pending;
+  windowFlag.textContent = collector !== null && waiting
+    ? t(youKey("access.window_open", voiceOf(model).you, collector), { name: seatName(model.seats, collector) })
     : "";
   if (waiting) {
     waitRing.style.setProperty("--wait", `${state.collect_delay_ms}ms`);

@@ -14,7 +14,7 @@ import { narrate } from "./narrate.js";
 import { forgetBefore, renderCentre } from "./pile.js";
 import { renderSeats } from "./seats.js";
 import { placeBanner, renderPause, renderStatus, showBanner } from "./status.js";
-import { answerFor, eventWords, remember, verdictWords } from "./verdicts.js";
+import { answerFor, eventWords, remember, verdictWords, voiceOf } from "./verdicts.js";
 /** @import { CardTurned, EventItem, GameEvent, RoomState, TableState } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 /** @import { EventWords } from "./verdicts.js" */
@@ -94,7 +94,8 @@ function happened(core, { event, seen }, quiet) {
     return;
   }
   const { model, parts } = core;
-  const words = verdictWords(event, seen ?? null, model.memory, model.seats) ?? eventWords(event, model.seats);
+  const voice = voiceOf(model);
+  const words = verdictWords(event, seen ?? null, model.memory, voice) ?? eventWords(event, voice);
   remember(model.memory, event);
   addFeed(parts.feed, event, words);
   if (quiet) return;
@@ -127,7 +128,7 @@ function cardTurned({ model }, event, quiet) {
   forgetBefore(model.flippers, event.number);
   if (quiet) return;
   playSound("card");
-  if (model.announceCards) announce(describe(event, model.seats, { spoken: true }));
+  if (model.announceCards) announce(describe(event, model.seats, { ...voiceOf(model), spoken: true }));
 }
 
 /**

@@ -1,7 +1,7 @@
 // @ts-check
 // The table's words outside the felt's middle: the status line (whose turn, what is owed), the banner over
 // the felt after a verdict, the paused flag, and the clock.
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { clockText, seatName } from "../format.js";
 /** @import { Named } from "../format.js" */
 /** @import { Seat, TableState } from "../types.js" */
@@ -22,10 +22,12 @@ const HELD_MS = 1600; // the least a verdict on the player's own slap stays befo
  * @param {TableState} state
  */
 export function renderStatus({ model, parts }, state) {
-  parts.statusLine.textContent = statusText(model.seats, model.yours, state);
+  parts.statusLine.textContent = model.offline && !state.over ? t("table.offline.status") : statusText(model.seats, model.yours, state);
 }
 
 /**
+ * The player's own seat is spoken to: "You owe 3 to Computer 2" on a page that plays one seat, "Ann, you owe
+ * 3 to Bob" on a screen two share; a pile about to go to the player is said to be theirs, with no "slap now".
  * @param {Named} seats
  * @param {Seat[]} yours
  * @param {TableState} state
@@ -34,9 +36,15 @@ export function renderStatus({ model, parts }, state) {
 function statusText(seats, yours, state) {
   if (state.over) return t("game.over");
   if (state.paused) return t("access.status_paused");
+  /** @param {string} key @param {Seat} seat */
+  const toWhom = (key, seat) => (!yours.includes(seat) ? key : yours.length === 1 ? `${key}.you` : `${key}.named`);
   const due = seatName(seats, state.turn);
-  if (state.collect_pending !== null) return t("game.status.waiting", { name: seatName(seats, state.collect_pending) });
-  if (state.owed > 0) return t("game.status.owes", { name: due, n: state.owed, by: seatName(seats, state.challenger ?? state.turn) });
+  if (state.collect_pending !== null) {
+    return t(toWhom("game.status.waiting", state.collect_pending), { name: seatName(seats, state.collect_pending) });
+  }
+  if (state.owed > 0) {
+    return tn(toWhom("game.status.owes_cards", state.turn), state.owed, { name: due, by: seatName(seats, state.challenger ?? state.turn) });
+  }
   return yours.includes(state.turn) ? t("game.status.you", { name: due }) : t("game.status.turn", { name: due });
 }
 
@@ -173,7 +181,7 @@ export function renderPause({ model, parts }) {
     /** @type {HTMLElement} */ (button.querySelector(".pause-label")).textContent = paused ? t("access.resume") : t("access.pause");
     /** @type {HTMLElement} */ (button).hidden = !state || state.over;
   }
-  for (const pad of parts.controls.querySelectorAll(".flip-button, .slap-button")) pad.setAttribute("aria-disabled", String(paused));
+  for (const pad of parts.controls.querySelectorAll(".flip-button, .slap-button")) pad.setAttribute("aria-disabled", String(paused || model.offline));
 }
 
 /**

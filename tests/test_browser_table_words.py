@@ -132,3 +132,41 @@ def test_a_slap_on_the_pile_just_taken_is_a_wrong_slap_on_nothing(
     said = page.inner_text("#feed li:not([data-old]) > [aria-hidden=true]")
     assert said == text("en", "verdict.empty_pile", penalty=text("en", "event.wrong_slap_burned.you", n=1)), said
     assert "too late" not in page.inner_text(".toast")
+
+
+# Key hints as the player sees them: the keys drawn on buttons, and the lines that list keys.
+VISIBLE_KEYS = """(hint) => [...document.querySelectorAll('kbd, p, span')]
+  .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .filter((el) => el.tagName === 'KBD' || el.textContent.trim() === hint)
+  .map((el) => el.textContent.trim())"""
+
+
+@pytest.mark.parametrize("touch", [True, False])
+def test_key_hints_show_only_where_there_is_a_keyboard(browser: Browser, live_server: Server, touch: bool) -> None:
+    """A phone has no F, J or Enter to press: no page shows them there; with a mouse and keyboard, they show."""
+    size = (390, 844) if touch else (1280, 800)
+    page, errors = open_page(browser, live_server.url, lang="fr", width=size[0], height=size[1], touch=touch)
+    status, created = live_server.post("/api/games", {"seats": SEATS})
+    assert status == 200, created
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`ratscrew.seat.${id}`, token)", [created["id"], created["token"]]
+    )
+    hint = catalog("fr")["setup.keys_hint"]
+    found: dict[str, list[str]] = {}
+    try:
+        for route, ready in [
+            ("#/", "#start-game"),
+            (f"#/game/{created['id']}", ".flip-button"),
+            ("#/drills/slap", "kbd"),
+        ]:
+            page.evaluate("(hash) => { location.hash = hash; }", route)
+            page.wait_for_selector(ready, state="attached")
+            page.wait_for_load_state("networkidle")
+            found[route] = page.evaluate(VISIBLE_KEYS, hint)
+    finally:
+        page.context.close()
+    assert not errors, errors
+    if touch:
+        assert not any(found.values()), found
+    else:
+        assert all(found.values()), found

@@ -48,6 +48,31 @@ MEASURE = """names => {
   return { scrollWidth: doc.scrollWidth, width: doc.clientWidth, clipped };
 }"""
 
+# Nav links and rule chips as the eye finds them: each whole (its text not cut inside it: scrollWidth against
+# clientWidth), and wholly inside the row that shows it and across the window (not scrolled or pushed out of
+# sight, nor under the clock beside the chips). A chip row that shows fewer chips than it has says so in a button.
+CLIPPED = """() => {
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const view = { left: 0, right: document.documentElement.clientWidth };
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const problems = [];
+  const rows = [...document.querySelectorAll('.mainnav, .rule-chips')].filter(shown);
+  for (const row of rows) {
+    const box = row.getBoundingClientRect();
+    const clock = row.parentElement.querySelector(':scope > .clock');
+    for (const item of row.querySelectorAll(':scope > a, :scope > .chip')) {
+      if (!shown(item)) continue;
+      const r = item.getBoundingClientRect();
+      const what = `${item.tagName === 'A' ? 'link' : 'chip'} "${item.textContent.trim()}"`;
+      if (item.scrollWidth > item.clientWidth + 1) problems.push(`${what} cut inside (${item.scrollWidth} px in ${item.clientWidth})`);
+      else if (!inside(r, box)) problems.push(`${what} out of its row`);
+      else if (r.left < view.left - 1 || r.right > view.right + 1) problems.push(`${what} out of the window`);
+      else if (clock && shown(clock) && r.right > clock.getBoundingClientRect().left) problems.push(`${what} under the clock`);
+    }
+  }
+  return problems;
+}"""
+
 BOX = """selector => {
   const r = document.querySelector(selector).getBoundingClientRect();
   return [r.left, r.top, r.right, r.bottom];
@@ -101,6 +126,7 @@ def check_fits(page: Page, case: str) -> list[str]:
     )
     if off:
         problems.append(f"{case}: links off the screen: {off}")
+    problems += [f"{case}: {problem}" for problem in page.evaluate(CLIPPED)]
     return problems
 
 

@@ -8,7 +8,8 @@
 import { announce, clear } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { seatName, youKey } from "./format.js";
-import { fillChips, rulesSummary } from "./summary.js";
+import { rulesSummary } from "./summary.js";
+import { fitChips, showChips } from "./table/chips.js";
 import { buildControls, renderFlipReady } from "./table/controls.js";
 import { buildParts, newModel, startGame } from "./table/core.js";
 import { hideSummary, keepFocusIn, showSummary } from "./table/end.js";
@@ -30,14 +31,17 @@ export { connectionClass, connectionText } from "./table/seats.js";
 export function createTable({ send, actions = () => [] }) {
   const model = newModel();
   const parts = buildParts(model);
-  // A resize or a phone turned moves the seats and the pile: the seats are placed again, and a banner showing.
+  // A resize or a phone turned moves the seats and the pile: the seats are placed again, and a banner showing;
+  // the rules' chips are fitted to their line again.
   const resized = new ResizeObserver(() => {
     placeSeats(core);
     if (!parts.toast.hidden) placeBanner(parts);
+    fitChips(parts.chips);
   });
   /** @type {TableCore} */
   const core = { model, parts, send, actions, resized };
   core.resized.observe(parts.felt);
+  if (parts.chips.parentElement) core.resized.observe(parts.chips.parentElement);
 
   /** @param {KeyboardEvent} event */
   const keys = (event) => onKey(core, event);
@@ -100,7 +104,7 @@ function setup(core, seats, yours, rules, game) {
   model.seats = seats;
   model.yours = yours;
   model.rules = rules;
-  rulesSummary(rules, seats.length).then((summary) => { if (model.rules === rules) fillChips(parts.chips, summary); }).catch(() => {});
+  rulesSummary(rules, seats.length).then((summary) => { if (model.rules === rules) showChips(parts.chips, summary); }).catch(() => {});
   buildSeats(core);
   setSeats(core, seats);
   buildControls(core);

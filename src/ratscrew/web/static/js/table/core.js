@@ -125,8 +125,8 @@ export function buildParts(model) {
   const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
   const center = h("div", { class: "center" }, waitRing, pileBox, flight, marks, pileCount, burnedBox, windowFlag);
   const seatList = h("div", { class: "table-seats", id: "table-seats", role: "list", "aria-label": t("access.seats") });
-  // One line of chips that scrolls sideways on a narrow screen: it takes the keyboard's focus so it can be scrolled.
-  const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", tabindex: "0", "aria-label": t("game.agreed_rules") });
+  // One line of chips, as many as fit whole, and a button for the rest (chips.js).
+  const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", "aria-label": t("game.agreed_rules") });
   const feed = h("ol", { class: "feed", id: "feed", "aria-label": t("game.feed") });
   const controls = h("div", { class: "controls", id: "controls" });
   const clock = h("span", { class: "clock", role: "timer", "aria-label": t("game.clock") });

@@ -3,6 +3,7 @@
 // the felt after a verdict, the paused flag, and the clock.
 import { t, tn } from "../i18n.js";
 import { clockText, seatName } from "../format.js";
+import { h } from "../dom.js";
 /** @import { Named } from "../format.js" */
 /** @import { Seat, TableState } from "../types.js" */
 /** @import { TableCore, TableParts } from "./core.js" */
@@ -195,5 +196,6 @@ export function renderClock({ model, parts }) {
   const seconds = rules?.end?.time_limit_s;
   const limit = typeof seconds === "number" && seconds ? seconds * 1000 : 0;
   const shown = limit ? Math.max(0, limit - ms) : ms;
-  parts.clock.textContent = `${limit ? t("game.time_left") : t("game.time")} ${clockText(shown)}`;
+  // The word goes on a phone, where the rules' chips need the room (the clock's label says it to readers).
+  parts.clock.replaceChildren(h("span", { class: "clock-word" }, `${limit ? t("game.time_left") : t("game.time")} `), clockText(shown));
 }

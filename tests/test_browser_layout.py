@@ -52,7 +52,8 @@ MEASURE = """names => {
 # clientWidth), and wholly inside the row that shows it and across the window (not scrolled or pushed out of
 # sight, nor under the clock beside the chips). A chip row that shows fewer chips than it has says so in a button.
 CLIPPED = """() => {
-  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1
+    && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
   const view = { left: 0, right: document.documentElement.clientWidth };
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const problems = [];
@@ -64,10 +65,11 @@ CLIPPED = """() => {
       if (!shown(item)) continue;
       const r = item.getBoundingClientRect();
       const what = `${item.tagName === 'A' ? 'link' : 'chip'} "${item.textContent.trim()}"`;
-      if (item.scrollWidth > item.clientWidth + 1) problems.push(`${what} cut inside (${item.scrollWidth} px in ${item.clientWidth})`);
+      const underClock = clock && shown(clock) && r.right > clock.getBoundingClientRect().left;
+      if (item.scrollWidth > item.clientWidth + 1) problems.push(`${what} cut inside (${item.scrollWidth} in ${item.clientWidth} px)`);
       else if (!inside(r, box)) problems.push(`${what} out of its row`);
       else if (r.left < view.left - 1 || r.right > view.right + 1) problems.push(`${what} out of the window`);
-      else if (clock && shown(clock) && r.right > clock.getBoundingClientRect().left) problems.push(`${what} under the clock`);
+      else if (underClock) problems.push(`${what} under the clock`);
     }
   }
   return problems;

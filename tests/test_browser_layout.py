@@ -66,7 +66,8 @@ CLIPPED = """() => {
       const r = item.getBoundingClientRect();
       const what = `${item.tagName === 'A' ? 'link' : 'chip'} "${item.textContent.trim()}"`;
       const underClock = clock && shown(clock) && r.right > clock.getBoundingClientRect().left;
-      if (item.scrollWidth > item.clientWidth + 1) problems.push(`${what} cut inside (${item.scrollWidth} in ${item.clientWidth} px)`);
+      const cut = item.scrollWidth > item.clientWidth + 1;
+      if (cut) problems.push(`${what} cut inside (${item.scrollWidth} in ${item.clientWidth} px)`);
       else if (!inside(r, box)) problems.push(`${what} out of its row`);
       else if (r.left < view.left - 1 || r.right > view.right + 1) problems.push(`${what} out of the window`);
       else if (underClock) problems.push(`${what} under the clock`);

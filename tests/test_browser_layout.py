@@ -14,7 +14,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import Server, open_page
+from tests.conftest import Server, open_page, until
 
 SIZES = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
 LANGS = ["en", "fr", "de"]
@@ -387,3 +387,33 @@ def test_axe_finds_nothing_serious(
             problems[hash_ or "match"] = found
     go(page, "#/")
     assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])  # the widest headings (English fits with room to spare)
+def test_the_drill_results_fit_a_phone(pages: dict[str, Page], lang: str) -> None:
+    """The timed drill's results, pattern by pattern, on an upright phone: no column cut off at the edge."""
+    page = pages[lang]
+    page.set_viewport_size({"width": 390, "height": 844})
+    go(page, "#/drills/stream")
+    page.check("input[name=speed][value=quick]")
+    results = "document.querySelector('.results-table')"
+
+    def run_once() -> None:
+        page.locator(".drill-stage button.big").first.click()  # Start, or a new run
+        for _ in range(60):  # slap every moment: each slappable card is caught (and the rest are wrong slaps)
+            if page.evaluate(f"!!{results} || !!document.getElementById('results-h')"):
+                break
+            page.keyboard.press("j")
+            page.wait_for_timeout(200)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#results-h")
+
+    until(page, lambda: bool(page.evaluate(f"!!{results}")), "a run with a slappable card", act=run_once, every_ms=100)
+    page.evaluate(f"{results}.scrollIntoView()")
+    shot(page, f"{lang}-drill-results-390x844")
+    found = page.evaluate(
+        f"(() => {{ const t = {results}, wrap = t.parentElement;"
+        " return [t.scrollWidth, wrap.clientWidth, t.getBoundingClientRect().right, window.innerWidth]; })()"
+    )
+    assert found[0] <= found[1] and found[2] <= found[3], f"the results table is {found[0]} px wide in {found[1]} px"
+    go(page, "#/")

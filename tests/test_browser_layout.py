@@ -417,3 +417,38 @@ def test_the_drill_results_fit_a_phone(pages: dict[str, Page], lang: str) -> Non
     )
     assert found[0] <= found[1] and found[2] <= found[3], f"the results table is {found[0]} px wide in {found[1]} px"
     go(page, "#/")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_game_summary_fits_a_phone(pages: dict[str, Page], live_server: Server, lang: str) -> None:
+    """The end-of-game summary on an upright phone: each player's name whole on one line with the computer's level
+    beside it ("Computer 2 MEDIUM", not "Computer / 2 / MEDIUM"), and the figures no wider than the screen."""
+    page = pages[lang]
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": "Player 1"}]
+    seats += [{"kind": "bot", "name": f"Computer {n}", "level": "medium"} for n in range(2, 5)]
+    rules = {"preset": "standard", "end": {"time_limit_s": 5}}  # the clock ends it, whoever plays
+    status, body = live_server.post("/api/games", {"seats": seats, "rules": rules})
+    assert status == 200, body
+    sit(page, body["id"], body["token"])
+    page.set_viewport_size({"width": 390, "height": 844})
+    go(page, f"#/game/{body['id']}")
+    page.wait_for_selector(".overlay-card .summary-table")
+    shot(page, f"{lang}-summary-390x844")
+    found: dict[str, Any] = page.evaluate(
+        """() => {
+          const table = document.querySelector('.overlay-card .summary-table');
+          const rows = [...table.querySelectorAll('tbody tr')].map((tr) => {
+            const name = tr.querySelector('th').firstElementChild;
+            const badge = tr.querySelector('th .seat-badge');
+            const lines = name.getClientRects().length;
+            const level = badge ? badge.getBoundingClientRect().top - name.getBoundingClientRect().top : 0;
+            return { name: name.textContent, lines, cut: name.scrollWidth > name.clientWidth, level };
+          });
+          return { rows, wide: table.parentElement.scrollWidth > table.parentElement.clientWidth };
+        }"""
+    )
+    for row in found["rows"]:
+        assert row["lines"] == 1 and not row["cut"], row
+        assert abs(row["level"]) < 12, row  # the level on the name's line
+    assert not found["wide"], found
+    go(page, "#/")

@@ -452,3 +452,32 @@ def test_the_game_summary_fits_a_phone(pages: dict[str, Page], live_server: Serv
         assert abs(row["level"]) < 12, row  # the level on the name's line
     assert not found["wide"], found
     go(page, "#/")
+
+
+UNCOVERED = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return r.top >= 0 && r.bottom <= window.innerHeight && (top === el || el.contains(top));
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_start_bar_never_hides_add_a_computer_player(pages: dict[str, Page], lang: str) -> None:
+    """On a laptop (1280x800) the Deal bar stays at the foot of the screen: "Add a computer player" shows above it
+    at first, and again after each seat it adds (the button moves down a row each time)."""
+    page = pages[lang]
+    page.set_viewport_size({"width": 1280, "height": 800})
+    go(page, "#/")
+    try:
+        seats = 4
+        while page.locator("#add-seat").count():
+            assert page.evaluate(UNCOVERED, "#add-seat"), f"{lang}: the start bar covers the button with {seats} seats"
+            page.click("#add-seat")
+            seats += 1
+        assert seats == 12
+    finally:
+        page.evaluate("localStorage.removeItem('ratscrew.setup')")  # the other tests see the usual four seats
+        go(page, "#/history")
+        go(page, "#/")

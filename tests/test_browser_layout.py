@@ -21,6 +21,8 @@ LANGS = ["en", "fr", "de"]
 # Learn's and Drills' own pages: each is laid out in one language at every size (a language each, in turn).
 SUBPAGES = ["#/learn/cheatsheet", "#/learn/cards", "#/learn/faq", "#/drills/debt", "#/drills/slap", "#/drills/stream"]
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "layout"
+# On an upright phone the pile takes the room the felt leaves: at least one and a half times the 66 px it had.
+PHONE_PILE_PX = 99
 # Elements that show a person's or a thing's name: each shows it whole, or shortens it and says it in a title.
 NAMES = ".seat-name, .pad-name, .room-seat-name, .replay-name, .dr-seat-name, .sk-tile-name, .sk-preset-name"
 # Long names in three scripts' worth of width: the table must still show them (or shorten them with a title).
@@ -88,7 +90,14 @@ BOXES = """() => {
   };
   return {
     viewport: [window.innerWidth, window.innerHeight],
+    felt: document.querySelector('.felt').clientWidth,
     pile: box(document.querySelector('#pile')),
+    // Where the pile's cards reach, tilted and moved as far as pile.js ever lays them (14°, 9 px).
+    reach: (() => {
+      const [l, t, r, b] = box(document.querySelector('#pile'));
+      const w = r - l, side = 0.155 * w + 9, up = 0.1 * w + 5;
+      return [l - side, t - up, r + side, b + up];
+    })(),
     mine: box(document.querySelector('.seat.mine')),
     buttons: [...document.querySelectorAll('.flip-button, .slap-button')].map(box),
     seats: [...document.querySelectorAll('.seat')].map(box),
@@ -165,6 +174,10 @@ def check_table(page: Page, case: str) -> list[str]:
     for i, a in enumerate(seats):
         if overlap(a, found["pile"]) > 0:
             problems.append(f"{case}: seat {i} covers the pile")
+        elif overlap(a, found["reach"]) > 0 and found["pile"][2] - found["pile"][0] > 0.18 * found["felt"] + 1:
+            # (Where the pile took the room the seats leave it, its cards' reach is clear of them too; a pile
+            # no bigger than the 18% of the felt's width it always had is kept clear of its own box only.)
+            problems.append(f"{case}: seat {i} covers where the pile's cards reach")
         problems += [f"{case}: seats {i} and {j} overlap" for j in range(i + 1, len(seats)) if overlap(a, seats[j]) > 4]
     return problems
 
@@ -268,6 +281,9 @@ def test_the_table_fits_every_size(pages: dict[str, Page], live_server: Server, 
         case = f"{lang}-game{players}-{width}x{height}"
         shot(page, case)
         problems += check_table(page, case)
+        pile = page.evaluate(BOX, "#pile")
+        if (width, height) == (390, 844) and players <= 4 and pile[2] - pile[0] < PHONE_PILE_PX:
+            problems.append(f"{case}: the pile is {pile[2] - pile[0]:.0f} px wide, under {PHONE_PILE_PX}")
     go(page, "#/")
     assert not problems, "\n".join(problems)
 

@@ -178,7 +178,7 @@ def banner_clear(page: Page) -> list[str]:
             """() => {
               const a = document.querySelector('.toast').getBoundingClientRect();
               const apart = (b) => a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left;
-              const named = ['#pile', '.pile-count', '#slap-window', '.seat', '#status-line', '#controls > *'];
+              const named = ['#pile', '#pile .pile-card', '.pile-count', '#slap-window', '.seat', '#status-line', '#controls > *'];
               const view = document.documentElement;
               const seen = a.left >= 0 && a.top >= 0 && a.right <= view.clientWidth && a.bottom <= view.clientHeight;
               return named.flatMap((sel) => [...document.querySelectorAll(sel)]

@@ -1,6 +1,6 @@
 // @ts-check
-// The agreed rules over the table, as chips beside the clock on one line (two on a tall phone, where the felt has
-// height to spare): as many as fit whole, then a button that says how many more there are and shows them all, and
+// The agreed rules over the table, as chips on one line beside the clock: as many as fit whole (the first, what may
+// be slapped, may take two lines of its own rather than go), then a button that says how many more there are and shows them all, and
 // folds them again. No chip is ever cut at the edge or slides under the clock; the table fits them again when its
 // size changes.
 import { h } from "../dom.js";
@@ -23,11 +23,6 @@ export function showChips(box, summary) {
   fitChips(box);
 }
 
-// A line narrower than this, on a screen at least this tall (an upright phone, not a small one), may take two lines
-// of chips: the felt under them has height to spare there.
-const NARROW_PX = 560;
-const TALL_PX = 720;
-
 /**
  * Show every chip that fits whole in the line's room, the button counting the rest; or every chip, open.
  * @param {HTMLElement} box
@@ -41,20 +36,35 @@ export function fitChips(box) {
   toggle.hidden = false;
   label(toggle, open, chips.length, chips.length);
   if (open) return;
-  // The room: one line of the button's height (two on a narrow line), and no wider than the line.
-  const gap = parseFloat(getComputedStyle(box).rowGap) || 0;
-  const lines = box.clientWidth < NARROW_PX && window.innerHeight >= TALL_PX ? 2 : 1;
-  const room = lines * toggle.offsetHeight + (lines - 1) * gap + 1;
-  const fits = () => box.scrollWidth <= box.clientWidth && inner(box) <= room;
+  // The room: the line's width, and one line's height (the button's, or a chip's); only when not even the first
+  // chip fits so beside the button, the height of that chip on two lines.
+  const oneLine = Math.max(toggle.offsetHeight, lines(chips[0], 1)) + 1;
+  const twoLines = Math.max(toggle.offsetHeight, lines(chips[0], 2)) + 1;
+  /** @param {number} room */
+  const fits = (room) => box.scrollWidth <= box.clientWidth && inner(box) <= room;
   toggle.hidden = true;
-  if (fits()) return;
-  // From the end, one chip at a time, until what is left and the button fit.
+  if (fits(oneLine)) return;
   toggle.hidden = false;
-  for (let shown = chips.length - 1; shown >= 0; shown--) {
-    chips[shown].hidden = true;
-    label(toggle, false, chips.length, chips.length - shown);
-    if (fits()) break;
+  for (const room of [oneLine, twoLines]) {
+    // From the end, one chip at a time, until what is left and the button fit.
+    for (let shown = chips.length; shown >= 0; shown--) {
+      chips.forEach((chip, i) => { chip.hidden = i >= shown; });
+      label(toggle, false, chips.length, chips.length - shown);
+      if (fits(room) && (shown > 0 || room === twoLines)) return;
+    }
   }
+}
+
+/**
+ * The height of a chip whose words take `count` lines.
+ * @param {HTMLElement | undefined} chip
+ * @param {number} count
+ */
+function lines(chip, count) {
+  if (!chip) return 0;
+  const style = getComputedStyle(chip);
+  const edges = [style.paddingTop, style.paddingBottom, style.borderTopWidth, style.borderBottomWidth];
+  return count * (parseFloat(style.lineHeight) || 0) + edges.reduce((sum, edge) => sum + (parseFloat(edge) || 0), 0);
 }
 
 /**

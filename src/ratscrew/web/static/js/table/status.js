@@ -93,8 +93,10 @@ export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
   const middle = [...centre.children].filter((el) => el instanceof HTMLElement && !el.hidden && !el.classList.contains("wait-ring")
     && el.getClientRects().length).map((el) => el.getBoundingClientRect());
   if (!middle.length) return;
-  const top = centre.querySelector(".pile .pile-card:last-of-type"); // tilted, it reaches out of the pile's box
-  if (top) middle.push(top.getBoundingClientRect());
+  // Each card on the pile is tilted and reaches out of the pile's box: where it lies once it has landed (a card
+  // still landing is elsewhere now, and a lower card may reach out further than the top one).
+  const pile = /** @type {HTMLElement | null} */ (centre.querySelector(".pile"));
+  if (pile) for (const card of pile.querySelectorAll(":scope > .pile-card")) middle.push(restingBox(/** @type {HTMLElement} */ (card), pile));
   const column = {
     left: Math.min(...middle.map((r) => r.left)) - x0, right: Math.max(...middle.map((r) => r.right)) - x0,
     top: Math.min(...middle.map((r) => r.top)) - y0, bottom: Math.max(...middle.map((r) => r.bottom)) - y0,
@@ -166,6 +168,27 @@ export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
     if (fit === "long") fallback ??= place;
   }
   if (fallback) put(fallback);
+}
+
+/**
+ * Where a pile card lies once it has landed: the pile's box turned by the card's tilt and moved by its offset
+ * (pile.js sets both), as the box that holds it on the screen.
+ * @param {HTMLElement} card
+ * @param {HTMLElement} pile
+ * @returns {DOMRect}
+ */
+function restingBox(card, pile) {
+  const turn = (parseFloat(card.style.getPropertyValue("--rot")) || 0) * Math.PI / 180;
+  const dx = parseFloat(card.style.getPropertyValue("--dx")) || 0;
+  const dy = parseFloat(card.style.getPropertyValue("--dy")) || 0;
+  const box = pile.getBoundingClientRect();
+  const w = pile.offsetWidth;
+  const h = pile.offsetHeight;
+  const halfW = (w * Math.abs(Math.cos(turn)) + h * Math.abs(Math.sin(turn))) / 2;
+  const halfH = (w * Math.abs(Math.sin(turn)) + h * Math.abs(Math.cos(turn))) / 2;
+  const x = box.left + box.width / 2 + dx;
+  const y = box.top + box.height / 2 + dy;
+  return new DOMRect(x - halfW, y - halfH, 2 * halfW, 2 * halfH);
 }
 
 /**

@@ -7,6 +7,7 @@ import { pref, setPref } from "../prefs.js";
 import { soundControls } from "../sound.js";
 import { newMemory } from "./verdicts.js";
 import { offlineFlag } from "./link.js";
+import { vibrateControl } from "./buzz.js";
 /** @import { GameSummary, RulesDoc, Seat, SeatDoc, TableOptions, TableState } from "../types.js" */
 
 /**
@@ -148,7 +149,7 @@ export function buildParts(model) {
 }
 
 /**
- * The table's settings: the sounds, and whether every card turned is read out.
+ * The table's settings: the sounds, vibration (where the device has it), and whether every card turned is read out.
  * @param {TableModel} model
  */
 function settings(model) {
@@ -158,6 +159,7 @@ function settings(model) {
     h("summary", {}, t("access.settings")),
     h("div", { class: "table-settings-body" },
       ...soundControls(),
+      vibrateControl(),
       h("label", { class: "check" }, announceBox, " ", t("access.announce_cards")),
       h("p", { class: "hint" }, t("access.announce_hint"))));
 }

@@ -11,6 +11,7 @@ import { describe } from "../format.js";
 import { renderFlipReady } from "./controls.js";
 import { handMark, replay, sweepTo, wrongSlapMotion } from "./motion.js";
 import { narrate } from "./narrate.js";
+import { buzz } from "./buzz.js";
 import { forgetBefore, renderCentre } from "./pile.js";
 import { renderSeats } from "./seats.js";
 import { placeBanner, renderPause, renderStatus, showBanner } from "./status.js";
@@ -107,6 +108,7 @@ function happened(core, { event, seen }, quiet) {
     wrongSlapMotion(parts.pileBox, seatEl, event.burned.length);
   }
   if (answer.sound) playSound(answer.sound);
+  if (answer.buzz) buzz(answer.buzz);
   if (answer.motion === "sweep" && "seat" in event) sweepTo(parts.pileBox, parts.flight, parts.seatEls[event.seat]);
   // A verdict on the player's own slap (wrong, set aside, or a pile won by it) shows at once and stays
   // readable before a lesser line (a pile collected after a challenge) replaces it.

@@ -26,6 +26,7 @@ import { describe, seatName, youKey } from "../format.js";
  * @property {"sweep" | null} motion the pile sweeps to the winner (a slap's own motion is motion.js's)
  * @property {boolean} said read out to screen readers
  * @property {boolean} urgent read out at once, in the alert region
+ * @property {import("./buzz.js").Buzz | null} buzz a vibration: the player's own slap judged (buzz.js)
  */
 
 /**
@@ -174,7 +175,7 @@ function spokenText(event, voice) {
 }
 
 /** @type {Answer} */
-const QUIET = { sound: null, banner: null, motion: null, said: true, urgent: false };
+const QUIET = { sound: null, banner: null, motion: null, said: true, urgent: false, buzz: null };
 
 /**
  * @param {GameEvent} event
@@ -182,13 +183,14 @@ const QUIET = { sound: null, banner: null, motion: null, said: true, urgent: fal
  * @returns {Answer}
  */
 export function answerFor(event, yours) {
+  const own = "seat" in event && yours.includes(event.seat);
   switch (event.kind) {
     case "pile_won":
       return { ...QUIET, sound: "won", banner: event.how === "slap" ? "good" : "info", motion: "sweep" };
     case "wrong_slap":
-      return { ...QUIET, sound: "wrong", banner: "bad" };
+      return { ...QUIET, sound: "wrong", banner: "bad", buzz: own ? "wrong" : null };
     case "slap_correct":
-      return { ...QUIET, sound: "slap", banner: "good" };
+      return { ...QUIET, sound: "slap", banner: "good", buzz: own ? "won" : null };
     case "challenge_won":
       return { ...QUIET, banner: "info" };
     case "player_out":
@@ -197,7 +199,7 @@ export function answerFor(event, yours) {
       return { ...QUIET, banner: "info", urgent: true };
     case "slap_dismissed":
       // Your slap did not count: say why (too late, locked out...). Another's is only in the feed.
-      return yours.includes(event.seat) ? { ...QUIET, banner: "muted" } : { ...QUIET, said: false };
+      return own ? { ...QUIET, banner: "muted", buzz: "set_aside" } : { ...QUIET, said: false };
     default:
       return QUIET;
   }

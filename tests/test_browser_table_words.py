@@ -122,6 +122,8 @@ def test_a_slap_on_the_pile_just_taken_is_a_wrong_slap_on_nothing(
 ) -> None:
     page = table("en", {}, find_seed(Rules.build("standard"), player_wins_the_first_pile))
     page.keyboard.press("f")  # the player's court card: the computer pays in number cards, and the pile comes back
+    # While the won pile waits to be collected, its winner is told it is theirs, not to slap it.
+    page.wait_for_function(STATUS_IS, arg=text("en", "game.status.waiting.you"))
     taken = text("en", "game.pile_taken")
     page.wait_for_function("(said) => document.getElementById('pile').textContent === said", arg=taken)
     page.wait_for_selector(".flip-button.ready")  # the player leads the next pile: nothing covers the empty one

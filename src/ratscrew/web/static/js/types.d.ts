@@ -507,6 +507,8 @@ export interface Table {
   showSummary(summary: GameSummary): void;
   hideSummary(): void;
   toast(text: string, tone: "good" | "bad" | "info" | "muted"): void;
+  /** The room's socket went down (false) or was welcomed again (true): the table says so and takes no plays. */
+  setConnected(up: boolean): void;
   readonly state: TableState | null;
   readonly yours: Seat[];
   destroy(): void;

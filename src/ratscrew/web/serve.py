@@ -21,6 +21,7 @@ from ratscrew.errors import RatscrewError
 from ratscrew.web.app import create_app
 from ratscrew.web.wslink import TimedWebSocket
 
+LISTEN_BACKLOG = 2048
 WS_MAX_BYTES = 64 * 1024  # the protocol itself refuses anything over 1 KiB with a readable error
 
 
@@ -41,7 +42,9 @@ def bind(host: str, port: int) -> socket.socket:
         raise RatscrewError(
             f"cannot listen on {host}:{port}: {what}; choose another --port, or leave it out for a free one"
         ) from None
-    sock.listen(128)
+    # Room set-ups come in bursts (a proxy opens a connection for each page's socket): a queue of 128 overflowed
+    # on this machine's loaded runs. 2048 is uvicorn's own default; the kernel caps it at net.core.somaxconn.
+    sock.listen(LISTEN_BACKLOG)
     return sock
 
 

@@ -109,7 +109,7 @@ def test_changes_from_the_preset_are_listed_as_chips(client: TestClient) -> None
     assert doc["preset"]["changed"] is True
     assert doc["preset"]["text"].startswith("Standard avec 1 règle maison modifiée")
     assert [c["key"] for c in doc["changes"]] == ["slaps.run"]
-    assert " : " in doc["changes"][0]["chip"]
+    assert "\u00a0: " in doc["changes"][0]["chip"]
     assert doc["preset"]["changes_text"] == "avec 1 modification"
 
 

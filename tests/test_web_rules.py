@@ -44,7 +44,7 @@ def test_the_referee_says_why_in_the_readers_language(client: TestClient) -> Non
     french = check(client, ["7S", "2H", "KD", "7C"], rules, "fr")["matches"][0]
     assert english["name"] == "Big Mac" and english["cards"] == ["7S", "2H", "KD", "7C"]
     assert english["why"] == "7♠ 2♥ K♦ 7♣: the top card matches the fourth from the top"
-    assert french["why"] == "7♠ 2♥ R♦ 7♣ : la carte du dessus est de même valeur que la quatrième"
+    assert french["why"] == "7♠ 2♥ R♦ 7♣\u00a0: la carte du dessus est de même valeur que la quatrième"
 
 
 def test_bad_house_values_are_a_400_naming_the_allowed_ones(client: TestClient) -> None:

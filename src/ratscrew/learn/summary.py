@@ -25,13 +25,6 @@ from ratscrew.learn.words import (
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
 
 COURT_LETTERS: tuple[Rank, ...] = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
-# Options a person at a real table never agrees on (timing only a computer measures, simulation guards):
-# left out of the list of changes, as the score keeper always did.
-MACHINE_ONLY: frozenset[str] = frozenset(
-    ("slapping.collect_delay_ms", "slapping.tie_window_ms", "end.time_limit_s", "end.max_cards")
-)
-
-
 def letter(tr: Texts, rank: Rank) -> str:
     """The letter a court card carries in this language (K, R in French, K in German...)."""
     return tr(f"card.letter.{rank.symbol}")
@@ -138,7 +131,7 @@ def changes(tr: Texts, rules: Rules) -> list[Doc]:
                 "label": label,
                 "value_label": words,
                 "chip": tr("rules.chip.change", label=label, value=words),
-                "table": key not in MACHINE_ONLY,
+                "table": opt.table,
             }
         )
     return out

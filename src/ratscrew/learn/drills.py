@@ -28,7 +28,7 @@ from ratscrew.errors import MalformedInput, NotFound, RulesError
 from ratscrew.learn.examples import match_doc
 from ratscrew.learn.narrator import Step, challenge_steps, narrate
 from ratscrew.learn.words import Doc, Texts, card_text, cards_text, no_challenges, rank_name, slap_keys
-from ratscrew.patterns import find_matches, wildcard_rank
+from ratscrew.patterns import PATTERNS_BY_KEY, find_matches, wildcard_rank
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
 
@@ -443,12 +443,6 @@ def _segment(rng: SeededRandom, rules: Rules, target: str, used: set[Card]) -> l
     return [_Shoe(rules, rng).any()]
 
 
-def _span(rules: Rules, pattern: str) -> int:
-    """How many top cards of the pile a pattern looks at (the page shows that many)."""
-    spans = {"run": rules.slaps.run, "flush": rules.slaps.flush, "bigmac": 4}
-    return spans.get(pattern, 3)
-
-
 def stream_drill(
     tr: Texts, rules: Rules, rng: SeededRandom, patterns: Sequence[str], length: int = STREAM_LENGTH
 ) -> Doc:
@@ -474,8 +468,10 @@ def stream_drill(
                 pile = []
     return {
         "cards": items,
-        "shown": max(3, *(_span(rules, k) for k in patterns)),
+        # The page shows as many top cards as the patterns in play look at (three at least), and the bottom card
+        # too where a pattern joins it to the top.
+        "shown": max(3, *(PATTERNS_BY_KEY[k].reach_under(rules.slaps) for k in patterns)),
         "interval_ms": 1200,
-        "patterns": [{"key": k, "name": tr(f"pattern.{k}")} for k in patterns],
+        "patterns": [{"key": k, "name": tr(f"pattern.{k}"), "bottom": PATTERNS_BY_KEY[k].bottom} for k in patterns],
         "question": tr("drill.stream.q"),
     }

@@ -31,11 +31,13 @@ OTHER_SUIT = {"S": "H", "H": "C", "C": "D", "D": "S"}
 
 
 def match_doc(tr: Texts, match: Match) -> Doc:
-    """A match with its name and a one-line reason in the page's language."""
+    """A match with its name, a one-line reason in the page's language, and the places of its cards in the pile
+    (``positions``, from the bottom: what a page marks)."""
     return {
         "pattern": match.pattern,
         "name": tr(f"pattern.{match.pattern}"),
         "cards": [str(c) for c in match.cards],
+        "positions": list(match.positions),
         "why": tr(f"pattern.{match.pattern}.why", cards=cards_text(match.cards, tr)),
     }
 

@@ -29,7 +29,7 @@ from ratscrew.learn.words import (
     value_label,
     wildcard_text,
 )
-from ratscrew.patterns import PATTERN_KEYS
+from ratscrew.patterns import PATTERN_KEYS, PATTERNS, PATTERNS_BY_KEY
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, SECTIONS, Rules
 
 COURT_RANKS: tuple[Rank, ...] = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
@@ -264,12 +264,17 @@ def pattern_block(tr: Texts, rules: Rules, pattern: str) -> Doc:
 
 
 def pattern_keys(pattern: str) -> tuple[str, ...]:
-    """The rules keys a pattern depends on (shown beside it)."""
-    return {
-        "run": ("slaps.run", "slaps.run_wrap"),
-        "ten_gap": ("slaps.ten", "slaps.ten_gap"),
-        "top_bottom_ten": ("slaps.ten", "slaps.top_bottom_ten"),
-    }.get(pattern, (f"slaps.{pattern}",))
+    """The rules keys a pattern depends on (shown beside it): those that switch it on, and the options that
+    change it (they need its switch, as ``slaps.run_wrap`` needs ``slaps.run``) without being another pattern's
+    switch (``slaps.ten_gap`` needs a ten, but is a pattern of its own)."""
+    declared = PATTERNS_BY_KEY[pattern]
+    switches = {p.switch for p in PATTERNS}
+    changes = [
+        o.key
+        for o in OPTIONS
+        if o.needs is not None and declared.switch in o.needs.keys and o.key not in switches | set(declared.on)
+    ]
+    return (*declared.on, *changes)
 
 
 def section_slaps(tr: Texts, rules: Rules) -> Doc:

@@ -25,6 +25,8 @@ from ratscrew.learn.words import (
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
 
 COURT_LETTERS: tuple[Rank, ...] = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
+
+
 def letter(tr: Texts, rank: Rank) -> str:
     """The letter a court card carries in this language (K, R in French, K in German...)."""
     return tr(f"card.letter.{rank.symbol}")

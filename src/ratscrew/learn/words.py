@@ -29,11 +29,7 @@ def slap_keys(rules: Rules) -> list[str]:
     """The patterns that can really be slapped: enabled, and what their option needs (rules/options.py) is
     set so; the joker slap needs jokers in the deck. Learn, the summary and the cheat sheet all ask here."""
     values = rules.values()
-    return [
-        p.key
-        for p in enabled_patterns(rules)
-        if (opt := OPTIONS_BY_KEY.get(f"slaps.{p.key}")) is None or needs_met(opt, values)
-    ]
+    return [p.key for p in enabled_patterns(rules) if needs_met(OPTIONS_BY_KEY[p.switch], values)]
 
 
 @dataclass(frozen=True, slots=True)

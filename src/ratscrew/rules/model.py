@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from ratscrew.cards import Card, DeckSpec, Rank
 from ratscrew.patterns import PATTERNS
-from ratscrew.rules.options import OPTIONS, Value, check_needs, option
+from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, Value, check_needs, option
 from ratscrew.rules.presets import preset as find_preset
 from ratscrew.rules.sections import (
     SECTION_TYPES,
@@ -121,6 +121,17 @@ class Rules:
         """Whether any pattern could ever be slapped (without one, a game can loop forever)."""
         s = self.slaps
         return any(p.enabled(s) and (p.key != "joker" or jokers_in_play) for p in PATTERNS)
+
+
+def _check_patterns() -> None:
+    """Every pattern is switched on by slap rules keys (a typo in a pattern's declaration is named here)."""
+    for pattern in PATTERNS:
+        unknown = [k for k in pattern.on if k not in OPTIONS_BY_KEY or not k.startswith("slaps.")]
+        if unknown:
+            raise TypeError(f"pattern {pattern.key} is switched on by {unknown[0]}, which is no slaps.* rules key")
+
+
+_check_patterns()
 
 
 @cache

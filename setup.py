@@ -41,6 +41,12 @@ setup(
     ext_modules=[
         Extension("ratscrew._bmn_fast", ["src/ratscrew/_bmn_fast.c"], extra_compile_args=["-O2"]),
         Extension("ratscrew._bmn_hunt", ["src/ratscrew/_bmn_hunt.c"], extra_compile_args=["-O2"]),
-        Extension("ratscrew._ers_fast", ["src/ratscrew/_ers_fast.c"], extra_compile_args=EXACT_FLOATS),
+        # _ers_rules.h is generated from the rules' declarations (ratscrew/lab/kernel_header.py) and committed.
+        Extension(
+            "ratscrew._ers_fast",
+            ["src/ratscrew/_ers_fast.c"],
+            depends=["src/ratscrew/_ers_rules.h"],
+            extra_compile_args=EXACT_FLOATS,
+        ),
     ],
 )

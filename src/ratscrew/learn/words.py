@@ -111,9 +111,9 @@ def value_label(tr: Texts, opt: Option, value: Value) -> str:
 
 
 def option_label(tr: Texts, key: str) -> str:
-    """A rules key's short name for players (the score keeper's label), or its summary where it has none."""
-    label = tr(f"scores.opt.{key}")
-    return tr(f"option.{key}") if label == f"scores.opt.{key}" else label
+    """A rules key's short name for players (the score keeper's label), or its summary for what only a computer
+    measures (the score keeper has no label for those: it leaves them out)."""
+    return tr(f"scores.opt.{key}") if OPTIONS_BY_KEY[key].table else tr(f"option.{key}")
 
 
 def key_doc(tr: Texts, rules: Rules, key: str) -> Doc:

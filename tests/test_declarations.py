@@ -105,9 +105,10 @@ def test_the_kernel_implements_every_pattern(key: str) -> None:
 
 def test_the_compiled_kernel_was_built_from_these_declarations() -> None:
     module = importlib.import_module(kernel.MODULE)
-    assert kernel.kernel_mismatch(module) is None
-    assert list(module.RULE_VALUES) == [o.key for o in OPTIONS], "the compiled kernel is stale: rebuild it"
-    assert module.ENUMS["patterns"] == PATTERN_KEYS, "the compiled kernel is stale: rebuild it"
+    stale = "the compiled kernel is stale: rebuild it (scripts/setup-env dev)"
+    assert list(module.RULE_VALUES) == [o.key for o in OPTIONS], stale
+    assert module.ENUMS["patterns"] == PATTERN_KEYS, stale
+    assert kernel.kernel_mismatch(module) is None, stale
 
 
 def test_a_pattern_switch_must_read_zero_in_c_when_off() -> None:
@@ -148,7 +149,10 @@ def reached_texts(rules: Rules) -> set[str]:
         kinds = ([] if no_challenges(rules) else ["debt"]) + (["slap", "stream"] if slap_keys(rules) else [])
         for kind in kinds:
             for seed in range(3):
-                make_drill(kind, seed, rules, "en")
+                try:
+                    make_drill(kind, seed, rules, "en")
+                except LookupError:
+                    continue  # a pattern the drills cannot build yet: test_the_drills_build_... names it
     return seen
 
 

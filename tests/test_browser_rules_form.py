@@ -99,6 +99,21 @@ def test_a_setting_without_effect_is_greyed_with_the_reason(page: Page) -> None:
     expect(page.locator("#sk-opt-slapping-once_per_card-why")).to_be_hidden()
 
 
+def test_learn_marks_the_cards_each_pattern_takes(page: Page) -> None:
+    """A top-bottom ten is made by the pile's bottom card and its top one: Learn marks those two (it once marked
+    the top two, as for a pattern at the top, since it only knew top-bottom by name)."""
+    page.click("details.house-rules summary")
+    page.select_option("#opt-slaps-ten", "numbers")
+    page.check("#opt-slaps-top_bottom_ten")
+    page.click(".learn-these a")
+    example = page.locator("#pattern-top_bottom_ten .example.is-slap").first
+    expect(example).to_be_visible()
+    cards = example.locator(".ex-card")
+    classes = [cards.nth(i).get_attribute("class") or "" for i in range(cards.count())]
+    assert len(classes) >= 3
+    assert [i for i, c in enumerate(classes) if "in-match" in c.split()] == [0, len(classes) - 1]
+
+
 def test_learn_explains_the_rules_a_table_set_up(page: Page) -> None:
     page.click("details.house-rules summary")
     page.check("#opt-slaps-bigmac")

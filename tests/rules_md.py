@@ -33,6 +33,7 @@ DEFAULTS: dict[str, Value] = {
     "slaps.top_bottom": False,
     "slaps.marriage": False,
     "slaps.divorce": False,
+    "slaps.marriage_suits": "any",
     "slaps.run": 0,
     "slaps.run_wrap": True,
     "slaps.ten": "off",

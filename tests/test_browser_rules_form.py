@@ -145,3 +145,27 @@ def test_learn_explains_the_rules_a_table_set_up(page: Page) -> None:
     learn.wait_for_selector("#pattern-bigmac")  # the room started with the setup page's rules
     expect(learn.locator("#learn-preset")).to_have_value("*table*")
     learn.close()
+
+
+def test_the_rules_other_programs_play_are_offered_where_they_count(page: Page) -> None:
+    """The suits of a marriage count only with marriages or divorces on: the setup page and the score keeper grey
+    the setting out until one is, naming both."""
+    page.click("details.house-rules summary")
+    suits = "#opt-slaps-marriage_suits"
+    marriage = page.locator("label[for=opt-slaps-marriage]").inner_text()
+    divorce = page.locator("label[for=opt-slaps-divorce]").inner_text()
+    reason_shown(page, suits, f"No effect unless “{marriage}” or “{divorce}” is on.")
+    page.check("#opt-slaps-divorce")
+    expect(page.locator(suits)).to_be_enabled()
+    page.select_option(suits, "same-suit")
+    expect(page.locator(".setup .rule-chips")).to_contain_text("Divorce (one suit)")
+
+    page.goto(page.url.split("#")[0] + "#/scores")
+    page.click(".sk-changes summary")
+    reason_shown(page, "#sk-opt-slaps-marriage_suits", "No effect unless “Marriage (K Q)” or “Divorce (K 5 Q)” is on.")
+    page.check("#sk-opt-slaps-marriage")
+    expect(page.locator("#sk-opt-slaps-marriage_suits")).to_be_enabled()
+    page.select_option("#sk-opt-slaps-marriage_suits", json.dumps("same-colour"))
+    expect(page.locator(".sk-preview")).to_contain_text(
+        "a King and a Queen together, either way round, both red or both black"
+    )

@@ -93,7 +93,7 @@ typedef struct {
     int from_bottom, once_per_card;
     int slap_in, out_when, leader_left;
     int p_on[P_COUNT];
-    int run, run_wrap, ten, ten_gap, burned_count, flush, wildcard;
+    int run, run_wrap, ten, ten_gap, burned_count, flush, wildcard, marriage_suits;
     long long time_limit_s, max_cards;
     int decks, jokers;
     double bot_pace;
@@ -277,6 +277,14 @@ static inline int royals(int a, int b) {
     int ra = RANK(a), rb = RANK(b);
     return (ra == R_KING && rb == R_QUEEN) || (ra == R_QUEEN && rb == R_KING);
 }
+static inline int red(int card) { return (card & 3) == SUIT_H || (card & 3) == SUIT_D; }
+/* A King and a Queen of the suits slaps.marriage_suits asks for (patterns._royal_couple). */
+static inline int royal_couple(const Config *c, int a, int b) {
+    if (!royals(a, b)) return 0;
+    if (c->marriage_suits == SLAPS_MARRIAGE_SUITS_SAME_SUIT) return (a & 3) == (b & 3);
+    if (c->marriage_suits == SLAPS_MARRIAGE_SUITS_SAME_COLOUR) return red(a) == red(b);
+    return 1;
+}
 static inline int ten_value(const Config *c, int card) {
     int r = RANK(card);
     if (r >= 2 && r <= R_TEN) return r;
@@ -346,12 +354,12 @@ static int match_top_bottom(const Sim *s, int len, int top, int second, int thir
     return s->npile >= 2 && same_rank(top, pp_at(s, 0));
 }
 static int match_marriage(const Sim *s, int len, int top, int second, int third) {
-    (void)s, (void)third;
-    return len >= 2 && royals(top, second);
+    (void)third;
+    return len >= 2 && royal_couple(s->cfg, top, second);
 }
 static int match_divorce(const Sim *s, int len, int top, int second, int third) {
-    (void)s, (void)second;
-    return len >= 3 && royals(top, third);
+    (void)second;
+    return len >= 3 && royal_couple(s->cfg, top, third);
 }
 static int match_run(const Sim *s, int len, int top, int second, int third) {
     (void)top, (void)second, (void)third;
@@ -1105,6 +1113,7 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
     c->slap_in = (int)v[CFG_PLAYERS_SLAP_IN];
     c->out_when = (int)v[CFG_PLAYERS_OUT_WHEN];
     c->leader_left = v[CFG_PLAYERS_LEADER] == PLAYERS_LEADER_LEFT;
+    c->marriage_suits = (int)v[CFG_SLAPS_MARRIAGE_SUITS];
     c->run = (int)v[CFG_SLAPS_RUN];
     c->run_wrap = (int)v[CFG_SLAPS_RUN_WRAP];
     c->ten = (int)v[CFG_SLAPS_TEN];

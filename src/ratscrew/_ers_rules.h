@@ -30,6 +30,7 @@
     X(SLAPS_TOP_BOTTOM, "slaps.top_bottom", 0, 1, NULL) \
     X(SLAPS_MARRIAGE, "slaps.marriage", 0, 1, NULL) \
     X(SLAPS_DIVORCE, "slaps.divorce", 0, 1, NULL) \
+    X(SLAPS_MARRIAGE_SUITS, "slaps.marriage_suits", 0, 0, "any same-colour same-suit") \
     X(SLAPS_RUN, "slaps.run", 0, 0, "0 3 4") \
     X(SLAPS_RUN_WRAP, "slaps.run_wrap", 0, 1, NULL) \
     X(SLAPS_TEN, "slaps.ten", 0, 0, "off numbers ace-one") \
@@ -52,6 +53,7 @@ enum { SLAPPING_PENALTY_FROM_TOP, SLAPPING_PENALTY_FROM_BOTTOM }; /* slapping.pe
 enum { SLAPPING_TIE_FIRST, SLAPPING_TIE_SPLIT }; /* slapping.tie */
 enum { PLAYERS_OUT_WHEN_WRONG_SLAP, PLAYERS_OUT_WHEN_MISSED_SLAP, PLAYERS_OUT_WHEN_NEVER }; /* players.out_when */
 enum { PLAYERS_LEADER_WINNER, PLAYERS_LEADER_LEFT }; /* players.leader */
+enum { SLAPS_MARRIAGE_SUITS_ANY, SLAPS_MARRIAGE_SUITS_SAME_COLOUR, SLAPS_MARRIAGE_SUITS_SAME_SUIT }; /* slaps.marriage_suits */
 enum { SLAPS_TEN_OFF, SLAPS_TEN_NUMBERS, SLAPS_TEN_ACE_ONE }; /* slaps.ten */
 enum { SLAPS_TEN_GAP_OFF, SLAPS_TEN_GAP_COURT, SLAPS_TEN_GAP_ANY }; /* slaps.ten_gap */
 enum { SLAPS_WILDCARD_OFF, SLAPS_WILDCARD_2, SLAPS_WILDCARD_3, SLAPS_WILDCARD_4, SLAPS_WILDCARD_5, SLAPS_WILDCARD_6, SLAPS_WILDCARD_7, SLAPS_WILDCARD_8, SLAPS_WILDCARD_9, SLAPS_WILDCARD_10, SLAPS_WILDCARD_J, SLAPS_WILDCARD_Q, SLAPS_WILDCARD_K, SLAPS_WILDCARD_A }; /* slaps.wildcard */

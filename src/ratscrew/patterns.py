@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, TypeAlias
 
-from ratscrew.cards import Card, Rank, format_cards
+from ratscrew.cards import Card, Rank, Suit, format_cards
 
 if TYPE_CHECKING:  # the rules import the patterns (Rules.any_slap_enabled); these only name the rules' types
     from ratscrew.rules.model import Rules, SlapRules
@@ -127,19 +127,42 @@ def top_bottom(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | 
 
 
 _ROYALS = {Rank.KING, Rank.QUEEN}
+_RED = {Suit.HEARTS, Suit.DIAMONDS}
+
+
+def _royal_couple(a: Card, b: Card, rules: SlapRules) -> bool:
+    """A King and a Queen, of the suits ``slaps.marriage_suits`` asks for (a bare rank has no suit to match)."""
+    if {a.rank, b.rank} != _ROYALS:
+        return False
+    if rules.marriage_suits == "any":
+        return True
+    if a.suit is None or b.suit is None:
+        return False
+    if rules.marriage_suits == "same-suit":
+        return a.suit is b.suit
+    return (a.suit in _RED) == (b.suit in _RED)
+
+
+def _couple_words(cards: tuple[Card, ...], rules: SlapRules) -> tuple[str, str]:
+    """The cards as the reason shows them, and what the King and Queen must share (nothing by default)."""
+    if rules.marriage_suits == "any":
+        return _ranks(cards), ""
+    return format_cards(cards), " of one suit" if rules.marriage_suits == "same-suit" else " of one colour"
 
 
 def marriage(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
-    if len(pile) >= 2 and {pile[-1].rank, pile[-2].rank} == _ROYALS:
+    if len(pile) >= 2 and _royal_couple(pile[-1], pile[-2], rules):
         top, at = _top(pile, 2)
-        return Match("marriage", top, f"marriage: {_ranks(top)}, a King and a Queen side by side", at)
+        shown, shared = _couple_words(top, rules)
+        return Match("marriage", top, f"marriage: {shown}, a King and a Queen{shared} side by side", at)
     return None
 
 
 def divorce(pile: Sequence[Card], rules: SlapRules, face_up: int) -> Match | None:
-    if len(pile) >= 3 and {pile[-1].rank, pile[-3].rank} == _ROYALS:
+    if len(pile) >= 3 and _royal_couple(pile[-1], pile[-3], rules):
         top, at = _top(pile, 3)
-        return Match("divorce", top, f"divorce: {_ranks(top)}, a King and a Queen with one card between", at)
+        shown, shared = _couple_words(top, rules)
+        return Match("divorce", top, f"divorce: {shown}, a King and a Queen{shared} with one card between", at)
     return None
 
 

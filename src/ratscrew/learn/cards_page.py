@@ -117,7 +117,9 @@ def card_facts(tr: Texts, rules: Rules, rank: Rank) -> list[Doc]:
     if s.sandwich:
         facts.append(_fact(tr, rules, "learn.cards.sandwich", [other, _filler([rank]), card], "sandwich", rank=name))
     if rank in (Rank.KING, Rank.QUEEN):
-        mate = show_card(Rank.QUEEN if rank is Rank.KING else Rank.KING)
+        # Of the card's own suit where the table asks a King and Queen to share one (slaps.marriage_suits).
+        suit = card.suit.value if s.marriage_suits != "any" and card.suit is not None else None
+        mate = show_card(Rank.QUEEN if rank is Rank.KING else Rank.KING, suit)
         if s.marriage:
             facts.append(_fact(tr, rules, "learn.cards.marriage", [mate, card], "marriage"))
         if s.divorce:

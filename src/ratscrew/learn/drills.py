@@ -280,9 +280,10 @@ class _Shoe:
         self.rng = rng
         self.cards = [c for c in _deck(rules, rng, jokers=bool(rules.deck.jokers)) if c not in avoid]
 
-    def take(self, rank: Rank) -> Card:
+    def take(self, rank: Rank, suits: Collection[Suit | None] | None = None) -> Card:
+        """The next card of ``rank`` (and of one of ``suits``, when given)."""
         for i, card in enumerate(self.cards):
-            if card.rank is rank:
+            if card.rank is rank and (suits is None or card.suit in suits):
                 return self.cards.pop(i)
         raise _ShoeEmpty(f"no {rank.symbol} left in the shoe")
 
@@ -338,9 +339,11 @@ def _pattern_top(rng: SeededRandom, rules: Rules, shoe: _Shoe, pattern: str) -> 
         return [shoe.take(rank), shoe.any(avoid=[rank]), shoe.take(rank)]
     if pattern in ("marriage", "divorce"):
         pair = [Rank.KING, Rank.QUEEN] if rng.below(2) else [Rank.QUEEN, Rank.KING]
+        first = shoe.take(pair[0])
+        second = shoe.take(pair[1], _partner_suits(rules, first))
         if pattern == "marriage":
-            return [shoe.take(pair[0]), shoe.take(pair[1])]
-        return [shoe.take(pair[0]), shoe.any(avoid=[Rank.KING, Rank.QUEEN]), shoe.take(pair[1])]
+            return [first, second]
+        return [first, shoe.any(avoid=[Rank.KING, Rank.QUEEN]), second]
     if pattern == "run":
         length = rules.slaps.run
         start = rng.below(13) if rules.slaps.run_wrap else rng.below(14 - length)
@@ -359,6 +362,19 @@ def _pattern_top(rng: SeededRandom, rules: Rules, shoe: _Shoe, pattern: str) -> 
         return [shoe.take(Rank.JOKER)]
     # A pattern this module does not build is a declaration with a piece missing (tests/test_declarations.py).
     raise LookupError(f"learn/drills.py builds no pile for the pattern {pattern}: add it to _pattern_top")
+
+
+_RED = (Suit.HEARTS, Suit.DIAMONDS)
+_BLACK = (Suit.SPADES, Suit.CLUBS)
+
+
+def _partner_suits(rules: Rules, card: Card) -> Collection[Suit | None] | None:
+    """The suits a King or Queen may have to marry ``card`` under ``slaps.marriage_suits`` (None: any)."""
+    if rules.slaps.marriage_suits == "same-suit":
+        return (card.suit,)
+    if rules.slaps.marriage_suits == "same-colour":
+        return _RED if card.suit in _RED else _BLACK
+    return None
 
 
 # Patterns made by the two ends of the pile, with the fewest cards between them.

@@ -36,6 +36,7 @@ VARIANTS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
         ("slaps.top_bottom", "slaps.marriage", "slaps.divorce", "slaps.run", "slaps.ten", "slaps.ten_gap"),
     ),
     ("bigmac", None, ("slaps.bigmac", "slaps.flush", "slaps.six_nine", "slaps.top_bottom_ten")),
+    ("suited", None, ("slaps.marriage", "slaps.divorce", "slaps.marriage_suits")),
     ("wildcard", None, ("slaps.wildcard",)),
     ("slapjack", "slapjack", ("challenge.J", "challenge.Q", "challenge.K", "challenge.A", "slaps.wildcard")),
     ("burn_two", None, ("slapping.penalty_cards", "slapping.penalty_from")),

@@ -245,6 +245,8 @@ def pattern_rule(tr: Texts, rules: Rules, pattern: str) -> str:
     if pattern == "top_bottom_ten":
         return tr(f"learn.pattern.top_bottom_ten.{s.ten}")
     sentence = tr(f"learn.pattern.{pattern}.rule")
+    if pattern in ("marriage", "divorce") and s.marriage_suits != "any":
+        sentence += " " + tr(f"learn.pattern.marriage_suits.{s.marriage_suits}")
     if pattern in ("top_bottom", "top_bottom_ten") and s.burned_count:
         sentence += " " + tr("learn.pattern.top_bottom.burned")
     if pattern == "joker" and not rules.deck.jokers:

@@ -44,6 +44,8 @@ def _pattern_note(tr: Texts, rules: Rules, key: str) -> str:
         return tr("scores.rules.flush", n=s.flush)
     if key == "wildcard":
         return tr("scores.rules.wildcard", rank=wildcard_text(tr, rules))
+    if key in ("marriage", "divorce") and s.marriage_suits != "any":
+        return tr(f"scores.rules.pattern.{key}") + tr(f"scores.rules.suits.{s.marriage_suits}")
     return tr(f"scores.rules.pattern.{key}")
 
 
@@ -91,6 +93,8 @@ def chips(tr: Texts, rules: Rules) -> list[str]:
             on.append(tr("rules.chip.flush", n=s.flush))
         elif key == "wildcard":
             on.append(tr("rules.chip.wildcard", rank=wildcard_text(tr, rules)))
+        elif key in ("marriage", "divorce") and s.marriage_suits != "any":
+            on.append(tr(f"rules.chip.suited.{s.marriage_suits}", name=tr(f"pattern.{key}")))
         else:
             on.append(tr(f"pattern.{key}"))
     p = rules.players

@@ -20,6 +20,7 @@ PenaltyFrom = Literal["top", "bottom"]
 Tie = Literal["first", "split"]
 OutWhen = Literal["wrong-slap", "missed-slap", "never"]
 Leader = Literal["winner", "left"]
+MarriageSuits = Literal["any", "same-colour", "same-suit"]
 RunLength = Literal[0, 3, 4]
 TenRule = Literal["off", "numbers", "ace-one"]
 TenGap = Literal["off", "court", "any"]
@@ -146,6 +147,11 @@ class SlapRules:
     top_bottom: bool = declare(False, "slap when the top card matches the bottom card of the pile")
     marriage: bool = declare(False, "slap a King and a Queen next to each other, either order")
     divorce: bool = declare(False, "slap a King and a Queen with exactly one card between them")
+    marriage_suits: MarriageSuits = declare(
+        "any",
+        "which King and Queen make a marriage or a divorce: any, both red or both black, or the same suit",
+        needs=Needs("slaps.marriage", (True,), or_keys=("slaps.divorce",)),
+    )
     run: RunLength = declare(0, "slap 3 or 4 cards in sequence, up or down (0: off)")
     run_wrap: bool = declare(
         True, "runs may go round the corner: Q K A 2, K A 2, A 2 3", needs=Needs("slaps.run", (3, 4))

@@ -49,8 +49,10 @@ export function needsReason(opt, options, nameOf = optionName) {
   const needs = opt.needs;
   const others = needs ? needs.keys.map((key) => options.find((o) => o.key === key)).filter((o) => o !== undefined) : [];
   if (!needs || !others.length) return "";
-  const values = needs.values.map((v) => valueWords(others[0], v));
-  return t("rules.needs", { setting: either(others.map(nameOf)), values: either(values) });
+  const values = either(needs.values.map((v) => valueWords(others[0], v)));
+  if (others.length === 1) return t("rules.needs", { setting: nameOf(others[0]), values });
+  const [first, ...rest] = others.map(nameOf);
+  return t("rules.needs_either", { first, second: rest.join(" / "), values });
 }
 
 /**

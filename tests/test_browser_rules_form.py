@@ -149,7 +149,7 @@ def test_learn_explains_the_rules_a_table_set_up(page: Page) -> None:
 
 def test_the_rules_other_programs_play_are_offered_where_they_count(page: Page) -> None:
     """The suits of a marriage count only with marriages or divorces on: the setup page and the score keeper grey
-    the setting out until one is, naming both."""
+    the setting out until one is, naming both. The score keeper offers the new leader rule, and its card says it."""
     page.click("details.house-rules summary")
     suits = "#opt-slaps-marriage_suits"
     marriage = page.locator("label[for=opt-slaps-marriage]").inner_text()
@@ -168,4 +168,9 @@ def test_the_rules_other_programs_play_are_offered_where_they_count(page: Page) 
     page.select_option("#sk-opt-slaps-marriage_suits", json.dumps("same-colour"))
     expect(page.locator(".sk-preview")).to_contain_text(
         "a King and a Queen together, either way round, both red or both black"
+    )
+    # Who leads after a pile: play may go on from the player after the last card, as some programs play.
+    page.select_option("#sk-opt-players-leader", json.dumps("next"))
+    expect(page.locator(".sk-preview")).to_contain_text(
+        "play goes on from the player after whoever turned the last card"
     )

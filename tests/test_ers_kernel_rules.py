@@ -163,6 +163,10 @@ def test_slapjack_plays_the_same_games() -> None:
 PEER_RULES = [
     pytest.param({"slaps.marriage": True, "slaps.divorce": True}, "slaps.marriage_suits", v, id=f"marriage_suits={v}")
     for v in ("same-colour", "same-suit")
+] + [
+    pytest.param({}, "players.leader", "next", id="leader=next"),
+    pytest.param({"slapping.penalty": "give-pile"}, "players.leader", "next", id="leader=next,give-pile"),
+    pytest.param({"players.slap_in": False}, "players.leader", "next", id="leader=next,out-is-out"),
 ]
 
 

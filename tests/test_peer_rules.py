@@ -1,5 +1,6 @@
 """Rules other ERS programs play that the engine once could not express, case by case, as docs/rules.md gives
-them: which King and Queen make a marriage (``slaps.marriage_suits``).
+them: which King and Queen make a marriage (``slaps.marriage_suits``) and who leads after a pile is won
+(``players.leader`` = ``next``).
 
 The tables use the notation of tests/casebook.py. Each rule's default leaves every game as it was: the golden
 records and every other case replay unchanged under it.
@@ -79,6 +80,60 @@ GAME_CASES = [
         step("flip", "1 turns QD", "0 owes 2 to 1 (passed on)"),
         step("slap 0", "0 wrong slap, burns 4S", burned=["4S"], pile=["KH", "QD"], owed=2, turn=0),
         changes={"slaps.marriage": True, "slaps.marriage_suits": "same-suit"},
+    ),
+    # ---- players.leader = next: play goes on from the player after the one who turned the last card
+    game_case(
+        "leader=next: whoever slaps, the player after the last card's leads",
+        ["7S 2C 4H", "7H 3D 5S", "9C 6D 8H"],
+        step("flip", "0 turns 7S"),
+        step("flip", "1 turns 7H"),
+        step("slap 0", "0 slaps double", "0 takes 7S 7H by slap", turn=2),
+        step("flip", "2 turns 9C", turn=0),
+        changes={"players.leader": "next"},
+    ),
+    game_case(
+        "leader=winner: the same slap, and the winner leads",
+        ["7S 2C 4H", "7H 3D 5S", "9C 6D 8H"],
+        step("flip", "0 turns 7S"),
+        step("flip", "1 turns 7H"),
+        step("slap 0", "0 slaps double", "0 takes 7S 7H by slap", turn=0),
+    ),
+    game_case(
+        "leader=next: a challenge won, and the player after the payer leads (shown as due while the pile waits)",
+        ["KS 2C 4H", "3H 5D 6S 8C", "9C 6H 8H"],
+        step("flip", "0 turns KS", "1 owes 3 to 0"),
+        step("flip", "1 turns 3H"),
+        step("flip", "1 turns 5D"),
+        step("flip", "1 turns 6S", "0 wins the challenge (paid)", collect_pending=0, turn=2),
+        step(
+            "wait",
+            "0 takes KS 3H 5D 6S by challenge",
+            turn=2,
+            hands=[["2C", "4H", "KS", "3H", "5D", "6S"], ["8C"], ["9C", "6H", "8H"]],
+        ),
+        step("flip", "2 turns 9C", turn=0),
+        changes={"players.leader": "next"},
+    ),
+    game_case(
+        "leader=next skips a player with no cards, as play always does",
+        ["4S 7S 2C", "9D 7H 3D", "5C"],
+        step("flip", "0 turns 4S"),
+        step("flip", "1 turns 9D"),
+        step("flip", "2 turns 5C", turn=0),
+        step("flip", "0 turns 7S"),
+        step("flip", "1 turns 7H"),
+        step("slap 1", "1 slaps double", "1 takes 4S 9D 5C 7S 7H by slap", turn=0, out=[]),
+        step("flip", "0 turns 2C", turn=1),
+        changes={"players.leader": "next"},
+    ),
+    game_case(
+        "leader=next under give-pile: the player given the pile does not lead, play goes on",
+        ["4S 7S 2C", "9D 7H 3D", "5C 8C"],
+        step("flip", "0 turns 4S"),
+        step("flip", "1 turns 9D"),
+        step("slap 2", "2 wrong slap", "0 is given 4S 9D", turn=2),
+        step("flip", "2 turns 5C", turn=0),
+        changes={"players.leader": "next", "slapping.penalty": "give-pile"},
     ),
 ]
 

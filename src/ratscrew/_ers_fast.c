@@ -91,7 +91,7 @@ typedef struct {
     int next_pays, ten_stops, collect_delay, penalty, penalty_cards, tie_window, tie_split;
     long long lockout_cards;
     int from_bottom, once_per_card;
-    int slap_in, out_when, leader_left;
+    int slap_in, out_when, leader;
     int p_on[P_COUNT];
     int run, run_wrap, ten, ten_gap, burned_count, flush, wildcard, marriage_suits;
     long long time_limit_s, max_cards;
@@ -483,11 +483,22 @@ static inline int next_player(Sim *s, int seat, int include_start) {
     return settle_from(s, (seat + 1) % s->n, include_start ? -1 : seat);
 }
 
+/* players.leader = next: the seat after the one who turned the last card (seat 0 before any card). */
+static inline int after_last_card(const Sim *s) { return s->last_flipper >= 0 ? (s->last_flipper + 1) % s->n : 0; }
+
 static int peek_leader(const Sim *s, int winner) {
-    if (!s->cfg->leader_left) return winner;
-    for (int step = 1; step < s->n; step++) {
-        int seat = (winner + step) % s->n;
-        if (!s->out[seat] && stack_len(s, seat)) return seat;
+    if (s->cfg->leader == PLAYERS_LEADER_WINNER) return winner;
+    if (s->cfg->leader == PLAYERS_LEADER_LEFT) {
+        for (int step = 1; step < s->n; step++) {
+            int seat = (winner + step) % s->n;
+            if (!s->out[seat] && stack_len(s, seat)) return seat;
+        }
+        return winner;
+    }
+    int start = after_last_card(s);
+    for (int step = 0; step < s->n; step++) {
+        int seat = (start + step) % s->n;
+        if (!s->out[seat] && (stack_len(s, seat) || seat == winner)) return seat; /* the winner will hold the pile */
     }
     return winner;
 }
@@ -742,8 +753,12 @@ static void collect(Sim *s) {
     s->owed = 0;
     s->challenger = -1;
     int leader = seats[0];
-    if (c->leader_left) {
+    if (c->leader == PLAYERS_LEADER_LEFT) {
         int nxt = next_player(s, leader, 0);
+        if (s->over) return;
+        leader = nxt < 0 ? leader : nxt;
+    } else if (c->leader == PLAYERS_LEADER_NEXT) {
+        int nxt = settle_from(s, after_last_card(s), -1);
         if (s->over) return;
         leader = nxt < 0 ? leader : nxt;
     }
@@ -1112,7 +1127,7 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
     c->tie_split = v[CFG_SLAPPING_TIE] == SLAPPING_TIE_SPLIT;
     c->slap_in = (int)v[CFG_PLAYERS_SLAP_IN];
     c->out_when = (int)v[CFG_PLAYERS_OUT_WHEN];
-    c->leader_left = v[CFG_PLAYERS_LEADER] == PLAYERS_LEADER_LEFT;
+    c->leader = (int)v[CFG_PLAYERS_LEADER];
     c->marriage_suits = (int)v[CFG_SLAPS_MARRIAGE_SUITS];
     c->run = (int)v[CFG_SLAPS_RUN];
     c->run_wrap = (int)v[CFG_SLAPS_RUN_WRAP];

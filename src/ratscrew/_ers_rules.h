@@ -24,7 +24,7 @@
     X(SLAPPING_TIE, "slapping.tie", 0, 0, "first split") \
     X(PLAYERS_SLAP_IN, "players.slap_in", 0, 1, NULL) \
     X(PLAYERS_OUT_WHEN, "players.out_when", 0, 0, "wrong-slap missed-slap never") \
-    X(PLAYERS_LEADER, "players.leader", 0, 0, "winner left") \
+    X(PLAYERS_LEADER, "players.leader", 0, 0, "winner left next") \
     X(SLAPS_DOUBLE, "slaps.double", 0, 1, NULL) \
     X(SLAPS_SANDWICH, "slaps.sandwich", 0, 1, NULL) \
     X(SLAPS_TOP_BOTTOM, "slaps.top_bottom", 0, 1, NULL) \
@@ -52,7 +52,7 @@ enum { SLAPPING_PENALTY_BURN, SLAPPING_PENALTY_GIVE_EACH, SLAPPING_PENALTY_NONE,
 enum { SLAPPING_PENALTY_FROM_TOP, SLAPPING_PENALTY_FROM_BOTTOM }; /* slapping.penalty_from */
 enum { SLAPPING_TIE_FIRST, SLAPPING_TIE_SPLIT }; /* slapping.tie */
 enum { PLAYERS_OUT_WHEN_WRONG_SLAP, PLAYERS_OUT_WHEN_MISSED_SLAP, PLAYERS_OUT_WHEN_NEVER }; /* players.out_when */
-enum { PLAYERS_LEADER_WINNER, PLAYERS_LEADER_LEFT }; /* players.leader */
+enum { PLAYERS_LEADER_WINNER, PLAYERS_LEADER_LEFT, PLAYERS_LEADER_NEXT }; /* players.leader */
 enum { SLAPS_MARRIAGE_SUITS_ANY, SLAPS_MARRIAGE_SUITS_SAME_COLOUR, SLAPS_MARRIAGE_SUITS_SAME_SUIT }; /* slaps.marriage_suits */
 enum { SLAPS_TEN_OFF, SLAPS_TEN_NUMBERS, SLAPS_TEN_ACE_ONE }; /* slaps.ten */
 enum { SLAPS_TEN_GAP_OFF, SLAPS_TEN_GAP_COURT, SLAPS_TEN_GAP_ANY }; /* slaps.ten_gap */

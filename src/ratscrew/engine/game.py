@@ -325,13 +325,26 @@ class Game:
 
     def _peek_leader(self, winner: Seat) -> Seat:
         """Who will lead once ``winner`` collects (without settling anybody yet)."""
-        if self.rules.players.leader == "winner":
+        leader = self.rules.players.leader
+        if leader == "winner":
             return winner
-        for step in range(1, self.players):
-            s = (winner + step) % self.players
-            if not self.out[s] and self.stacks[s]:
+        if leader == "left":
+            for step in range(1, self.players):
+                s = (winner + step) % self.players
+                if not self.out[s] and self.stacks[s]:
+                    return s
+            return winner
+        start = self._after_last_card()
+        for step in range(self.players):
+            s = (start + step) % self.players
+            if not self.out[s] and (self.stacks[s] or s == winner):  # the winner will hold the pile
                 return s
         return winner
+
+    def _after_last_card(self) -> Seat:
+        """``players.leader`` = ``next``: the seat after the one who turned the last card (the first seat when no
+        card has been turned yet), from which play goes on, whoever won the pile."""
+        return self.first if self.last_flipper is None else (self.last_flipper + 1) % self.players
 
     def _nearest_in(self, seat: Seat) -> Seat:
         for step in range(self.players):
@@ -504,6 +517,12 @@ class Game:
         leader = seats[0]
         if self.rules.players.leader == "left":
             nxt = self._next_player(leader)
+            if self.outcome is not None:
+                return
+            leader = leader if nxt is None else nxt
+        elif self.rules.players.leader == "next":
+            # Play goes on as it would have: from the seat after the last card's, skipping as play always does.
+            nxt = self._settle_from(self._after_last_card())
             if self.outcome is not None:
                 return
             leader = leader if nxt is None else nxt

@@ -37,6 +37,7 @@ VARIANTS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ),
     ("bigmac", None, ("slaps.bigmac", "slaps.flush", "slaps.six_nine", "slaps.top_bottom_ten")),
     ("suited", None, ("slaps.marriage", "slaps.divorce", "slaps.marriage_suits")),
+    ("leader", None, ("players.leader",)),
     ("wildcard", None, ("slaps.wildcard",)),
     ("slapjack", "slapjack", ("challenge.J", "challenge.Q", "challenge.K", "challenge.A", "slaps.wildcard")),
     ("burn_two", None, ("slapping.penalty_cards", "slapping.penalty_from")),

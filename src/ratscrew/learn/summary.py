@@ -206,7 +206,7 @@ def lines(tr: Texts, rules: Rules, players: int) -> list[str]:
         out.append(tr("scores.rules.out_is_out"))
     else:
         out.append(tr(f"scores.rules.out_{p.out_when.replace('-', '_')}"))
-    out.append(tr("scores.rules.leader_left" if p.leader == "left" else "scores.rules.leader_winner"))
+    out.append(tr(f"scores.rules.leader_{p.leader}"))
     out.append(str(deck_doc(tr, rules, players)["text"]))
     if slapping and rules.slaps.burned_count:
         out.append(tr("scores.rules.burned_count"))

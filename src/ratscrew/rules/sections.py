@@ -19,7 +19,7 @@ PenaltyCards = Literal[1, 2, 3]
 PenaltyFrom = Literal["top", "bottom"]
 Tie = Literal["first", "split"]
 OutWhen = Literal["wrong-slap", "missed-slap", "never"]
-Leader = Literal["winner", "left"]
+Leader = Literal["winner", "left", "next"]
 MarriageSuits = Literal["any", "same-colour", "same-suit"]
 RunLength = Literal[0, 3, 4]
 TenRule = Literal["off", "numbers", "ace-one"]
@@ -135,7 +135,11 @@ class PlayerRules:
         "when an empty player is out: after a wrong slap, after missing a slap, or never",
         needs=Needs("players.slap_in", (True,)),
     )
-    leader: Leader = declare("winner", "who plays first after a pile is won: the winner or the player on their left")
+    leader: Leader = declare(
+        "winner",
+        "who plays first after a pile is won: the winner, the player on their left, or the player after the one "
+        "who turned the last card (play goes on, whoever won)",
+    )
 
 
 @dataclass(frozen=True, slots=True)

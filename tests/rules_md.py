@@ -23,6 +23,7 @@ DEFAULTS: dict[str, Value] = {
     "slapping.lockout_cards": 5,
     "slapping.penalty_from": "top",
     "slapping.once_per_card": False,
+    "slapping.once_per_card_scope": "player",
     "slapping.tie_window_ms": 0,
     "slapping.tie": "first",
     "players.slap_in": True,

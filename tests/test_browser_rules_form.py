@@ -149,7 +149,8 @@ def test_learn_explains_the_rules_a_table_set_up(page: Page) -> None:
 
 def test_the_rules_other_programs_play_are_offered_where_they_count(page: Page) -> None:
     """The suits of a marriage count only with marriages or divorces on: the setup page and the score keeper grey
-    the setting out until one is, naming both. The score keeper offers the new leader rule, and its card says it."""
+    the setting out until one is, naming both; the table scope of one penalty per card counts only while one
+    penalty per card does. The score keeper offers the new leader rule, and its card says it."""
     page.click("details.house-rules summary")
     suits = "#opt-slaps-marriage_suits"
     marriage = page.locator("label[for=opt-slaps-marriage]").inner_text()
@@ -159,6 +160,19 @@ def test_the_rules_other_programs_play_are_offered_where_they_count(page: Page) 
     expect(page.locator(suits)).to_be_enabled()
     page.select_option(suits, "same-suit")
     expect(page.locator(".setup .rule-chips")).to_contain_text("Divorce (one suit)")
+    # The table scope of one penalty per card needs one penalty per card, which needs a penalty that costs.
+    scope = "#opt-slapping-once_per_card_scope"
+    once = page.locator("label[for=opt-slapping-once_per_card]").inner_text()
+    reason_shown(page, scope, f"No effect unless “{once}” is on.")
+    page.check("#opt-slapping-once_per_card")
+    expect(page.locator(scope)).to_be_enabled()
+    page.select_option(scope, "table")
+    page.select_option("#opt-slapping-penalty", "none")
+    expect(page.locator("#opt-slapping-once_per_card")).to_be_disabled()
+    expect(page.locator(scope)).to_be_disabled()  # what it needs is on, but does nothing itself
+    page.select_option("#opt-slapping-penalty", "burn")
+    expect(page.locator(scope)).to_be_enabled()
+    expect(page.locator(".setup")).to_contain_text("the whole table")
 
     page.goto(page.url.split("#")[0] + "#/scores")
     page.click(".sk-changes summary")

@@ -1,6 +1,7 @@
 """Rules other ERS programs play that the engine once could not express, case by case, as docs/rules.md gives
-them: which King and Queen make a marriage (``slaps.marriage_suits``) and who leads after a pile is won
-(``players.leader`` = ``next``).
+them: which King and Queen make a marriage (``slaps.marriage_suits``), who leads after a pile is won
+(``players.leader`` = ``next``) and whose wrong slaps one penalty per card spares
+(``slapping.once_per_card_scope``).
 
 The tables use the notation of tests/casebook.py. Each rule's default leaves every game as it was: the golden
 records and every other case replay unchanged under it.
@@ -134,6 +135,56 @@ GAME_CASES = [
         step("slap 2", "2 wrong slap", "0 is given 4S 9D", turn=2),
         step("flip", "2 turns 5C", turn=0),
         changes={"players.leader": "next", "slapping.penalty": "give-pile"},
+    ),
+    # ---- slapping.once_per_card_scope: each player's first wrong slap on a card, or the table's first
+    game_case(
+        "once_per_card for the table: the first wrong slap on a card pays, anyone's later ones are set aside",
+        ["4S 8S 2S", "5H 9H 3H", "6D TD 7D"],
+        step("flip", "0 turns 4S"),
+        step("slap 1", "1 wrong slap, burns 5H"),
+        step(
+            "slap 2",
+            "2 slap dismissed (once_per_card)",
+            burned=["5H"],
+            hands=[["8S", "2S"], ["9H", "3H"], ["6D", "TD", "7D"]],
+        ),
+        step("slap 1", "1 slap dismissed (once_per_card)", burned=["5H"]),
+        step("flip", "1 turns 9H"),
+        step("slap 2", "2 wrong slap, burns 6D", burned=["5H", "6D"]),
+        step("slap 0", "0 slap dismissed (once_per_card)"),
+        changes={"slapping.once_per_card": True, "slapping.once_per_card_scope": "table"},
+    ),
+    game_case(
+        "once_per_card for each player (the default): another player's wrong slap on the same card pays",
+        ["4S 8S 2S", "5H 9H 3H", "6D TD 7D"],
+        step("flip", "0 turns 4S"),
+        step("slap 1", "1 wrong slap, burns 5H"),
+        step("slap 2", "2 wrong slap, burns 6D"),
+        step("slap 1", "1 slap dismissed (once_per_card)", burned=["5H", "6D"]),
+        changes={"slapping.once_per_card": True},
+    ),
+    game_case(
+        "the table scope does nothing without once_per_card: every wrong slap pays",
+        ["4S 8S 2S", "5H 9H 3H", "6D TD 7D"],
+        step("flip", "0 turns 4S"),
+        step("slap 1", "1 wrong slap, burns 5H"),
+        step("slap 2", "2 wrong slap, burns 6D"),
+        step("slap 1", "1 wrong slap, burns 9H"),
+        changes={"slapping.once_per_card_scope": "table"},
+    ),
+    game_case(
+        "once_per_card for the table under lockout-pile: the second slapper is not locked out",
+        ["4S 8S 2S", "5H 9H 3H", "6D TD 7D"],
+        step("flip", "0 turns 4S"),
+        step("slap 1", "1 wrong slap", locked=[None, "pile", None]),
+        step("slap 2", "2 slap dismissed (once_per_card)", locked=[None, "pile", None]),
+        step("flip", "1 turns 5H"),
+        step("slap 2", "2 wrong slap", locked=[None, "pile", "pile"]),
+        changes={
+            "slapping.once_per_card": True,
+            "slapping.once_per_card_scope": "table",
+            "slapping.penalty": "lockout-pile",
+        },
     ),
 ]
 

@@ -90,7 +90,7 @@ typedef struct {
     int demand[15];
     int next_pays, ten_stops, collect_delay, penalty, penalty_cards, tie_window, tie_split;
     long long lockout_cards;
-    int from_bottom, once_per_card;
+    int from_bottom, once_per_card, once_table;
     int slap_in, out_when, leader;
     int p_on[P_COUNT];
     int run, run_wrap, ten, ten_gap, burned_count, flush, wildcard, marriage_suits;
@@ -145,6 +145,7 @@ typedef struct {
     long long locked_until[MAX_SEATS]; /* lockout: the card count from which the seat's slaps count again */
     long long locked_pile[MAX_SEATS];  /* lockout-pile: the tricks count the lock lasts for, or -1 */
     long long paid_at[MAX_SEATS];      /* the card count of the seat's last wrong slap (once_per_card), or -1 */
+    long long table_paid_at;           /* the card count of anyone's last wrong slap (scope = table), or -1 */
     int total;
     int over, result, winner;
     /* what the table reacts to after an action: ChallengeWon (seat -1) and SlapCorrect (its seat) */
@@ -813,7 +814,7 @@ static void wrong_slap(Sim *s, int seat) {
     const Config *c = s->cfg;
     int was_empty = !stack_len(s, seat);
     int nburn = 0, ngiven = 0;
-    s->paid_at[seat] = s->cards;
+    s->paid_at[seat] = s->table_paid_at = s->cards;
     if (c->penalty == SLAPPING_PENALTY_BURN) {
         int count = c->penalty_cards < stack_len(s, seat) ? c->penalty_cards : stack_len(s, seat);
         for (int i = 0; i < count; i++) s->burned[s->nburned++] = (uint8_t)take_penalty_card(s, seat);
@@ -883,7 +884,7 @@ static void slap(Sim *s, int seat, long long t, long long card) {
     }
     unsigned m = matches(s);
     if (!m) {
-        if (c->once_per_card && s->paid_at[seat] == s->cards) {
+        if (c->once_per_card && (c->once_table ? s->table_paid_at : s->paid_at[seat]) == s->cards) {
             emit(s, EV_SLAP_DISMISSED, seat, -1, DISMISS_ONCE_PER_CARD, 0);
             return;
         }
@@ -1123,6 +1124,7 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
     c->lockout_cards = (long long)v[CFG_SLAPPING_LOCKOUT_CARDS];
     c->from_bottom = v[CFG_SLAPPING_PENALTY_FROM] == SLAPPING_PENALTY_FROM_BOTTOM;
     c->once_per_card = v[CFG_SLAPPING_ONCE_PER_CARD] != 0;
+    c->once_table = v[CFG_SLAPPING_ONCE_PER_CARD_SCOPE] == SLAPPING_ONCE_PER_CARD_SCOPE_TABLE;
     c->tie_window = (int)v[CFG_SLAPPING_TIE_WINDOW_MS];
     c->tie_split = v[CFG_SLAPPING_TIE] == SLAPPING_TIE_SPLIT;
     c->slap_in = (int)v[CFG_PLAYERS_SLAP_IN];
@@ -1194,6 +1196,7 @@ static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash, cons
     s->last_flipper = -1;
     s->winner = -1;
     for (int seat = 0; seat < MAX_SEATS; seat++) s->locked_pile[seat] = s->paid_at[seat] = -1;
+    s->table_paid_at = -1;
 
     /* The deck (cards.DeckSpec.cards), shuffled (shuffle.SeededRandom.shuffle) and dealt from seat 0. */
     uint8_t deck[MAX_TOTAL];

@@ -20,6 +20,7 @@
     X(SLAPPING_LOCKOUT_CARDS, "slapping.lockout_cards", 1, 20, NULL) \
     X(SLAPPING_PENALTY_FROM, "slapping.penalty_from", 0, 0, "top bottom") \
     X(SLAPPING_ONCE_PER_CARD, "slapping.once_per_card", 0, 1, NULL) \
+    X(SLAPPING_ONCE_PER_CARD_SCOPE, "slapping.once_per_card_scope", 0, 0, "player table") \
     X(SLAPPING_TIE_WINDOW_MS, "slapping.tie_window_ms", 0, 1000, NULL) \
     X(SLAPPING_TIE, "slapping.tie", 0, 0, "first split") \
     X(PLAYERS_SLAP_IN, "players.slap_in", 0, 1, NULL) \
@@ -50,6 +51,7 @@
 enum { CHALLENGE_EMPTY_PAYER_LOSES, CHALLENGE_EMPTY_PAYER_NEXT_PAYS }; /* challenge.empty_payer */
 enum { SLAPPING_PENALTY_BURN, SLAPPING_PENALTY_GIVE_EACH, SLAPPING_PENALTY_NONE, SLAPPING_PENALTY_LOCKOUT, SLAPPING_PENALTY_LOCKOUT_PILE, SLAPPING_PENALTY_GIVE_PILE }; /* slapping.penalty */
 enum { SLAPPING_PENALTY_FROM_TOP, SLAPPING_PENALTY_FROM_BOTTOM }; /* slapping.penalty_from */
+enum { SLAPPING_ONCE_PER_CARD_SCOPE_PLAYER, SLAPPING_ONCE_PER_CARD_SCOPE_TABLE }; /* slapping.once_per_card_scope */
 enum { SLAPPING_TIE_FIRST, SLAPPING_TIE_SPLIT }; /* slapping.tie */
 enum { PLAYERS_OUT_WHEN_WRONG_SLAP, PLAYERS_OUT_WHEN_MISSED_SLAP, PLAYERS_OUT_WHEN_NEVER }; /* players.out_when */
 enum { PLAYERS_LEADER_WINNER, PLAYERS_LEADER_LEFT, PLAYERS_LEADER_NEXT }; /* players.leader */

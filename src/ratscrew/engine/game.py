@@ -105,6 +105,7 @@ class Game:
         self._locked_until = [0] * players  # lockout: the card count from which the seat's slaps count again
         self._locked_pile: list[int | None] = [None] * players  # lockout-pile: the tricks count the lock lasts
         self._paid_at = [-1] * players  # the card count at the seat's last wrong slap (once_per_card)
+        self._table_paid_at = -1  # the card count at anyone's last wrong slap (once_per_card_scope = table)
         self._patterns = enabled_patterns(rules)
         self._total = len(every_card)
         jokers = any(c.is_joker for c in every_card)
@@ -378,7 +379,7 @@ class Game:
                 return
         matches = self.matches()
         if not matches:
-            if self.rules.slapping.once_per_card and self._paid_at[seat] == self.cards:
+            if self.rules.slapping.once_per_card and self._paid_for_this_card(seat):
                 self._events.append(SlapDismissed(seat, DismissReason.ONCE_PER_CARD))
                 return
             self._wrong_slap(seat)
@@ -395,6 +396,13 @@ class Game:
         else:
             self._collect()
 
+    def _paid_for_this_card(self, seat: Seat) -> bool:
+        """``once_per_card``: a wrong slap on this card was punished already, the seat's own (``player``) or
+        anyone's (``table``), so this one is set aside."""
+        if self.rules.slapping.once_per_card_scope == "table":
+            return self._table_paid_at == self.cards
+        return self._paid_at[seat] == self.cards
+
     def _end_split_window(self) -> None:
         if self._split:
             self._collect()
@@ -408,7 +416,7 @@ class Game:
         penalty = slapping.penalty
         count = slapping.penalty_cards
         take = stack.pop if slapping.penalty_from == "bottom" else stack.popleft
-        self._paid_at[seat] = self.cards
+        self._paid_at[seat] = self._table_paid_at = self.cards
         if penalty == "burn":
             for _ in range(min(count, len(stack))):
                 burned.append(take())

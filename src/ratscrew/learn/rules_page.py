@@ -331,7 +331,8 @@ def section_wrong(tr: Texts, rules: Rules) -> Doc:
         blocks.append(paragraph(tr("learn.wrong.locked")))
     if s.penalty == "give-pile":
         blocks.append(paragraph(tr("learn.wrong.give_pile_leader")))
-    blocks.append(paragraph(tr("learn.wrong.once_per_card" if s.once_per_card else "learn.wrong.several")))
+    once = "learn.wrong.once_per_card" + ("_table" if s.once_per_card_scope == "table" else "")
+    blocks.append(paragraph(tr(once if s.once_per_card else "learn.wrong.several")))
     blocks.append(paragraph(tr("learn.wrong.late")))
     keys = (
         "slapping.penalty",
@@ -339,6 +340,7 @@ def section_wrong(tr: Texts, rules: Rules) -> Doc:
         "slapping.lockout_cards",
         "slapping.penalty_from",
         "slapping.once_per_card",
+        "slapping.once_per_card_scope",
     )
     return {"id": "wrong", "title": tr("learn.wrong.title"), "blocks": blocks, "keys": keys_doc(tr, rules, keys)}
 

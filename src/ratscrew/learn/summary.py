@@ -166,7 +166,7 @@ def penalty_sentence(tr: Texts, rules: Rules) -> str:
         if s.penalty_from == "bottom":
             sentence += " " + tr("scores.rules.penalty_bottom")
     if s.once_per_card:
-        sentence += " " + tr("scores.rules.once_per_card")
+        sentence += " " + tr("scores.rules.once_per_card" + ("_table" if s.once_per_card_scope == "table" else ""))
     return sentence
 
 

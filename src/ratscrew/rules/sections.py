@@ -17,6 +17,7 @@ EmptyPayer = Literal["loses", "next_pays"]
 Penalty = Literal["burn", "give-each", "none", "lockout", "lockout-pile", "give-pile"]
 PenaltyCards = Literal[1, 2, 3]
 PenaltyFrom = Literal["top", "bottom"]
+OnceScope = Literal["player", "table"]
 Tie = Literal["first", "split"]
 OutWhen = Literal["wrong-slap", "missed-slap", "never"]
 Leader = Literal["winner", "left", "next"]
@@ -106,6 +107,12 @@ class SlappingRules:
         False,
         "a player pays at most one penalty per card turned: a second wrong slap on the same card is ignored",
         needs=Needs("slapping.penalty", _ONCE_MATTERS),
+    )
+    once_per_card_scope: OnceScope = declare(
+        "player",
+        "with one penalty per card: each player pays once per card, or only the first wrong slap on a card is "
+        "punished, whoever makes it (table)",
+        needs=Needs("slapping.once_per_card", (True,)),
     )
     tie_window_ms: int = declare(
         0,

@@ -10,6 +10,9 @@ from setuptools.command.sdist import sdist
 
 # The game kernel must round every float exactly as CPython does: no fused multiply-adds, no fast math.
 EXACT_FLOATS = ["-O2", "-fno-fast-math", "-ffp-contract=off"]
+# A pattern's match_<key> function that _ers_rules.h names and the C lacks is an error, not a warning (C99 compilers
+# before GCC 14 would only warn, and the module would fail to load later instead).
+KERNEL_FLAGS = [*EXACT_FLOATS, "-Werror=implicit-function-declaration"]
 HERE = Path(__file__).resolve().parent
 
 
@@ -46,7 +49,7 @@ setup(
             "ratscrew._ers_fast",
             ["src/ratscrew/_ers_fast.c"],
             depends=["src/ratscrew/_ers_rules.h"],
-            extra_compile_args=EXACT_FLOATS,
+            extra_compile_args=KERNEL_FLAGS,
         ),
     ],
 )

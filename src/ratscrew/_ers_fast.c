@@ -340,8 +340,6 @@ static inline int six_nine(int a, int b) {
 
 /* One function per pattern of ratscrew.patterns.PATTERNS (PATTERN_LIST names them): whether the pattern pile,
  * `len` cards long with `top`, `second` and `third` from the top (-1 where the pile is shorter), shows it. */
-typedef int (*PatternTest)(const Sim *s, int len, int top, int second, int third);
-
 static int match_double(const Sim *s, int len, int top, int second, int third) {
     (void)s, (void)third;
     return len >= 2 && same_rank(top, second);
@@ -399,9 +397,6 @@ static int match_top_bottom_ten(const Sim *s, int len, int top, int second, int 
     return s->npile >= 3 && sum_to_ten(s->cfg, pp_at(s, 0), top);
 }
 
-#define AS_TEST(id, key, test, ...) test,
-static const PatternTest PATTERN_TESTS[P_COUNT] = {PATTERN_LIST(AS_TEST)};
-
 /* Every enabled pattern the pile shows, one bit per pattern. */
 static unsigned matches(const Sim *s) {
     const Config *c = s->cfg;
@@ -411,8 +406,11 @@ static unsigned matches(const Sim *s) {
     int second = len >= 2 ? pp_at(s, len - 2) : -1;
     int third = len >= 3 ? pp_at(s, len - 3) : -1;
     unsigned m = 0;
-    for (int p = 0; p < P_COUNT; p++)
-        if (c->p_on[p] && PATTERN_TESTS[p](s, len, top, second, third)) m |= 1u << p;
+    /* One direct call per pattern (the compiler inlines them), as PATTERN_LIST lists them. */
+#define TEST_PATTERN(id, key, test, ...) \
+    if (c->p_on[P_##id] && test(s, len, top, second, third)) m |= 1u << P_##id;
+    PATTERN_LIST(TEST_PATTERN)
+#undef TEST_PATTERN
     return m;
 }
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 
@@ -52,8 +54,25 @@ def _rules_english() -> dict[str, str]:
     return texts
 
 
+_recorders: list[set[str]] = []
+
+
+@contextmanager
+def recording() -> Iterator[set[str]]:
+    """Every key looked up while it lasts (a count's ``.one`` and ``.other`` both): the tests check that each
+    key a page asks for exists in every language, since ``text`` would quietly fall back to English."""
+    seen: set[str] = set()
+    _recorders.append(seen)
+    try:
+        yield seen
+    finally:
+        _recorders.remove(seen)
+
+
 def text(lang: str, key: str, **values: object) -> str:
     """One message with ``{name}`` placeholders filled; falls back to English, then to the key itself."""
+    for seen in _recorders:
+        seen.add(key)
     template = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
     if lang == "fr":
         template = _elide(template, values)
@@ -115,4 +134,6 @@ def plural(lang: str, n: int) -> str:
 
 def text_count(lang: str, key: str, n: int, **values: object) -> str:
     """``key.one`` or ``key.other`` by the plural category of ``n``, with ``{n}`` filled in."""
+    for seen in _recorders:
+        seen.update((f"{key}.one", f"{key}.other"))
     return text(lang, f"{key}.{plural(lang, n)}", n=n, **values)

@@ -19,6 +19,7 @@ from ratscrew.hosting.limits import SharedLimits
 from ratscrew.hosting.settings import Hosting
 from ratscrew.hosting.site import Hosted
 from ratscrew.limits import Limits, LocalLimits
+from ratscrew.record import Record
 from ratscrew.rooms.runner import Rooms
 from ratscrew.table.clock import ManualClock
 from ratscrew.web import limits as rate
@@ -124,7 +125,7 @@ def make_known(client: TestClient) -> Known:
     room = client.post("/api/rooms", json={"seats": 2}).json()["code"]
     store: Store = client.app.state.store  # type: ignore[attr-defined]
     game = "HSTRY2-1"
-    store.save_game(game, played_record(), summary_for(game, [400]))
+    store.save_game(game, Record.from_json(played_record()), summary_for(game, [400]))
     match = client.post("/api/matches", json={"players": ["Ann", "Bo"]}).json()["id"]
     known = Known(room, game, match)
     assert room not in Known.UNKNOWN.values() and match != Known.UNKNOWN["match"]

@@ -9,6 +9,7 @@ import asyncio
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -23,11 +24,29 @@ from ratscrew.rooms.seating import SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind, clean_name
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ratscrew.shapes import Shape
 from ratscrew.web.bodies import read_body
 from ratscrew.web.lookups import client_of, found, limits_of, looks_up
 from ratscrew.web.store import Store
 
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame(Shape):
+    """``POST /api/games``: a game against the computer, and this browser's seat token."""
+
+    id: str
+    token: str
+    seats: tuple[int, ...]  # the seats the token holds
+
+
+@dataclass(frozen=True, slots=True)
+class NextGame(Shape):
+    """``POST /api/games/{id}/again``: the next game of the same table (the same token plays it)."""
+
+    id: str
+    token: str
 
 
 def parse_level(value: object, where: str) -> str:
@@ -104,8 +123,8 @@ async def create_game(request: Request) -> Response:
         runner, token = rooms_of(request).create_game(seats=seats, rules=rules, bot_pace=pace, seed=seed)
         grant.use()
     await runner.kept()  # the game is told once it is in the journal
-    people = [i for i, s in enumerate(seats) if s.kind is SeatKind.HUMAN]
-    return JSONResponse({"id": runner.code, "token": token, "seats": people})
+    people = tuple(i for i, s in enumerate(seats) if s.kind is SeatKind.HUMAN)
+    return JSONResponse(CreatedGame(runner.code, token, people).to_json())
 
 
 @looks_up
@@ -138,7 +157,7 @@ async def play_again(request: Request) -> Response:
         )
         grant.use()
     await fresh.kept()
-    return JSONResponse({"id": fresh.code, "token": token})
+    return JSONResponse(NextGame(fresh.code, token).to_json())
 
 
 @looks_up

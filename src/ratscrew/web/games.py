@@ -17,15 +17,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ratscrew.bots.registry import PLAYABLE, resolve
-from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound, RatscrewError
+from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound
 from ratscrew.limits import Grant
+from ratscrew.names import clean_name
 from ratscrew.rooms.runner import RoomRunner, Rooms
 from ratscrew.rooms.seating import SeatInfo
-from ratscrew.rooms.wire import Phase, SeatKind, clean_name
-from ratscrew.rules.io import rules_from_mapping
+from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.shapes import Shape
-from ratscrew.web.bodies import read_body
+from ratscrew.web.bodies import parse_rules, read_body
 from ratscrew.web.lookups import client_of, found, limits_of, looks_up
 from ratscrew.web.store import Store
 
@@ -57,17 +57,6 @@ def parse_level(value: object, where: str) -> str:
     return resolve(value).name
 
 
-def parse_rules(doc: dict[str, Any], seats: int) -> Rules:
-    try:
-        rules = rules_from_mapping(doc.get("rules", "standard"), where="rules")
-    except RatscrewError as exc:
-        raise BadRequest(str(exc)) from None
-    deck = rules.deck_for(seats)
-    if deck.size < seats:
-        raise BadRequest(f"{seats} players need more than {deck.size} cards")
-    return rules
-
-
 def parse_setup(doc: dict[str, Any]) -> tuple[list[SeatInfo], Rules, float, int]:
     """A new game's seats, rules, pace and seed from an untrusted request body."""
     seats_doc = doc.get("seats")
@@ -89,7 +78,7 @@ def parse_setup(doc: dict[str, Any]) -> tuple[list[SeatInfo], Rules, float, int]
     people = [s for s in seats if s.kind is SeatKind.HUMAN]
     if not 1 <= len(people) <= MAX_PEOPLE:
         raise BadRequest(f"a game here needs 1 or {MAX_PEOPLE} people at the table, got {len(people)}")
-    rules = parse_rules(doc, len(seats))
+    rules = parse_rules(doc.get("rules", "standard"), seats=len(seats))
     pace = doc.get("bot_pace", 1.0)
     if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0.25 <= pace <= 4:
         raise BadRequest("bot_pace must be a number from 0.25 (brisk) to 4 (leisurely)")

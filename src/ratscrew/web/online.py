@@ -20,14 +20,15 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ratscrew.errors import BadMessage, BadRequest, NotFound, RatscrewError, TooMany, Unavailable, by_branch
+from ratscrew.names import clean_name
 from ratscrew.rooms import wire
 from ratscrew.rooms.delivery import WAKE
 from ratscrew.rooms.runner import LinkSample, OpenRoom, PageLink, RoomRunner, Rooms
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.shapes import Shape
 from ratscrew.table.clock import Alarm, AlarmClock
-from ratscrew.web.bodies import read_body
-from ratscrew.web.games import creating, parse_rules, rooms_of
+from ratscrew.web.bodies import parse_rules, read_body
+from ratscrew.web.games import creating, rooms_of
 from ratscrew.web.lookups import client_of, found, limits_of, looks_up
 from ratscrew.web.tally import Tally
 from ratscrew.web.wslink import timer_of
@@ -83,8 +84,8 @@ async def create_room(request: Request) -> Response:
     standins = doc.get("standins", True)
     if not isinstance(standins, bool):
         raise BadRequest("standins must be true or false (may a computer hold a dropped player's seat?)")
-    name = wire.clean_name(doc.get("name"), "Player 1", error=BadRequest)
-    rules = parse_rules(doc, seats)
+    name = clean_name(doc.get("name"), "Player 1", error=BadRequest)
+    rules = parse_rules(doc.get("rules", "standard"), seats=seats)
     async with creating(request) as grant:
         runner, token = rooms_of(request).create_room(
             seats=seats, rules=rules, name=name, public=public, standins=standins

@@ -32,7 +32,6 @@ import re
 import secrets
 import threading
 import time
-import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -42,15 +41,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ratscrew.errors import BadRequest, Conflict, Forbidden, RatscrewError
+from ratscrew.names import MAX_NAME, clean_text
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_from_mapping, rules_to_mapping
 from ratscrew.rules.io import RulesDoc
 from ratscrew.shapes import Shape
-from ratscrew.web.bodies import is_ascii_number, json_type, read_body
+from ratscrew.web.bodies import is_ascii_number, json_type, parse_rules, read_body
 from ratscrew.web.errors import error_response
 from ratscrew.web.lookups import found, is_marked, looks_up
 from ratscrew.web.store import Round, ScoreMatch, Store, match_not_found
 
-MAX_NAME = 24  # a player's name, as on the game table
 MAX_MATCH_NAME = 60
 MAX_TIMER_S = 24 * 3600
 MAX_ROUNDS = 9999  # far beyond any evening; keeps one match from growing without bound
@@ -102,23 +101,6 @@ def whole_number(value: object, field: str, low: int, high: int) -> int:
     return value
 
 
-def clean_text(value: object, field: str, limit: int) -> str:
-    """Text with control characters dropped and runs of spaces collapsed, at most ``limit`` characters."""
-    if not isinstance(value, str):
-        raise BadRequest(f"{field} must be text, got {json_type(value)}")
-    kept = "".join(" " if ch.isspace() else ch for ch in value if _printable(ch))
-    text = " ".join(kept.split())
-    if len(text) > limit:
-        raise BadRequest(f"{field} is too long ({len(text)} characters): at most {limit}")
-    return text
-
-
-def _printable(ch: str) -> bool:
-    """Control, format and private characters are dropped (they can reorder or hide text); the zero-width
-    joiner stays, as emoji such as a family are built with it."""
-    return ch.isspace() or ch == "\u200d" or unicodedata.category(ch)[0] != "C"
-
-
 # ---------------------------------------------------------------------------------------- new matches
 
 
@@ -130,7 +112,7 @@ def parse_players(value: object) -> list[str]:
     names: list[str] = []
     seen: set[str] = set()
     for i, item in enumerate(value):
-        name = clean_text(item, f"player {i + 1}'s name", MAX_NAME)
+        name = clean_text(item, f"player {i + 1}'s name", MAX_NAME, error=BadRequest)
         if not name:
             raise BadRequest(f"player {i + 1}'s name is empty: give every player a name")
         if name.casefold() in seen:
@@ -140,22 +122,13 @@ def parse_players(value: object) -> list[str]:
     return names
 
 
-def parse_rules(value: object) -> Rules:
-    try:
-        return rules_from_mapping(value, where="rules")
-    except RecursionError:
-        raise BadRequest('rules are nested too deeply: expected a preset name or {"preset": ..., ...}') from None
-    except (RatscrewError, ValueError, TypeError) as exc:
-        raise BadRequest(str(exc)[:300]) from None
-
-
 def parse_new_match(doc: dict[str, Any]) -> tuple[str, list[str], RulesDoc, int]:
     """Name, players, rules (as a preset plus changes) and timer of a new match, all checked."""
     only_fields(doc, ("name", "players", "rules", "timer_s"))
     if "players" not in doc:
         raise BadRequest(f"players is missing: expected a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
     players = parse_players(doc["players"])
-    name = clean_text(doc["name"], "name", MAX_MATCH_NAME) if doc.get("name") is not None else ""
+    name = clean_text(doc["name"], "name", MAX_MATCH_NAME, error=BadRequest) if doc.get("name") is not None else ""
     rules = parse_rules(doc.get("rules", "standard"))
     if "timer_s" in doc and doc["timer_s"] is not None:
         timer_s = whole_number(doc["timer_s"], "timer_s", 0, MAX_TIMER_S)

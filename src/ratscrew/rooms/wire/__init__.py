@@ -57,7 +57,6 @@ from ratscrew.rooms.wire.client import (
     SlapMsg,
     Stand,
     Start,
-    clean_name,
     parse_client,
 )
 from ratscrew.rooms.wire.codes import (
@@ -156,7 +155,6 @@ __all__ = [
     "TableState",
     "Verdict",
     "Welcome",
-    "clean_name",
     "parse_client",
     "server_from_json",
 ]

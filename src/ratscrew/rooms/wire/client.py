@@ -20,8 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ratscrew.errors import BadMessage, MalformedInput
-from ratscrew.rooms.wire.codes import MAX_MESSAGE_BYTES, MAX_NAME, MAX_SEAT, MAX_TOKEN, VERSION, In, Reaction
+from ratscrew.errors import BadMessage
+from ratscrew.names import clean_name
+from ratscrew.rooms.wire.codes import MAX_MESSAGE_BYTES, MAX_SEAT, MAX_TOKEN, VERSION, In, Reaction
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.shapes import document
 
@@ -251,21 +252,6 @@ def _bool(doc: dict[str, Any], name: str) -> bool:
     return value
 
 
-def clean_name(value: object, fallback: str, *, error: type[MalformedInput] = BadMessage) -> str:
-    """A display name: text, control characters removed, at most MAX_NAME characters (pages escape it); the
-    fallback for none at all. Anything but text raises ``error`` (an HTTP body's reader passes its own).
-
-    >>> clean_name("  Zoé\\u0007 ", "Player 1"), clean_name("", "Player 1")
-    ('Zoé', 'Player 1')
-    """
-    if value is None:
-        return fallback
-    if not isinstance(value, str):
-        raise error(f"a name must be text, got {json.dumps(value)[:40]}")
-    name = "".join(ch for ch in value if ch.isprintable()).strip()[:MAX_NAME]
-    return name or fallback
-
-
 def _token(doc: dict[str, Any]) -> str | None:
     value = doc.get("token")
     if value is None:
@@ -304,11 +290,11 @@ _READERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
     In.FLIP: lambda d: FlipMsg(_seat(d)),
     In.SLAP: lambda d: SlapMsg(_seat(d), _optional_int(d, "card"), _optional_int(d, "rt", maximum=MAX_REACTION_MS)),
     In.RESYNC: lambda d: Resync(_int(d, "since", minimum=-1)),
-    In.SIT: lambda d: Sit(_seat(d), clean_name(d.get("name"), "")),
+    In.SIT: lambda d: Sit(_seat(d), clean_name(d.get("name"), "", error=BadMessage)),
     In.STAND: lambda d: Stand(),
     In.READY: lambda d: Ready(_bool(d, "ready")),
     In.SEATS: lambda d: SetSeats(_int(d, "count", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)),
-    In.BOT: lambda d: SetBot(_seat(d), _level(d), clean_name(d.get("name"), "")),
+    In.BOT: lambda d: SetBot(_seat(d), _level(d), clean_name(d.get("name"), "", error=BadMessage)),
     In.RULES: lambda d: SetRules(d.get("rules")),
     In.VISIBILITY: lambda d: SetVisibility(_bool(d, "public")),
     In.START: lambda d: Start(),

@@ -15,6 +15,8 @@ from typing import ClassVar
 import pytest
 from starlette.testclient import TestClient
 
+from harness.games import played_record, summary_for
+from harness.site import free_ports, require_programs, start_redis
 from ratscrew.hosting.limits import SharedLimits
 from ratscrew.hosting.settings import Hosting
 from ratscrew.hosting.site import Hosted
@@ -25,8 +27,6 @@ from ratscrew.table.clock import ManualClock
 from ratscrew.web import limits as rate
 from ratscrew.web.app import Setup, create_app
 from ratscrew.web.store import Store
-from tests.hosting_site import free_ports, require_programs, start_redis
-from tests.test_history import played_record, summary_for
 
 _PREFIXES = itertools.count()
 
@@ -63,7 +63,7 @@ class Redis:
 @contextmanager
 def redis_server(folder: Path) -> Iterator[Redis]:
     """A redis-server on a free port, for as long as the block runs."""
-    from tests.test_hosting_app import eventually_answers
+    from harness.site import eventually_answers
 
     require_programs(("redis-server",))
     (port,) = free_ports(1)

@@ -23,6 +23,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.rooms_nonsense import (
+    BAD_TOKENS,
+    HUGE,
+    LOBBY_MESSAGES,
+    MALFORMED,
+    OVERSIZED,
+    PLAY_MESSAGES,
+    SEATS,
+    UNKNOWN,
+    WRONG_TYPES,
+)
 from ratscrew.errors import BadMessage
 from ratscrew.patterns import find_matches
 from ratscrew.record import Record, action_to_json, state_json
@@ -35,17 +46,6 @@ from ratscrew.rooms.wire import GameSummary, Phase, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.table.clock import VirtualClock
-from tests.rooms_nonsense import (
-    BAD_TOKENS,
-    HUGE,
-    LOBBY_MESSAGES,
-    MALFORMED,
-    OVERSIZED,
-    PLAY_MESSAGES,
-    SEATS,
-    UNKNOWN,
-    WRONG_TYPES,
-)
 
 VERDICTS = ("slap_correct", "wrong_slap", "slap_dismissed")
 PROBES_KEPT = 16  # a probe every 2 s, forgotten after 30 s

@@ -13,13 +13,13 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from harness.games import played_record, summary_for
+from harness.lookups import Redis, app_client, hosting_for, new_prefix, redis_server, spend
 from ratscrew.limits import Caps
 from ratscrew.record import Record
 from ratscrew.rooms import wire
 from ratscrew.table.clock import ManualClock
 from ratscrew.web.store import Store
-from tests.lookups_apps import Redis, app_client, hosting_for, new_prefix, redis_server, spend
-from tests.test_history import played_record, summary_for
 
 CAP = Caps().misses_per_minute
 MINUTES = 5

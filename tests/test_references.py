@@ -1,5 +1,6 @@
-"""Every file the docs and the Python sources name is there: a module moved or made a package (``rooms/wire.py``
-became ``rooms/wire/``) fails here until every page and comment that pointed to it is brought along."""
+"""Every file the docs and the Python sources name is there: a module moved or made a package (the rooms'
+protocol was one module, ``wire``, before it was a folder) fails here until every page and comment that
+pointed to it is brought along."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from harness.rooms_sim import SimNet, SimPage
 from ratscrew.rooms import wire
 from ratscrew.rooms.core import LATENCY_EVERY_MS, RoomCore
 from ratscrew.rooms.seating import SeatInfo
@@ -12,7 +13,6 @@ from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.rules.io import rules_to_mapping
 from ratscrew.table.clock import VirtualClock
-from tests.rooms_sim import SimNet, SimPage
 
 
 def lobby_room() -> RoomCore:

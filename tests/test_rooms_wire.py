@@ -16,6 +16,7 @@ from typing import Any, get_args
 
 import pytest
 
+from harness.rooms_sim import SimNet, SimPage, slapper
 from ratscrew.errors import BadMessage
 from ratscrew.rooms import wire
 from ratscrew.rooms.core import RoomCore
@@ -25,7 +26,6 @@ from ratscrew.rooms.wire import server
 from ratscrew.rules import Rules
 from ratscrew.table.clock import VirtualClock
 from ratscrew.table.table import RejectCode
-from tests.rooms_sim import SimNet, SimPage, slapper
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN: dict[str, Any] = json.loads((ROOT / "tests" / "golden" / "messages.json").read_text(encoding="utf-8"))

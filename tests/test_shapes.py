@@ -155,8 +155,22 @@ def test_the_table_state_is_the_engine_s_view_without_its_rules_plus_the_clocks(
     # to the view and not to what pages are sent fails here.
     from dataclasses import fields
 
-    from ratscrew.engine.view import View
+    from ratscrew.engine.actions import Flip
+    from ratscrew.engine.game import Game
+    from ratscrew.engine.view import View, view_for
+    from ratscrew.rules import Rules
 
     assert [f.name for f in fields(View) if f.name != "rules"] == [f.name for f in fields(wire.GameView)]
     assert [f.name for f in fields(wire.TableState)][-4:] == ["now", "collect_delay_ms", "hold_ms", "paused"]
     assert wire.NO_TABLE.to_json() == {}
+    # Each field of the view lands in its own place.
+    game = Game.from_seed(Rules.build("standard", {"slapping.penalty": "lockout"}), 3, 11)
+    for _ in range(7):
+        game.apply(Flip(game.now))
+    view = view_for(game, 2)
+    state = wire.TableState.at(view, now=5, collect_delay_ms=6, hold_ms=7, paused=True)
+    assert [getattr(state, name) for name in wire.state.VIEW_FIELDS] == [
+        getattr(view, n) for n in wire.state.VIEW_FIELDS
+    ]
+    assert wire.GameView.of(view) == wire.GameView(*(getattr(view, n) for n in wire.state.VIEW_FIELDS))
+    assert (state.now, state.collect_delay_ms, state.hold_ms, state.paused) == (5, 6, 7, True)

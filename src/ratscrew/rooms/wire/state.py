@@ -55,8 +55,27 @@ class TableState(GameView):
 
     @classmethod
     def at(cls, view: View, *, now: int, collect_delay_ms: int, hold_ms: int, paused: bool) -> TableState:
-        seen = {name: getattr(view, name) for name in VIEW_FIELDS}
-        return cls(**seen, now=now, collect_delay_ms=collect_delay_ms, hold_ms=hold_ms, paused=paused)
+        v = view  # every field named, in order (a room builds one for every message it sends with the state)
+        return cls(
+            v.seat,
+            v.pile,
+            v.burned_visible,
+            v.burned_count,
+            v.stack_sizes,
+            v.out,
+            v.locked,
+            v.turn,
+            v.owed,
+            v.challenger,
+            v.collect_pending,
+            v.cards,
+            v.tricks,
+            v.over,
+            now,
+            collect_delay_ms,
+            hold_ms,
+            paused,
+        )
 
 
 @dataclass(frozen=True, slots=True)

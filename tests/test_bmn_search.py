@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from harness.deals import CASELLA_LOOP, PAULHUS
 from ratscrew import bmn
 from ratscrew.bmn import block_seed, parse_bmn_hands, play_bmn, play_random, random_deal
 from ratscrew.lab import bmn_random
@@ -24,8 +25,6 @@ from ratscrew.lab.bmn_state import STATE_FORMAT, load_state, save_state
 from ratscrew.shuffle import SeededRandom
 
 SMALL = HuntSettings(block=4_000, keep=16, walk=8, cap=3_000)
-PAULHUS = ["------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--"]
-CASELLA = ["---K---Q-KQAJ-----AAJ--J--", "----------Q----KQ-J-----KA"]
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -162,7 +161,7 @@ def test_from_a_known_deal_finds_its_longer_relative_and_from_an_endless_one_its
     [best] = json_lines("--search", "--batches", "0", "--from", *PAULHUS)
     assert best["cards"] > 4791 and replays(best)
     state = tmp_path / "hunt.json"
-    done = run("--search", "--batches", "0", "--state", str(state), "--from", *CASELLA)
+    done = run("--search", "--batches", "0", "--state", str(state), "--from", *CASELLA_LOOP)
     assert done.returncode == 0, done.stderr
     assert "its cycle: 62 tricks, 440 cards; 30 deals found that reach it" in done.stdout
     assert "1 distinct cycle met" in done.stdout.splitlines()[-1]
@@ -334,7 +333,7 @@ def test_every_mean_comes_with_its_standard_error_and_95_percent_interval() -> N
 def test_a_deal_found_from_the_one_given_is_not_labelled_given() -> None:
     paulhus = run("--search", "--batches", "0", "--from", *PAULHUS).stdout.splitlines()
     assert paulhus[0].startswith("new best: ") and paulhus[0].endswith("(in the family of the 4791-card deal given)")
-    casella = run("--search", "--batches", "0", "--from", *CASELLA).stdout.splitlines()
+    casella = run("--search", "--batches", "0", "--from", *CASELLA_LOOP).stdout.splitlines()
     assert casella[0].endswith("(reaches the cycle of the deal given)")
     assert not any(line.endswith("(given)") for line in paulhus + casella)
     deal = (PAULHUS[0], PAULHUS[1])

@@ -9,6 +9,7 @@ import statistics
 
 import pytest
 
+from harness.deals import hands
 from ratscrew.bots.bot import Bot
 from ratscrew.bots.levels import LEVELS, PATTERN_DIFFICULTY, Level
 from ratscrew.bots.reaction import ExGaussian, FixedTime
@@ -18,7 +19,6 @@ from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import VirtualClock
 from ratscrew.table.table import SeatSpec, Table
-from tests.test_table import hands
 
 DRAWS = 20_000
 

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from harness.deals import CASELLA_LOOP, MANN_WU, PAULHUS
+from harness.records import EXAMPLE_RECORD, write_record
 from harness.rules_md import DEFAULTS, PRESET_CHANGES
 from ratscrew.bmn import random_deal
 from ratscrew.cards import Card
@@ -22,18 +24,6 @@ from ratscrew.engine import Flip, Game
 from ratscrew.rules import PRESETS, Rules, load_rules
 from ratscrew.shuffle import SeededRandom
 
-PAULHUS = ["------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--"]
-MANN_WU = ["K-KK----K-A-----JAA--Q--J-", "---Q---Q-J-----J------AQ--"]
-CASELLA_LOOP = ["---K---Q-KQAJ-----AAJ--J--", "----------Q----KQ-J-----KA"]
-
-EXAMPLE_RECORD = {
-    "format": "ratscrew-record/1",
-    "rules": {"preset": "standard", "slaps": {"top_bottom": True}},
-    "players": ["Ann", "Bob", "Cat"],
-    "hands": [["7S", "KD", "2C"], ["9H", "QS"], ["7C", "4D"]],
-    "first": 0,
-    "actions": ["flip", "flip", {"slap": 2}, "flip", "wait"],
-}
 EXAMPLE_STATE = {
     "status": "playing",
     "result": None,
@@ -80,12 +70,6 @@ def bad(*args: str, stdin: str | None = None) -> str:
     assert len(lines) == 1, f"expected one line on stderr, got {lines!r}"
     assert lines[0].startswith("ratscrew: error:"), lines[0]
     return lines[0]
-
-
-def write_record(tmp_path: Path, doc: object, name: str = "record.json") -> str:
-    path = tmp_path / name
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    return str(path)
 
 
 def bmn_expected(hands: list[str]) -> dict[str, object]:

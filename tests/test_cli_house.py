@@ -11,9 +11,9 @@ from typing import Any
 
 from click.testing import CliRunner
 
+from harness.records import write_record
 from harness.rules_md import DEFAULTS, PRESET_CHANGES
 from ratscrew.cli import main
-from tests.test_cli import write_record
 
 
 def ok(*args: str) -> str:

@@ -12,9 +12,10 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from harness.deals import PAULHUS
+from harness.records import EXAMPLE_RECORD
 from ratscrew.cli import main
 from ratscrew.cli.app import COMMANDS
-from tests.test_cli import EXAMPLE_RECORD, PAULHUS
 
 # Packages only the servers, the lab's runs (and their process pools), reports and progress bars need.
 HEAVY = (

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.deals import CASELLA_LOOP
 from harness.rules_md import settled
 from ratscrew import kernels
 from ratscrew.bmn import parse_bmn_hands
@@ -158,10 +159,6 @@ def option_mixes(draw: st.DrawFn) -> Rules:
 )
 def test_random_option_mixes_play_the_same_games(rules: Rules, levels: list[str], seed: int) -> None:
     same_game(rules, levels, seed)  # which asserts that the kernel covers every option mix
-
-
-# An endless Beggar-my-neighbour deal (Casella et al. 2024): "-" a number card, J Q K A court cards.
-CASELLA_LOOP = ("---K---Q-KQAJ-----AAJ--J--", "----------Q----KQ-J-----KA")
 
 
 def deck_for_bmn_hands(hands: list[str]) -> list[Card]:

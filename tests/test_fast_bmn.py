@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.deals import CASELLA_LOOP, MANN_WU, PAULHUS
 from ratscrew.bmn import (
     ONE_DECK,
     BmnResult,
@@ -37,9 +38,6 @@ COURT_CARDS = {
     demand: [Card.parse(f"{rank}{suit}") for suit in "SHDC"] for demand, rank in zip("1234", "JQKA", strict=True)
 }
 
-PAULHUS = ("------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--")
-MANN_WU = ("K-KK----K-A-----JAA--Q--J-", "---Q---Q-J-----J------AQ--")
-CASELLA_LOOP = ("---K---Q-KQAJ-----AAJ--J--", "----------Q----KQ-J-----KA")
 CASELLA_CYCLE = Loop(prefix_cards=34, prefix_tricks=4, cycle_cards=440, cycle_tricks=62)
 
 # The Python player and the C one (tests/test_kernels.py fails the run if the C one was not built; with

@@ -11,13 +11,11 @@ from itertools import pairwise
 
 import pytest
 
+from harness.deals import CASELLA_LOOP, PAULHUS
 from ratscrew import _bmn_hunt
 from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random, random_deal
 from ratscrew.lab.bmn_family import Position, cycle_of, family, into_cycle, predecessors, trick
 from ratscrew.shuffle import SeededRandom
-
-PAULHUS = ("------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--")
-CASELLA = ("---K---Q-KQAJ-----AAJ--J--", "----------Q----KQ-J-----KA")
 
 
 def deal(hands: tuple[str, str]) -> Position:
@@ -99,11 +97,11 @@ def test_the_published_record_has_a_longer_relative_one_rotation_away() -> None:
 
 def test_the_endless_deal_s_cycle_is_reached_by_exactly_the_thirty_deals_of_the_paper() -> None:
     # Casella et al. (arXiv:2403.13855): a cycle of 62 tricks "reached by 30 distinct starting hands".
-    cycle = cycle_of(deal(CASELLA))
+    cycle = cycle_of(deal(CASELLA_LOOP))
     assert cycle is not None and (cycle.tricks, cycle.cards) == (62, 440)
     found, searched = into_cycle(cycle)
     assert len(found) == 30 and len({r.deal for r in found}) == 30 and searched < 10_000
-    assert deal(CASELLA) in {r.deal for r in found}
+    assert deal(CASELLA_LOOP) in {r.deal for r in found}
     for relative in found:
         result = play_bmn(relative.deal)
         assert result.loop is not None

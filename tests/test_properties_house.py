@@ -1,7 +1,8 @@
 """Property tests for the house rules beyond the classic ones, each alone and all of them mixed.
 
-The same random play and the same invariants as tests/test_properties.py (its Driver checks every action,
-its penalty model follows every lockout), with the rule sets chosen so that each new option is really on.
+The same random play and the same invariants as tests/test_properties.py (harness/random_play.py's Driver
+checks every action, harness/invariants.py's penalty model follows every lockout), with the rule sets chosen so
+that each new option is really on.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.random_play import MAX_CARDS, Driver, Op, check_round_trip, ops_strategy, rules_for
 from harness.rules_md import settled
 from ratscrew.engine import Game
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
 from ratscrew.rules.options import Value
-from tests.test_properties import MAX_CARDS, Driver, Op, check_round_trip, ops_strategy, rules_for
 
 # Each house rule with the values that turn it on, and what it needs beside it to mean anything.
 HOUSE_RULES: dict[str, tuple[list[Value], dict[str, Value]]] = {

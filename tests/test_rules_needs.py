@@ -11,10 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.invariants import state_key
+from harness.random_play import MAX_CARDS, OP_KINDS, Driver, Op, ops_strategy, rules_for
 from ratscrew.engine import Action, Game
 from ratscrew.rules import OPTIONS, Rules
 from ratscrew.rules.options import Option, Value, option
-from tests.test_properties import MAX_CARDS, OP_KINDS, Driver, Op, ops_strategy, rules_for, state_key
 
 # Those with an off value are refused under unmet needs (Rules.build says so): nothing is left to compare.
 DEPENDENT = [o for o in OPTIONS if o.needs is not None and o.needs.off is None]
@@ -36,8 +37,8 @@ def unmet(opt: Option, key: str | None = None) -> list[Value]:
 
 
 class Player(Driver):
-    """The property tests' random play without their checks after every action (tests/test_properties.py
-    makes them): here only the states are compared, and a search over many deals must stay quick."""
+    """The property tests' random play without their checks after every action (harness/random_play.py's
+    Driver makes them): here only the states are compared, and a search over many deals must stay quick."""
 
     def apply(self, action: Action) -> None:
         self.game.apply(action)

@@ -7,18 +7,15 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from harness.deals import hands
 from ratscrew.bots.levels import LEVELS, PATTERN_DIFFICULTY
 from ratscrew.bots.reaction import ExGaussian, probability_first
-from ratscrew.cards import Card, parse_cards
+from ratscrew.cards import Card
 from ratscrew.engine import Game
 from ratscrew.engine.events import PileWon, SlapCorrect, SlapDismissed, WrongSlap
 from ratscrew.record import Record, state_json
 from ratscrew.rules import Rules
 from ratscrew.table import RejectCode, Rejected, SeatSpec, Table, TableConfig, VirtualClock, replay, run_virtual
-
-
-def hands(*stacks: str) -> list[list[Card]]:
-    return [parse_cards(s) for s in stacks]
 
 
 def people(n: int) -> list[SeatSpec]:

@@ -30,7 +30,7 @@ from ratscrew.rooms import wire
 from ratscrew.rooms.document import GAME_WAITS, NO_NEW_GAME, KeptRoom
 from ratscrew.rooms.summary import public
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TWO_ON_ONE_SCREEN = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}], "seed": 11}
 
 

@@ -29,7 +29,7 @@ RUNS = {
     "bmn-random-timed": ["bmn", "--random", "--seconds", "0.3", "--seed", "3", "--players", "3"],
     "bmn-search-timed": ["bmn", "--search", "--seconds", "1.5", "--seed", "5"],
 }
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def ratscrew(*args: str) -> subprocess.CompletedProcess[str]:

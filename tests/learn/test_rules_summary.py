@@ -195,5 +195,5 @@ def test_no_body_is_the_standard_rules_for_four(client: TestClient) -> None:
 
 
 def test_summary_module_has_no_web_imports() -> None:
-    source = (Path(__file__).parent.parent / "src/ratscrew/learn/summary.py").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parents[2] / "src/ratscrew/learn/summary.py").read_text(encoding="utf-8")
     assert "starlette" not in source

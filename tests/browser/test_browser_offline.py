@@ -19,7 +19,7 @@ from harness.browser import open_page
 from harness.server import Server
 from ratscrew.i18n import catalog
 
-SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "offline"
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "offline"
 GLOW = "(el) => getComputedStyle(el).boxShadow"
 
 

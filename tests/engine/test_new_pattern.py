@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KEY = "ace_king"
 
 PREDICATE = """
@@ -82,8 +82,8 @@ def outcomes(tree: Path) -> tuple[str, dict[str, str | None]]:
             "-o",
             "addopts=",
             f"--junitxml={report}",
-            "tests/test_declarations.py",
-            "tests/test_docs.py",
+            "tests/engine/test_declarations.py",
+            "tests/docs/test_docs.py",
         ],
         cwd=tree,
         env=environment(tree),

@@ -23,7 +23,7 @@ from ratscrew.web import typescript
 from ratscrew.web.app import create_app
 from ratscrew.web.store import Store
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TYPES = ROOT / "src" / "ratscrew" / "web" / "static" / "js" / "types.js"  # types.d.ts, as the pages import it
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 GOLDEN = ROOT / "tests" / "golden"

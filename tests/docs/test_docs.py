@@ -16,7 +16,7 @@ from ratscrew.cli import main
 from ratscrew.patterns import PATTERN_KEYS
 from ratscrew.record import Record, state_json
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULES_PAGE = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 COMMANDS_PAGE = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
 # The contract files the project was first written against live outside it; nothing may cite them.

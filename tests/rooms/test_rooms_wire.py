@@ -27,7 +27,7 @@ from ratscrew.rules import Rules
 from ratscrew.table.clock import VirtualClock
 from ratscrew.table.table import RejectCode
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN: dict[str, Any] = json.loads((ROOT / "tests" / "golden" / "messages.json").read_text(encoding="utf-8"))
 VOCABULARY = " ".join((ROOT / "docs" / "vocabulary.md").read_text(encoding="utf-8").split())
 CONNECTION_JS = ROOT / "src" / "ratscrew" / "web" / "static" / "js" / "connection.js"

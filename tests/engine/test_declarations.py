@@ -40,7 +40,7 @@ from ratscrew.rules import OPTIONS, OPTIONS_BY_KEY, Rules
 from ratscrew.rules.options import Option, Value, needs_met
 from ratscrew.shuffle import SeededRandom
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KERNEL_SOURCE = ROOT / "src" / "ratscrew" / "_ers_fast.c"
 _OFF: tuple[Value, ...] = (False, 0, "off")
 

@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STATIC_JS = ROOT / "src" / "ratscrew" / "web" / "static" / "js"
 PRAGMA = "// @ts-check"
 

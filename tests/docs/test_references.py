@@ -8,7 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Where a path is written from: the checkout, the package, the page's scripts, the catalogues.
 BASES = (
     ROOT,

@@ -17,7 +17,7 @@ from ratscrew.errors import RecordError
 from ratscrew.record import Record
 from ratscrew.table.table import RejectCode, TimerKind
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = json.loads((ROOT / "tests" / "golden" / "events.json").read_text(encoding="utf-8"))
 REASONS: tuple[type[StrEnum], ...] = (ev.ChallengeWin, ev.StopReason, ev.DismissReason, ev.WonBy, ev.OutReason)
 VOCABULARIES: tuple[type[StrEnum], ...] = (EventKind, *REASONS, Result, Ending, RejectCode, TimerKind)

@@ -95,7 +95,7 @@ def test_a_reaction_that_is_not_one_of_the_set_is_refused_by_name(doc: dict[str,
 
 
 def test_the_page_offers_exactly_the_reactions_of_the_protocol() -> None:
-    static = Path(__file__).resolve().parent.parent / "src" / "ratscrew" / "web" / "static" / "js"
+    static = Path(__file__).resolve().parents[2] / "src" / "ratscrew" / "web" / "static" / "js"
     script = (static / "pages" / "room" / "reactions.js").read_text(encoding="utf-8")
     offered = re.search(r"export const REACTIONS = \{(.*?)\};", script)
     assert offered is not None

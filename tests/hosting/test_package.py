@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response
 from harness.browser import SCREENSHOTS, WAIT_MS, until
 from harness.server import Server, serving
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Built from their sources on install; the wheel carries the compiled modules instead.
 BUILT_FROM = (".c", ".h")
 

@@ -20,7 +20,7 @@ SIZES = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 10
 LANGS = ["en", "fr", "de"]
 # Learn's and Drills' own pages: each is laid out in one language at every size (a language each, in turn).
 SUBPAGES = ["#/learn/cheatsheet", "#/learn/cards", "#/learn/faq", "#/drills/debt", "#/drills/slap", "#/drills/stream"]
-SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "layout"
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout"
 # On an upright phone the pile takes the room the felt leaves: at least one and a half times the 66 px it had.
 PHONE_PILE_PX = 99
 # Elements that show a person's or a thing's name: each shows it whole, or shortens it and says it in a title.

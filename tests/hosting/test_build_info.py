@@ -22,7 +22,7 @@ from ratscrew.hosting.settings import Hosting
 from ratscrew.hosting.site import Hosted
 from ratscrew.web.app import create_app
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def git(folder: Path, *args: str) -> str:

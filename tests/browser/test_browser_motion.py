@@ -55,7 +55,7 @@ PROBE = """() => {
   requestAnimationFrame(frame);
 }"""
 # The frames measured, for a person to read (the issue's note quotes them); the tests read nothing back.
-FRAMES = Path(__file__).resolve().parent.parent / "test-artifacts" / "motion"
+FRAMES = Path(__file__).resolve().parents[2] / "test-artifacts" / "motion"
 TOP = "Number(document.querySelector('#pile [data-number]:last-of-type')?.dataset.number ?? 0)"
 NOTHING_FLIES = "document.getAnimations().every((a) => !(a.effect?.target?.dataset?.number))"
 WON = re.compile(r"\b(Ann|Bob) (takes|collects) the pile")

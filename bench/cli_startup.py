@@ -26,10 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from simulate_speed import export_src  # a revision's src/, as that benchmark compares against it too
-
 ROOT = Path(__file__).resolve().parent.parent
-PAULHUS = ["------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--"]
+sys.path.insert(0, str(ROOT))  # harness/
+from harness.deals import PAULHUS  # noqa: E402
+from harness.revisions import export_src  # noqa: E402
+
 COMMANDS: dict[str, list[str]] = {
     "python -c pass": ["-c", "pass"],
     "ratscrew check 7 K 7": ["-m", "ratscrew", "check", "7", "K", "7"],

@@ -35,8 +35,8 @@ from websockets.exceptions import ConnectionClosed
 from ratscrew.rooms import wire
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
-from simulate_speed import export_src  # noqa: E402
+sys.path.insert(0, str(ROOT))  # harness/
+from harness.revisions import export_src  # noqa: E402
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 HISTORY_IDS = 100

@@ -29,7 +29,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -42,6 +41,9 @@ from ratscrew.lab.simulate import game_seed, guarded
 from ratscrew.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # harness/
+from harness.revisions import export_src  # noqa: E402
+
 LEVELS = ["medium"] * 4
 clock = time.process_time  # one core's time: the benchmark plays in one thread
 
@@ -125,15 +127,6 @@ def timed_games(src: Path, games: int) -> tuple[float, str]:
     )
     doc = json.loads(done.stdout)
     return float(doc["games_per_s"]), str(doc["digest"])
-
-
-def export_src(rev: str, into: Path) -> Path:
-    archive = into / "src.tar"
-    with archive.open("wb") as out:
-        subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], stdout=out, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
 
 
 def compare(rev: str, games: int, rounds: int) -> None:

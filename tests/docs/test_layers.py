@@ -127,9 +127,13 @@ def test_the_architecture_page_draws_the_same_floors() -> None:
 
 def test_the_benchmarks_and_the_harness_import_nothing_from_the_tests() -> None:
     # What the benchmarks and the tests need lives in harness/: the tests may move between folders without
-    # breaking a benchmark, and no test module needs another (nor does one run another's tests by importing it).
+    # breaking a benchmark, no test module needs another (nor runs another's tests by importing it), and no
+    # benchmark leans on another.
     wrong = []
     for folder in ("bench", "harness", "tests"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             wrong += [f"{path.relative_to(ROOT)}:{line}" for name, line, _ in imports(path, package="tests")]
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        for other in sorted((ROOT / "bench").glob("*.py")):
+            wrong += [f"{path.relative_to(ROOT)}:{line}" for name, line, _ in imports(path, package=other.stem)]
     assert not wrong, f"import from harness/ instead: {wrong}"

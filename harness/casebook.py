@@ -1,4 +1,4 @@
-"""The notation of the rule-case tables (tests/test_rule_cases.py and tests/test_house_rules.py).
+"""The notation of the rule-case tables (tests/engine/test_rule_cases.py and tests/engine/test_house_rules.py).
 
 ``pattern_case`` asks the referee (``find_matches``) about a pile, bottom card first. ``game_case`` drives the
 engine: a deal, then actions one by one, each with every event it must produce (in a short, readable form,

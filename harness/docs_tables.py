@@ -1,4 +1,4 @@
-"""The tables of docs/rules.md, written from the option and preset definitions: tests/test_docs.py checks that
+"""The tables of docs/rules.md, written from the option and preset definitions: tests/docs/test_docs.py checks that
 the page holds exactly these lines, so a key added to the rules without its line there fails the suite (the
 message prints the missing line, ready to paste)."""
 

@@ -1,4 +1,4 @@
-"""A ``ratscrew play`` server whose journal has a fault put in on purpose (``tests/test_journal_faults.py``).
+"""A ``ratscrew play`` server whose journal has a fault put in on purpose (``tests/rooms/test_journal_faults.py``).
 
     python -m harness.journal_faults [--delay-ms N] [--fail N] [--full-when FILE] [--stall-ms N] -- play ...
 

@@ -3,7 +3,7 @@ included, as the network panel counts them) until the page has drawn everything 
 
 The app runs in this process (uvicorn in a thread, on a free loopback port); Debian's Chromium loads each page
 in a fresh browser context, so nothing comes from its cache. Shared by ``bench/page_weight.py`` (prints the
-table) and ``tests/test_page_weight.py`` (holds each page to the budget).
+table) and ``tests/web/test_page_weight.py`` (holds each page to the budget).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Fuzzing a room: hostile and confused pages, in-process on virtual time, with the checks that follow a run.
 
-Shared by ``tests/test_rooms_fuzz.py`` (a few thousand messages) and ``bench/rooms_fuzz.py`` (100,000); what
+Shared by ``tests/rooms/test_rooms_fuzz.py`` (a few thousand messages) and ``bench/rooms_fuzz.py`` (100,000); what
 the pages send is in ``rooms_nonsense.py``, the same over real websockets in ``rooms_fuzzing_ws.py``.
 Every message goes the way a socket's would: ``wire.parse_client`` first (what it refuses, the socket
 handler answers with an ``error``), then ``RoomCore.receive``. Between messages virtual time moves on and

@@ -1,7 +1,7 @@
 """Fuzzing a live server's room over real websockets: the same nonsense as in-process (``rooms_nonsense.py``),
 sent through the socket handler, with the checks that the room stays alive and consistent.
 
-Shared by ``tests/test_rooms_fuzz.py`` and ``bench/rooms_fuzz.py`` (``--ws``).
+Shared by ``tests/rooms/test_rooms_fuzz.py`` and ``bench/rooms_fuzz.py`` (``--ws``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The house rules through the command line, as docs/commands.md describes it: ``check`` names every new
 pattern, ``replay`` plays every new penalty, ``rules show slapjack`` prints the preset, and bad values name
-the allowed ones with exit 2. In process, through Click's runner (tests/test_cli.py runs the commands as
+the allowed ones with exit 2. In process, through Click's runner (tests/cli/test_cli.py runs the commands as
 real subprocesses; these only add house rules to them)."""
 
 from __future__ import annotations

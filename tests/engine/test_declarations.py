@@ -11,8 +11,8 @@ What a declaration needs besides itself, and where (CONTRIBUTING.md lists them t
   built on it.
 
 The front end's lists (the settings form, the score keeper's) come from ``/api/meta`` and docs/rules.md's tables
-are checked by tests/test_docs.py. tests/test_new_pattern.py adds a made-up pattern by its declaration alone, in a
-copy of the tree, and sees this module name every piece it lacks.
+are checked by tests/docs/test_docs.py. tests/engine/test_new_pattern.py adds a made-up pattern by its declaration
+alone, in a copy of the tree, and sees this module name every piece it lacks.
 """
 
 from __future__ import annotations

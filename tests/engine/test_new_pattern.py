@@ -3,8 +3,8 @@ piece it still lacks, and nothing about it passes silently.
 
 The pattern is ``ace_king`` (an Ace and a King side by side): its predicate and its line in ``patterns.PATTERNS``,
 and the option that switches it on, a field of ``SlapRules`` in ``rules/sections.py``. Then the checks that guard
-the declarations (tests/test_declarations.py, tests/test_docs.py) run in the copy, and the C kernel is compiled
-from the copy with its lists regenerated.
+the declarations (tests/engine/test_declarations.py, tests/docs/test_docs.py) run in the copy, and the C kernel is
+compiled from the copy with its lists regenerated.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Property tests for the house rules beyond the classic ones, each alone and all of them mixed.
 
-The same random play and the same invariants as tests/test_properties.py (harness/random_play.py's Driver
+The same random play and the same invariants as tests/engine/test_properties.py (harness/random_play.py's Driver
 checks every action, harness/invariants.py's penalty model follows every lockout), with the rule sets chosen so
 that each new option is really on.
 """

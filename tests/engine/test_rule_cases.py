@@ -2,7 +2,7 @@
 
 Two tables, in the notation of harness/casebook.py: ``PATTERN_CASES`` asks the referee about a pile, bottom card
 first; ``GAME_CASES`` drives the engine action by action, with every event each action must produce. The
-house rules added later (Big Mac, flushes, lockouts...) have their own tables in tests/test_house_rules.py.
+house rules added later (Big Mac, flushes, lockouts...) have their own tables in tests/engine/test_house_rules.py.
 """
 
 from __future__ import annotations

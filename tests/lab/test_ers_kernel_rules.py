@@ -158,7 +158,7 @@ def test_slapjack_plays_the_same_games() -> None:
         assert kernel.play_c(rules, LEVELS, game_seed(31, i), want_hash=True) == python
 
 
-# The rules other programs play (tests/test_peer_rules.py), each value against its default on the same seeds, in
+# The rules other programs play (tests/engine/test_peer_rules.py), each value against its default on the same seeds, in
 # games where it comes up: the kernel plays them exactly, and they change some game (else nothing was proved).
 PEER_RULES = (
     [

@@ -40,7 +40,7 @@ COURT_CARDS = {
 
 CASELLA_CYCLE = Loop(prefix_cards=34, prefix_tricks=4, cycle_cards=440, cycle_tricks=62)
 
-# The Python player and the C one (tests/test_kernels.py fails the run if the C one was not built; with
+# The Python player and the C one (tests/lab/test_kernels.py fails the run if the C one was not built; with
 # RATSCREW_PURE_PYTHON=1 both entries run the Python player).
 ACCELERATED = [False, True]
 

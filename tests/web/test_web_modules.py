@@ -1,6 +1,6 @@
 """The shell page carries its scripts' module graph, read from their import statements (web/modules.py), so a
-page's modules are fetched at once. ``test_browser_preload.py`` checks in Chromium that every module a page
-loads was asked for by a preload; these check the reading itself, without a browser."""
+page's modules are fetched at once. ``tests/browser/test_browser_preload.py`` checks in Chromium that every module
+a page loads was asked for by a preload; these check the reading itself, without a browser."""
 
 from __future__ import annotations
 

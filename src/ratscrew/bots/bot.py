@@ -103,7 +103,7 @@ class Sight:
         )
         easiest = None
         if matches:
-            # Every pattern has its difficulty (tests/test_declarations.py names one that lacks it).
+            # Every pattern has its difficulty (tests/engine/test_declarations.py names one that lacks it).
             pattern = min(matches, key=lambda m: PATTERN_DIFFICULTY[m.pattern]).pattern
             easiest = (pattern, *PATTERN_DIFFICULTY[pattern])
         near_miss = not matches and _nearly(pile)

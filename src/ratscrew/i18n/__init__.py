@@ -9,11 +9,11 @@ Computer 2", ``game.status.owes_cards.you``). French says *vous* everywhere, nev
 strangers who meet in online rooms and by adults at a shared table, the rules and the lessons (the longest
 texts) already said *vous*, and *vous* is what French card sites use with their players; buttons use the
 infinitive ("Retourner") or the *vous* imperative ("Tapez !"). German says *du*, as German card apps do (and
-*ihr* to a table of several in the score keeper). ``tests/test_table_words.py`` holds both.
+*ihr* to a table of several in the score keeper). ``tests/web/test_table_words.py`` holds both.
 
 French typography puts a no-break space (U+00A0) before : ; ! ? » and after «, with the straight apostrophe the
 elision inserts; each concept has one word per language (tape à tort, tas, défi, total de dix, carte désignée;
-Klatscher, Stapel, Herausforderung, Zehnersumme, Wunschkarte, Kartenspiel, Partie). ``tests/test_catalog_words.py``
+Klatscher, Stapel, Herausforderung, Zehnersumme, Wunschkarte, Kartenspiel, Partie). ``tests/web/test_catalog_words.py``
 lists the synonyms each language left behind.
 """
 

@@ -11,7 +11,7 @@ The two sides agree by name, not by position: the kernel exports the fields it r
 by those names and :func:`kernel_mismatch` compares the enums with the engine's, so a field or a value one
 side lacks is named rather than misread.
 
-Identity is checked game by game in tests/test_ers_kernel.py, on the figures and on :func:`event_hash`,
+Identity is checked game by game in tests/lab/test_ers_kernel.py, on the figures and on :func:`event_hash`,
 a hash of everything the table published.
 """
 

@@ -360,7 +360,7 @@ def _pattern_top(rng: SeededRandom, rules: Rules, shoe: _Shoe, pattern: str) -> 
         return [shoe.take(a), middle, shoe.take(b)]
     if pattern == "joker":
         return [shoe.take(Rank.JOKER)]
-    # A pattern this module does not build is a declaration with a piece missing (tests/test_declarations.py).
+    # A pattern this module does not build is a declaration with a piece missing (tests/engine/test_declarations.py).
     raise LookupError(f"learn/drills.py builds no pile for the pattern {pattern}: add it to _pattern_top")
 
 

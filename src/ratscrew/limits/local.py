@@ -1,7 +1,7 @@
 """The limits counted in this process, on the clock it is given (the rooms' clock: virtual time in tests).
 
 ``Window`` is the one sliding window both counters use; ``hosting/limits.py`` keeps the same window in Redis
-(its Lua), and ``tests/test_limits_windows.py`` runs the same steps against both on one virtual clock, so
+(its Lua), and ``tests/hosting/test_limits_windows.py`` runs the same steps against both on one virtual clock, so
 the two cannot drift apart.
 """
 

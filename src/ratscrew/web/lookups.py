@@ -4,7 +4,7 @@ A route that answers a live code or id differently from an unknown one (a 404 ag
 history that lists the game, a socket that opens) is marked ``@looks_up`` and looks each code up through
 ``found`` (or counts its unknown ids with ``missed``, as the history does): once the answer is known and
 before it is told, an unknown code costs one and a known one nothing (``limits/grants.py``), and an address
-with nothing left is answered 429 whatever it asked for, which tells nothing. ``tests/test_lookups_routes.py``
+with nothing left is answered 429 whatever it asked for, which tells nothing. ``tests/hosting/test_lookups_routes.py``
 walks the route table and fails on a route that takes a code or an id without being marked, or that tells a
 live id from an unknown one once the budget is spent.
 """

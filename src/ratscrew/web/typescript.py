@@ -8,7 +8,7 @@ sends another. Regenerate it after changing a shape::
 
     python -m ratscrew.web.typescript
 
-``tests/test_page_types.py`` renders it again and fails, naming this command, when the file differs; it
+``tests/web/test_page_types.py`` renders it again and fails, naming this command, when the file differs; it
 also has TypeScript check the golden corpus and real answers against the types.
 """
 

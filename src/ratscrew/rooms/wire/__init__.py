@@ -6,7 +6,7 @@ of ``server.py``, each encoded once as it leaves; what they carry of the table i
 game's summary in ``summary.py``. Every class is written and read by its type hints (``ratscrew.shapes``),
 and the page's types are rendered from the same classes (``web/typescript.py``). ``codes.py`` holds the
 version and every code a message carries. ``docs/vocabulary.md`` lists every message with its fields,
-``tests/golden/messages.json`` holds an example of each, and ``tests/test_rooms_wire.py`` holds those, the
+``tests/golden/messages.json`` holds an example of each, and ``tests/rooms/test_rooms_wire.py`` holds those, the
 classes and the page's ``PROTOCOL`` together: a message, field, code or version changed in one place and
 not the others fails there.
 

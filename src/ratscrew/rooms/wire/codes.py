@@ -2,7 +2,7 @@
 
 The page translates codes through its catalogues (``room.rejected.not_host``, ``room.phase.lobby``...), so a
 code is never renamed without a new ``VERSION``; ``docs/vocabulary.md`` lists every member, and
-``tests/test_rooms_wire.py`` fails when one is added without its line there and its golden example.
+``tests/rooms/test_rooms_wire.py`` fails when one is added without its line there and its golden example.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 // dataclass is generated from the server's classes into wire.d.ts (`python -m ratscrew.web.typescript`), and
 // re-exported here, so pages import every type from "./types.js". What is declared here by hand (the
 // documents whose shape the rules, the engine and the Learn pages own, and the page's own interfaces) is
-// checked against real answers and the golden corpus by tests/test_page_types.py.
+// checked against real answers and the golden corpus by tests/web/test_page_types.py.
 
 export * from "./wire.js";
 import type {

@@ -1,13 +1,15 @@
 """Shared fixtures: a real `ratscrew play` server on loopback, and Debian's Chromium driven by Playwright.
 
-The suite runs in several processes (pytest-xdist, ``scripts/test``): see CONTRIBUTING.md for what a test must
-respect to run beside others.
+Each folder of tests/ is an area, and every test in it carries the area's marker (``pytest -m "not hosting"``);
+CONTRIBUTING.md lists them. The suite runs in several processes (pytest-xdist, ``scripts/test``): see
+CONTRIBUTING.md for what a test must respect to run beside others.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,16 +24,42 @@ expect.set_options(timeout=WAIT_MS)
 
 
 WIDER_SCOPES = frozenset({"class", "module", "package"})
+TESTS = Path(__file__).resolve().parent
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups once to add them to node ids
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under ``--dist loadgroup`` the tests of one module that share a fixture wider than a test (a server,
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each test is marked with its area, the folder of tests/ it is in, and every test that starts Chromium
+    (the ``browser`` fixture) with ``browser`` too, wherever it lives, so ``-m "not browser"`` needs no browser.
+
+    Under ``--dist loadgroup`` the tests of one module that share a fixture wider than a test (a server,
     browser pages, a cluster) run in one worker, in their order, so that fixture is set up once; every other
     test goes to whichever worker is free."""
+    areas = {line.split(":")[0].strip() for line in config.getini("markers")}
     for item in items:
-        if isinstance(item, pytest.Function) and _shares_a_fixture(item):
+        area = area_of(item.path, areas)
+        if area is not None:
+            item.add_marker(area)
+        if not isinstance(item, pytest.Function):
+            continue
+        if "browser" in item.fixturenames:
+            item.add_marker("browser")
+        if _shares_a_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid))
+
+
+def area_of(path: Path, areas: set[str]) -> str | None:
+    """The area of a test file under tests/ (its first folder), which must be a registered marker; None for the
+    doctests of src/."""
+    if not path.is_relative_to(TESTS):
+        return None
+    where = path.relative_to(TESTS)
+    if len(where.parts) < 2 or where.parts[0] not in areas:
+        raise pytest.UsageError(
+            f"tests/{where.as_posix()} is in no area: put it in the folder of tests/ for what it tests, or register "
+            "a new folder's name as a marker in pyproject.toml ([tool.pytest.ini_options] markers)"
+        )
+    return where.parts[0]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -19,7 +19,7 @@ BASES = (
     ROOT / "src" / "ratscrew" / "i18n",
 )
 PATH = re.compile(r"(?<![\w./-])((?:[\w-]+/)+[\w.-]+\.(?:py|js|md|json|css|d\.ts|c|toml|html))\b")
-EXAMPLES = {"tests/test_x.py"}  # CONTRIBUTING's placeholder for any test file
+EXAMPLES = {"tests/rooms/test_x.py"}  # CONTRIBUTING's placeholder for any test file
 
 
 def named_files() -> dict[str, list[str]]:

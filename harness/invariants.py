@@ -308,7 +308,8 @@ def check_slap(game: Game, action: Slap, events: Sequence[Event], pre: Snapshot,
     slapping = game.rules.slapping
     late = action.card is not None and 1 <= action.card <= pre.cards - len(pre_pile)
     locked = pre.locked[action.seat] is not None
-    once = slapping.once_per_card and pre.paid_at[action.seat] == pre.cards and not pre.slappable
+    once_applies = slapping.once_per_card and game.rules.applies("slapping.once_per_card")
+    once = once_applies and pre.paid_at[action.seat] == pre.cards and not pre.slappable
     if late or locked or once:
         assert kinds == ["slap_dismissed"], f"the slap must be dismissed (late {late}, locked {locked}): {kinds}"
         reason = "late" if late else ("locked_out" if locked else "once_per_card")

@@ -130,14 +130,19 @@ def play(players: list[Player], until: Any, limit: float = 120.0) -> None:
         time.sleep(0.03)
 
 
+def journal_flips(database: Path, code: str) -> int:
+    """How many flips of the room ``code`` the journal in this SQLite file holds."""
+    with sqlite3.connect(database, timeout=10) as db:
+        rows = db.execute("SELECT action FROM room_actions WHERE code = ?", (code,)).fetchall()
+    docs = [json.loads(text) for (text,) in rows]
+    return sum(1 for d in docs if d == "flip" or (isinstance(d, dict) and d.get("act") == "flip"))
+
+
 def journaled(data: Path, code: str, cards: int, timeout: float = 20.0) -> None:
     """Wait until the room's journal in the SQLite file holds at least ``cards`` flips."""
     deadline = time.monotonic() + timeout
     while True:
-        with sqlite3.connect(data / "ratscrew.sqlite3", timeout=10) as db:
-            rows = db.execute("SELECT action FROM room_actions WHERE code = ?", (code,)).fetchall()
-        docs = [json.loads(text) for (text,) in rows]
-        flips = sum(1 for d in docs if d == "flip" or (isinstance(d, dict) and d.get("act") == "flip"))
+        flips = journal_flips(data / "ratscrew.sqlite3", code)
         if flips >= cards:
             return
         assert time.monotonic() < deadline, f"the journal holds {flips} of {cards} flips"

@@ -17,7 +17,8 @@ MIXES: tuple[dict[str, object], ...] = (
     {},
     {"slapping.penalty": "lockout", "slaps.bigmac": True, "slaps.flush": 3},
     {"slapping.penalty": "lockout-pile", "slaps.wildcard": 10, "slaps.six_nine": True},
-    {"slapping.penalty": "give-pile", "slapping.once_per_card": True},
+    {"slapping.penalty": "give-pile"},
+    {"slapping.penalty": "lockout", "slapping.once_per_card": True, "slapping.once_per_card_scope": "table"},
     {
         "slapping.once_per_card": True,
         "slapping.penalty_from": "bottom",

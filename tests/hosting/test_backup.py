@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.players import Player, journaled, open_room, play
+from harness.players import Player, journal_flips, journaled, open_room, play
 from harness.server import Server, start_server
 from harness.site import call, free_ports, wait_ready
 from ratscrew import database
@@ -122,10 +122,15 @@ def test_a_backup_taken_while_the_server_writes_restores_every_room_record_and_m
     restored = start_server(tmp_path / "restored")
     try:
         for code, tokens, cards in rooms:
+            # Its players left: past their grace the computers stand in and play on (on a slow machine that
+            # began before the copy, and may go on once restored). The room comes back from the copy, at its
+            # card or later.
+            copied = journal_flips(copy, code)
+            assert copied >= cards
             pages = [Player(restored, code, token) for token in tokens]
             for page in pages:
                 page.wait_for(lambda p=page: bool(p.state), "the restored room")
-                assert page.state["cards"] == cards
+                assert page.state["cards"] >= copied
             assert [page.yours for page in pages] == [[0], [1]]
             for page in pages:
                 page.close()

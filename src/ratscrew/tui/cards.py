@@ -78,21 +78,21 @@ def pile_text(pile: Sequence[str], words: Words, *, plain: bool, height: int, wi
     shown = max(1, min(len(pile), (width - size.width) // size.step + 1))
     cards = list(pile[-shown:])
     total = size.step * (len(cards) - 1) + size.width
-    grid = [[(" ", PLAIN)] * total for _ in range(size.height)]
+    grid: list[list[tuple[str, Style]]] = [[(" ", PLAIN)] * total for _ in range(size.height)]
     for i, code in enumerate(cards):
         top = i == len(cards) - 1
         style = style_of(code, plain, top)
         edge = style if plain else EDGE
         left = i * size.step
-        for r, row in enumerate(face(code, words, size)):
-            for c, char in enumerate(row):
+        for r, drawn in enumerate(face(code, words, size)):
+            for c, char in enumerate(drawn):
                 grid[r][left + c] = (char, edge if char in "┌┐└┘─│" else style)
     text = Text()
-    for r, row in enumerate(grid):
+    for r, cells in enumerate(grid):
         if r:
             text.append("\n")
-        for char, style in row:
-            text.append(char, style)
+        for char, cell_style in cells:
+            text.append(char, cell_style)
     return text
 
 

@@ -9,6 +9,7 @@ browser's are, and the replay viewer shows it (``#/replay/GAME``). The terminal 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,11 +37,11 @@ class Setup:
     pace: float = 1.0
     seed: int | None = None
 
-    def seats(self, computer: str) -> list[SeatInfo]:
-        """``computer``: how a computer is named in the player's language, with ``{n}`` for its seat."""
+    def seats(self, computer: Callable[[int], str]) -> list[SeatInfo]:
+        """``computer``: a computer's name in the player's language, by its seat number (from 1)."""
         people = [SeatInfo(SeatKind.HUMAN, name) for name in self.people]
         bots = [
-            SeatInfo(SeatKind.BOT, computer.format(n=len(people) + i + 1), level, ready=True)
+            SeatInfo(SeatKind.BOT, computer(len(people) + i + 1), level, ready=True)
             for i, level in enumerate(self.levels)
         ]
         return people + bots
@@ -61,13 +62,13 @@ def parse_levels(text: str) -> tuple[str, ...]:
     return tuple(resolve(level).name for level in levels)
 
 
-def make_setup(
-    names: tuple[str, ...], levels: tuple[str, ...], rules: Rules, pace: float, seed: int | None
-) -> Setup:
+def make_setup(names: tuple[str, ...], levels: tuple[str, ...], rules: Rules, pace: float, seed: int | None) -> Setup:
     """The seats checked as the browser's game form is (``web/games.py``): one or two people, two to twelve seats."""
     seats = len(names) + len(levels)
     if seats > MAX_PLAYERS:
-        raise MalformedInput(f"{seats} seats is too many: at most {MAX_PLAYERS} ({len(names)} people and up to {MAX_PLAYERS - len(names)} computers)")
+        raise MalformedInput(
+            f"{seats} seats is too many: at most {MAX_PLAYERS}, so at most {MAX_PLAYERS - len(names)} computers"
+        )
     deck = rules.deck_for(seats)
     if deck.size < seats:
         raise MalformedInput(f"{seats} players need more than the {deck.size} cards of these rules")
@@ -87,13 +88,17 @@ class LocalTable:
                 data_dir.mkdir(parents=True, exist_ok=True)
                 self.journal = SqliteJournal(data_dir / DATABASE)
             except OSError as exc:
-                raise RatscrewError(f"cannot use the data folder {data_dir}: {exc.strerror}; choose another with --data") from None
+                raise RatscrewError(
+                    f"cannot use the data folder {data_dir}: {exc.strerror}; choose another with --data"
+                ) from None
         self.data_dir = data_dir
         self.rooms = Rooms(self.journal, clock=clock)
         self.runner: RoomRunner | None = None
         self.token = ""
 
-    async def deal(self, setup: Setup, computer: str, reactions: dict[int, list[int]] | None = None) -> LocalLink:
+    async def deal(
+        self, setup: Setup, computer: Callable[[int], str], reactions: dict[int, list[int]] | None = None
+    ) -> LocalLink:
         """A new game (the first, or another with the same seats and this player's measured speed), and the
         terminal's link to it."""
         seed = setup.seed if setup.seed is not None and self.runner is None else secrets.randbits(48)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from ratscrew.rooms import wire
@@ -75,6 +75,8 @@ class TableModel:
         self.memory = Memory()
         self.painted: dict[int, float] = {}  # card number -> when it was first drawn on the screen
         self.events_applied = 0
+        self.state_at = clock()  # when the state shown arrived (the clock and the slap window count from it)
+        self.window_left = 1.0  # the share of the slap window left, as last drawn (kept while paused)
         self.game_over_seen = False  # an ``over`` arrived since the last deal
 
     # ------------------------------------------------------------------ what the room says
@@ -134,9 +136,21 @@ class TableModel:
     def error(self, msg: wire.ErrorMsg) -> None:
         self.banner = Line(msg.message, Tone.BAD)
 
+    def latency(self, msg: wire.Latency) -> None:
+        """Only the measured delays moved: each seat's, shown by its name."""
+        room = self.room
+        if room is None or len(msg.seats) != len(room.seats):
+            return
+        seats = tuple(replace(seat, latency_ms=ms) for seat, ms in zip(room.seats, msg.seats, strict=True))
+        self.room = replace(room, seats=seats, window_ms=msg.window_ms, waits_for=msg.waits_for)
+
     def reaction(self, msg: wire.ReactionMsg) -> None:
         words = self.words
-        said = words.t("room.react.said", name=words.seat_name(self.names(), msg.seat), reaction=words.t(f"room.react.{msg.reaction}"))
+        said = words.t(
+            "room.react.said",
+            name=words.seat_name(self.names(), msg.seat),
+            reaction=words.t(f"room.react.{msg.reaction}"),
+        )
         self.feed.appendleft(Line(said, Tone.PLAIN, "reaction"))
 
     # ------------------------------------------------------------------ inside
@@ -148,6 +162,7 @@ class TableModel:
         elif state.get("cards") is not None:
             self._new_game()
         self.state = dict(state)
+        self.state_at = self.clock()
 
     def _new_game(self) -> None:
         self.painted.clear()

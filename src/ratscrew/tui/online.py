@@ -25,7 +25,7 @@ from ratscrew.rooms.runner import CODE_LENGTH
 from ratscrew.tui.link import SocketLink
 
 OPEN_TIMEOUT_S = 10.0
-CODE = re.compile(r"[A-Za-z0-9]{%d}" % CODE_LENGTH)
+CODE = re.compile(f"[A-Za-z0-9]{{{CODE_LENGTH}}}")
 SHARED_LINK = re.compile(r"/(?:ws/rooms|room)/([^/?#]+)/?$")
 TOKENS_KEPT = 100
 MAX_MESSAGE_BYTES = 1 << 20
@@ -78,11 +78,14 @@ def parse_address(join: str, server: str | None) -> Address:
     else:
         if server is None:
             raise MalformedInput(
-                f"--join {given[:20]!r} needs the server it is on: add --server http://HOST:PORT, or give the room's link"
+                f"--join {given[:20]!r} needs the server it is on: add --server http://HOST:PORT, "
+                "or give the room's link"
             )
         base, code = _base(server, "--server"), given
     if not CODE.fullmatch(code):
-        raise MalformedInput(f"{code[:20]!r} is not a room code: expected {CODE_LENGTH} letters and digits, such as ABC234")
+        raise MalformedInput(
+            f"{code[:20]!r} is not a room code: expected {CODE_LENGTH} letters and digits, such as ABC234"
+        )
     return Address(base, code.upper())
 
 
@@ -94,7 +97,9 @@ def _base(url: str, option: str) -> str:
     return f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
 
 
-async def open_room(address: Address, token: str | None, since: int = -1) -> tuple[SocketLink, wire.Welcome, str | None]:
+async def open_room(
+    address: Address, token: str | None, since: int = -1
+) -> tuple[SocketLink, wire.Welcome, str | None]:
     """Connect to the room and say hello; the link, the room's welcome, and a word the room said first (a seat
     token it no longer knows), or one of this module's errors saying what went wrong."""
     try:
@@ -154,7 +159,9 @@ async def _first_answer(link: SocketLink, address: Address) -> tuple[wire.Welcom
         try:
             return wire.Welcome.from_json(doc), said
         except BadMessage as exc:
-            raise ProtocolMismatch(f"the server at {address.base} sent a welcome this ratscrew cannot read: {exc}") from None
+            raise ProtocolMismatch(
+                f"the server at {address.base} sent a welcome this ratscrew cannot read: {exc}"
+            ) from None
 
 
 def _version_words(address: Address, said: str) -> str:
@@ -178,7 +185,9 @@ class Tokens:
             doc = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
-        return {k: v for k, v in doc.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(doc, dict) else {}
+        return (
+            {k: v for k, v in doc.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(doc, dict) else {}
+        )
 
     def get(self, address: Address) -> str | None:
         return self._read().get(address.link)

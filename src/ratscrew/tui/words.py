@@ -79,10 +79,10 @@ class Words:
 
     lang: str
 
-    def t(self, key: str, **values: object) -> str:
+    def t(self, key: str, /, **values: object) -> str:
         return text(self.lang, key, **values)
 
-    def tn(self, key: str, n: int, **values: object) -> str:
+    def tn(self, key: str, n: int, /, **values: object) -> str:
         """``key.one`` or ``key.other`` by the language's plural rule (``.other`` when a key has no ``.one``)."""
         exact = f"{key}.{plural(self.lang, n)}"
         shown = self.t(exact, n=n, **values)
@@ -164,7 +164,9 @@ class Words:
         how, cards = _str(event.get("how")), len(_list(event.get("cards")))
         name = self.seat_name(names, event.get("seat"))
         if len(shares) > 1:
-            parts = [self.t("event.share", name=self.seat_name(names, p[0]), n=_int(p[1])) for p in shares if len(p) == 2]
+            parts = [
+                self.t("event.share", name=self.seat_name(names, p[0]), n=_int(p[1])) for p in shares if len(p) == 2
+            ]
             return self.t("event.pile_split", parts=", ".join(parts))
         if how in ("slap", "challenge"):
             return self.tn(f"access.event.pile_won.{how}", cards, name=name)

@@ -1,0 +1,82 @@
+"""The terminal table in tests: a game against the computer on virtual time (the rooms' ManualClock, which also
+times the player's reactions), and ways to move that time and wait for the table to show what it did."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from ratscrew.rules import Rules, load_rules
+from ratscrew.table.clock import ManualClock
+from ratscrew.tui.app import TableApp
+from ratscrew.tui.local import LocalTable, make_setup
+from ratscrew.tui.venue import LocalVenue
+from ratscrew.tui.words import Words
+
+TURNS = 12  # turns of the event loop from a timer due, through the room and its journal, to the table's model
+HANG_S = 120.0  # only a hang waits this long: every wait is for something the table does at once
+
+
+def local_app(
+    data: Path | None,
+    *,
+    levels: tuple[str, ...] = ("medium",),
+    people: tuple[str, ...] = ("Ana",),
+    rules: Rules | None = None,
+    seed: int = 7,
+    pace: float = 1.0,
+    lang: str = "en",
+    plain: bool = False,
+    folder: str | None = None,
+) -> tuple[TableApp, ManualClock]:
+    """A table against the computer whose time moves only when the test says (``clock.advance``)."""
+    clock = ManualClock()
+    words = Words(lang)
+    setup = make_setup(people, levels, rules or load_rules(None, ()), pace, seed)
+    venue = LocalVenue(LocalTable(data, clock=clock), setup, words, folder)
+    return TableApp(venue, words, plain=plain, clock=lambda: clock.now() / 1000), clock
+
+
+async def settle(pilot: Pilot[int], redraw: bool = False) -> None:
+    """Let the room and the table handle everything due now: the room's task, the journal's commit, the
+    message to the table (a few turns of the event loop); and, with ``redraw``, the screen."""
+    for _ in range(TURNS):
+        await asyncio.sleep(0)
+    if redraw:
+        await pilot.pause()
+
+
+async def until(pilot: Pilot[int], done: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + HANG_S
+    while not done():
+        assert time.monotonic() < deadline, f"{what}: not within {HANG_S} s"
+        await pilot.pause(0.01)
+
+
+async def advance(pilot: Pilot[int], clock: ManualClock, ms: int, step: int = 100) -> None:
+    """Move virtual time on by ``ms``, a step at a time, letting the table keep up at each step."""
+    for _ in range(0, ms, step):
+        clock.advance(step)
+        await settle(pilot)
+
+
+def my_turn(app: TableApp, seat: int = 0) -> bool:
+    state = app.model.state
+    return bool(state) and state.get("turn") == seat and state.get("collect_pending") is None and not state.get("over")
+
+
+def screen_text(app: TableApp) -> str:
+    """Every line the screen shows, as text (what a player reads)."""
+    # Textual keeps what it composed for the terminal in the screen's compositor; it has no public reader.
+    strips = app.screen._compositor.render_strips()
+    return "\n".join(strip.text for strip in strips)
+
+
+async def shown(pilot: Pilot[int], app: TableApp) -> str:
+    """The screen once it has drawn what the table knows now."""
+    await settle(pilot, redraw=True)
+    return screen_text(app)

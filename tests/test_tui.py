@@ -41,8 +41,11 @@ async def test_a_whole_game_from_the_keys_to_the_summary_is_saved_as_the_browser
                 await pilot.press("f")
                 await advance(pilot, clock, 50)  # the table plays an input a decision window after it lands
             elif not slapped and app.model.top_card() is not None and app.model.state.get("owed") == 0:
-                # The screen draws the card on top; 350 ms later (virtual time), a slap.
-                await settle(pilot, redraw=True)
+                # The screen draws the card on top (and says when that frame was out); 350 ms later, a slap.
+                top = app.model.top_card()
+                await until(pilot, lambda: top in app.model.painted, "the card drawn")
+                for _ in range(3):
+                    await pilot.pause()  # the refresh that drew it is done, and has said so
                 await advance(pilot, clock, 350, step=350)
                 await pilot.press("j")
                 await settle(pilot)
@@ -86,6 +89,7 @@ async def test_p_pauses_the_table_and_resumes_it_where_it_stopped(tmp_path: Path
         await pilot.press("p")
         await until(pilot, lambda: bool(app.model.state.get("paused")), "the pause")
         cards = app.model.state["cards"]
+        assert isinstance(cards, int)
         await advance(pilot, clock, 5000, step=500)  # the computer's turn, but its clock stands still
         assert app.model.state["cards"] == cards
         text = await shown(pilot, app)

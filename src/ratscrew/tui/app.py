@@ -395,8 +395,14 @@ class TableApp(App[int]):
             link, message = await self._outgoing.get()
             await link.send(message)
 
+    async def on_unmount(self) -> None:
+        await self.close()
+
     async def close(self) -> None:
-        """Leave the room: the link closes, and a game in this process is put away."""
+        """Leave the room: the link closes, and a game in this process is put away (its journal committed and
+        closed). Once: the app does it as it stops, whoever stopped it."""
+        if self.closing:
+            return
         self.closing = True
         if self.link is not None:
             with contextlib.suppress(Exception):

@@ -43,7 +43,7 @@ async def test_a_whole_game_from_the_keys_to_the_summary_is_saved_as_the_browser
             elif not slapped and app.model.top_card() is not None and app.model.state.get("owed") == 0:
                 # The screen draws the card on top (and says when that frame was out); 350 ms later, a slap.
                 top = app.model.top_card()
-                await until(pilot, lambda: top in app.model.painted, "the card drawn")
+                await until(pilot, lambda top=top: top in app.model.painted, "the card drawn")  # type: ignore[misc]
                 for _ in range(3):
                     await pilot.pause()  # the refresh that drew it is done, and has said so
                 await advance(pilot, clock, 350, step=350)

@@ -180,6 +180,7 @@ class TableApp(App[int]):
             self.model.banner = Line(said, Tone.MUTED)
         if welcome is not None:
             self._handle(welcome)
+            await self._after(welcome)
 
     async def _read(self) -> None:
         while not self.closing:

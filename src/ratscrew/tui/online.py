@@ -114,7 +114,8 @@ async def open_room(
     except TimeoutError:
         raise Unreachable(f"cannot reach {address.base}: no answer within {OPEN_TIMEOUT_S:g} s") from None
     except OSError as exc:
-        raise Unreachable(f"cannot reach {address.base}: {exc.strerror or exc}") from None
+        why = os.strerror(exc.errno) if exc.errno else str(exc)  # asyncio's own words repeat the address
+        raise Unreachable(f"cannot reach {address.base}: {why}") from None
     link = SocketLink(socket)
     try:
         await link.send(wire.Hello(wire.VERSION, token, since))

@@ -154,3 +154,29 @@ async def test_the_table_speaks_the_language_asked_for(tmp_path: Path, lang: str
         await until(pilot, lambda: my_turn(app), "the deal")
         assert status in await shown(pilot, app)
     await app.close()
+
+
+async def test_n_plays_again_with_the_same_seats_and_ctrl_c_quits(tmp_path: Path) -> None:
+    app, clock = local_app(
+        tmp_path, levels=("expert", "match"), rules=load_rules(None, ("end.max_cards=12",)), pace=0.5
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.model.playing, "the deal")
+        for _ in range(2000):
+            if app.model.summary is not None:
+                break
+            if my_turn(app):
+                await pilot.press("f")
+            await advance(pilot, clock, 100)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        first = app.model.summary
+        assert first is not None
+        await pilot.press("n")
+        await until(pilot, lambda: app.model.summary is None and app.model.playing, "another deal")
+        await advance(pilot, clock, 100)
+        assert app.model.state["cards"] in (0, 1) and not isinstance(app.screen, SummaryScreen)
+        assert app.model.room is not None and app.model.room.game != first["game"]
+        assert [seat.name for seat in app.model.room.seats] == ["Ana", "Computer 2", "Computer 3"]
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: app.return_code == 0, "the app stopped")
+    await app.close()

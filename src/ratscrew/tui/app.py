@@ -108,6 +108,8 @@ class TableApp(App[int]):
 
     CSS = CSS
     TITLE = "ratscrew"
+    # Ctrl+C quits at once, as in any terminal program (the help says so), not only Ctrl+Q.
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", show=False, priority=True)]
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(

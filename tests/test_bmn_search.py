@@ -4,7 +4,9 @@ every deal they name replays with `ratscrew bmn`."""
 from __future__ import annotations
 
 import json
+import math
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -14,9 +16,12 @@ from typing import Any
 import pytest
 
 from ratscrew import bmn
-from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random
-from ratscrew.lab.bmn_search import HuntSettings, SearchState, run_batch, search
+from ratscrew.bmn import block_seed, parse_bmn_hands, play_bmn, play_random, random_deal
+from ratscrew.lab import bmn_random
+from ratscrew.lab.bmn_random import play_random_for
+from ratscrew.lab.bmn_search import Find, HuntSettings, SearchState, run_batch, search
 from ratscrew.lab.bmn_state import STATE_FORMAT, load_state, save_state
+from ratscrew.shuffle import SeededRandom
 
 SMALL = HuntSettings(block=4_000, keep=16, walk=8, cap=3_000)
 PAULHUS = ["------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--"]
@@ -199,7 +204,11 @@ def test_a_corrupt_state_file_is_one_clear_line(tmp_path: Path, content: str, sa
     [
         (["--workers", "2", "-" * 26, "-" * 26], "--workers only goes with --random N or --search"),
         (["--search", "--players", "3"], "--players does not go with --search"),
-        (["--random", "10", "--seconds", "5"], "--seconds does not go with --random"),
+        (["--random"], "--random needs a number of deals, e.g. --random 10000, or a time budget: --seconds 60"),
+        (["--random", "--json"], "--random needs a number of deals"),
+        (["--random", "--seconds", "0"], "--seconds needs a number of seconds above 0"),
+        (["--random", "10", "--batches", "5"], "--batches does not go with --random"),
+        (["--random", "10", "--force"], "--force only goes with --report DIR"),
         (["--random", "10", "--from", *PAULHUS], "--from does not go with --random"),
         (["--random", "10", "--search"], "either --random N or --search"),
         (["--search", "--seconds", "soon"], "--seconds needs a number of seconds above 0"),
@@ -244,3 +253,91 @@ def test_bmn_random_reports_shares_tricks_percentiles_and_the_longest_deal() -> 
     assert marks[-1] <= one["max_cards"] and 20 < one["mean_tricks"] < 60
     longest = json.loads(run(*one["longest_deal"], "--json").stdout)
     assert longest["cards"] == one["max_cards"]
+
+
+class Clock:
+    """Virtual time: each look at the clock moves it on by ``step`` seconds."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize(("players", "accelerated"), [(2, True), (3, True), (2, False)])
+def test_a_time_budget_plays_the_first_deals_of_the_seed(
+    monkeypatch: pytest.MonkeyPatch, players: int, accelerated: bool
+) -> None:
+    assert bmn.skip_deals(7, 500) == bmn.skip_deals(7, 500, accelerated=False)  # C and Python skip alike
+    # Small blocks, and chunks of sizes that do not divide them: chunks start part way through blocks.
+    monkeypatch.setattr(bmn, "RANDOM_BLOCK", 70)
+    monkeypatch.setattr(bmn_random, "FIRST_CHUNK", {"c": 13, "python": 13})
+    monkeypatch.setattr(bmn_random, "CHUNK_SECONDS", 0.004)
+    budget = play_random_for(0.5, 5, players, accelerated=accelerated, keep=3, clock=Clock(0.001))
+    assert budget.games > 3 * 70  # several blocks, in chunks of several sizes
+    assert budget == play_random(budget.games, 5, players, accelerated=accelerated, keep=3)
+    two = play_random_for(0.5, 5, players, accelerated=accelerated, keep=3, workers=2, clock=Clock(0.001))
+    assert two == play_random(two.games, 5, players, accelerated=accelerated, keep=3)
+    spent = play_random_for(0.0001, 5, players, accelerated=accelerated, clock=Clock(0.001))
+    assert spent.games == 13  # the first chunk is played even when the budget is spent at once
+    capped = play_random_for(1000.0, 5, players, games=150, accelerated=accelerated, keep=3, clock=Clock(0.001))
+    assert capped == play_random(150, 5, players, accelerated=accelerated, keep=3)
+
+
+def test_bmn_random_seconds_says_how_many_deals_and_their_count_gives_the_figures_again() -> None:
+    [timed] = json_lines("--random", "--seconds", "0.3", "--seed", "9", "--workers", "2")
+    assert timed["games"] > 0 and timed["budget_seconds"] == 0.3
+    [again] = json_lines("--random", str(timed["games"]), "--seed", "9")
+    assert "budget_seconds" not in again
+    timings = {"seconds", "games_per_s", "budget_seconds"}
+    assert {k: v for k, v in timed.items() if k not in timings} == {k: v for k, v in again.items() if k not in timings}
+    done = run("--random", "--seconds", "0.3", "--seed", "9")
+    assert done.returncode == 0, done.stderr
+    count = int(done.stdout.split(" deals in ")[0].replace(",", ""))
+    assert "(stopped by --seconds 0.3)" in done.stdout
+    assert done.stdout.strip().endswith(f"the same figures again: ratscrew bmn --random {count} --seed 9")
+    [enough] = json_lines("--random", "500", "--seconds", "600", "--seed", "9")
+    assert enough["games"] == 500 and "budget_seconds" not in enough  # the count came first
+
+
+def test_every_mean_comes_with_its_standard_error_and_95_percent_interval() -> None:
+    """Known answers: the figures of 3,000 deals against statistics over the same deals played one by one."""
+    [doc] = json_lines("--random", "3000", "--seed", "12")
+    rng = SeededRandom(block_seed(12, 0))
+    games = [play_bmn(random_deal(rng)) for _ in range(3000)]
+    ended = [g for g in games if g.loop is None]
+    assert doc["loops"] == 3000 - len(ended)
+    t = 1.9607  # Student's t, 97.5% point, on 2,999 degrees of freedom (tables give 1.9607)
+    for key, values in (("mean_cards", [g.cards for g in ended]), ("mean_tricks", [g.tricks for g in ended])):
+        mean, se = statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
+        assert doc[key] == round(mean, 2) and doc[f"{key}_se"] == round(se, 4)
+        low, high = doc[f"{key}_ci95"]
+        assert low == pytest.approx(mean - t * se, abs=0.006) and high == pytest.approx(mean + t * se, abs=0.006)
+    first = sum(1 for g in ended if g.winner == 0) / len(ended)
+    se = math.sqrt(first * (1 - first) / len(ended))
+    assert doc["winner_share_se"][0] == round(se, 5)
+    # Wilson's interval: its centre is pulled towards a half by z²/2n, its half width close to z·se here.
+    z, n = 1.959964, len(ended)
+    centre = (first + z * z / (2 * n)) / (1 + z * z / n)
+    low, high = doc["winner_share_ci95"][0]
+    assert (low + high) / 2 == pytest.approx(centre, abs=1e-5) and (high - low) / 2 == pytest.approx(z * se, rel=0.01)
+    text = run("--random", "3000", "--seed", "12").stdout
+    low, high = doc["mean_tricks_ci95"]
+    assert (
+        f"tricks per game: mean {doc['mean_tricks']:.2f} ± {doc['mean_tricks_se']:.2f} (95% CI {low:.2f}-{high:.2f})"
+        in text
+    )
+
+
+def test_a_deal_found_from_the_one_given_is_not_labelled_given() -> None:
+    paulhus = run("--search", "--batches", "0", "--from", *PAULHUS).stdout.splitlines()
+    assert paulhus[0].startswith("new best: ") and paulhus[0].endswith("(in the family of the 4791-card deal given)")
+    casella = run("--search", "--batches", "0", "--from", *CASELLA).stdout.splitlines()
+    assert casella[0].endswith("(reaches the cycle of the deal given)")
+    assert not any(line.endswith("(given)") for line in paulhus + casella)
+    deal = (PAULHUS[0], PAULHUS[1])
+    assert Find(deal, 4791, 670, batch=-1).origin() == "given with --from"
+    assert Find(deal, 4791, 670, batch=3).origin() == "batch 3"
+    assert Find(deal, 4795, 670, batch=3, above=2400).origin() == "batch 3, in the family of a 2400-card deal"

@@ -72,8 +72,8 @@ def test_the_live_region_says_your_turn_and_the_slap_verdict_but_not_every_card(
     page.evaluate(LISTEN)
     deal_against_computer(page)
     wait_said(page, "Your turn.")
-    page.keyboard.press("j")  # a slap now: right or wrong, the verdict is read out
-    page.wait_for_function("window.__said.some(s => / slaps(:| wrong)| slapped too late/.test(s))")
+    page.keyboard.press("j")  # a slap now: right or wrong, the verdict is read out, to the player as "you"
+    page.wait_for_function("window.__said.some(s => /You slap(:| wrong)|You slapped too late/.test(s))")
     # Cards are turned, the computers' among them (they wait for mine): none of them is read out.
     until(page, lambda: page.evaluate(TURNED) >= 5, "five cards turned", act=lambda: flip_if_due(page))
     assert not [s for s in said(page) if " turns " in s], said(page)

@@ -286,9 +286,25 @@ def test_odd_entries_in_the_remembered_games_are_passed_over(page: Page) -> None
     page.click("[data-nav=history]")
     page.wait_for_function("document.querySelector('#history-status')?.textContent.includes('No finished game')")
     assert page.locator(".history-game").count() == 0
+    # An id the server does not know is forgotten: asked for again, it would spend a lookup at every visit.
+    assert "ZZZZZZ" not in page.evaluate("localStorage.getItem('ratscrew.games')")
     page.evaluate("localStorage.setItem('ratscrew.games', '{not json')")
     page.reload()
     page.wait_for_function("document.querySelector('#history-status')?.textContent.includes('No finished game')")
+
+
+def test_games_the_server_did_not_look_up_are_said_so_not_taken_for_none(page: Page) -> None:
+    page.evaluate("localStorage.setItem('ratscrew.games', JSON.stringify(['AAAAAA-1', 'BBBBBB-1']))")
+    # As the server answers an address that asked for too many unknown ids lately (web/history.py).
+    answer = {"games": [], "unknown": [], "unchecked": ["AAAAAA-1", "BBBBBB-1"]}
+    page.route("**/api/history?*", lambda route: route.fulfill(json=answer))
+    try:
+        page.click("[data-nav=history]")
+        page.wait_for_function("document.querySelector('#history-status')?.textContent.includes('just now')")
+        assert page.locator("#history-status").inner_text().startswith("2 of your games could not be looked up")
+        assert json.loads(page.evaluate("localStorage.getItem('ratscrew.games')")) == ["AAAAAA-1", "BBBBBB-1"]
+    finally:
+        page.unroute("**/api/history?*")
 
 
 def test_a_slap_that_took_the_pile_is_replayed_on_its_pile_then_the_collection(page: Page) -> None:

@@ -54,7 +54,9 @@ def test_a_lockout_is_set_up_shown_and_explained_in_french(browser: Browser, liv
         # lockout surely holds (once it leads, the computers' next two cards end it, on a busy machine
         # sometimes before a slap would land).
         page.keyboard.press("j")  # the slap is set aside, and the toast says why
-        expect(page.locator(".toast")).to_contain_text("est bloqué : la tape ne compte pas")
+        expect(page.locator(".toast")).to_contain_text(
+            "Vous ne pouvez pas taper pour l'instant : la tape ne compte pas"
+        )
         page.keyboard.press("f")  # each card turned shortens the lockout
         page.wait_for_function(  # looked for at every frame: it reads so only until the computers' two cards
             "() => /bloqué encore [12] cartes?/.test(document.querySelector('.seat.mine .seat-state').textContent)"

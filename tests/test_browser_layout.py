@@ -14,13 +14,15 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import Server, open_page
+from tests.conftest import Server, open_page, until
 
 SIZES = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
 LANGS = ["en", "fr", "de"]
 # Learn's and Drills' own pages: each is laid out in one language at every size (a language each, in turn).
 SUBPAGES = ["#/learn/cheatsheet", "#/learn/cards", "#/learn/faq", "#/drills/debt", "#/drills/slap", "#/drills/stream"]
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "layout"
+# On an upright phone the pile takes the room the felt leaves: at least one and a half times the 66 px it had.
+PHONE_PILE_PX = 99
 # Elements that show a person's or a thing's name: each shows it whole, or shortens it and says it in a title.
 NAMES = ".seat-name, .pad-name, .room-seat-name, .replay-name, .dr-seat-name, .sk-tile-name, .sk-preset-name"
 # Long names in three scripts' worth of width: the table must still show them (or shorten them with a title).
@@ -48,6 +50,34 @@ MEASURE = """names => {
   return { scrollWidth: doc.scrollWidth, width: doc.clientWidth, clipped };
 }"""
 
+# Nav links and rule chips as the eye finds them: each whole (its text not cut inside it: scrollWidth against
+# clientWidth), and wholly inside the row that shows it and across the window (not scrolled or pushed out of
+# sight, nor under the clock beside the chips). A chip row that shows fewer chips than it has says so in a button.
+CLIPPED = """() => {
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1
+    && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const view = { left: 0, right: document.documentElement.clientWidth };
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const problems = [];
+  const rows = [...document.querySelectorAll('.mainnav, .rule-chips')].filter(shown);
+  for (const row of rows) {
+    const box = row.getBoundingClientRect();
+    const clock = row.parentElement.querySelector(':scope > .clock');
+    for (const item of row.querySelectorAll(':scope > a, :scope > .chip')) {
+      if (!shown(item)) continue;
+      const r = item.getBoundingClientRect();
+      const what = `${item.tagName === 'A' ? 'link' : 'chip'} "${item.textContent.trim()}"`;
+      const underClock = clock && shown(clock) && r.right > clock.getBoundingClientRect().left;
+      const cut = item.scrollWidth > item.clientWidth + 1;
+      if (cut) problems.push(`${what} cut inside (${item.scrollWidth} in ${item.clientWidth} px)`);
+      else if (!inside(r, box)) problems.push(`${what} out of its row`);
+      else if (r.left < view.left - 1 || r.right > view.right + 1) problems.push(`${what} out of the window`);
+      else if (underClock) problems.push(`${what} under the clock`);
+    }
+  }
+  return problems;
+}"""
+
 BOX = """selector => {
   const r = document.querySelector(selector).getBoundingClientRect();
   return [r.left, r.top, r.right, r.bottom];
@@ -60,7 +90,14 @@ BOXES = """() => {
   };
   return {
     viewport: [window.innerWidth, window.innerHeight],
+    felt: document.querySelector('.felt').clientWidth,
     pile: box(document.querySelector('#pile')),
+    // Where the pile's cards reach, tilted and moved as far as pile.js ever lays them (14°, 9 px).
+    reach: (() => {
+      const [l, t, r, b] = box(document.querySelector('#pile'));
+      const w = r - l, side = 0.155 * w + 9, up = 0.1 * w + 5;
+      return [l - side, t - up, r + side, b + up];
+    })(),
     mine: box(document.querySelector('.seat.mine')),
     buttons: [...document.querySelectorAll('.flip-button, .slap-button')].map(box),
     seats: [...document.querySelectorAll('.seat')].map(box),
@@ -101,6 +138,7 @@ def check_fits(page: Page, case: str) -> list[str]:
     )
     if off:
         problems.append(f"{case}: links off the screen: {off}")
+    problems += [f"{case}: {problem}" for problem in page.evaluate(CLIPPED)]
     return problems
 
 
@@ -136,6 +174,10 @@ def check_table(page: Page, case: str) -> list[str]:
     for i, a in enumerate(seats):
         if overlap(a, found["pile"]) > 0:
             problems.append(f"{case}: seat {i} covers the pile")
+        elif overlap(a, found["reach"]) > 0 and found["pile"][2] - found["pile"][0] > 0.18 * found["felt"] + 1:
+            # (Where the pile took the room the seats leave it, its cards' reach is clear of them too; a pile
+            # no bigger than the 18% of the felt's width it always had is kept clear of its own box only.)
+            problems.append(f"{case}: seat {i} covers where the pile's cards reach")
         problems += [f"{case}: seats {i} and {j} overlap" for j in range(i + 1, len(seats)) if overlap(a, seats[j]) > 4]
     return problems
 
@@ -239,6 +281,9 @@ def test_the_table_fits_every_size(pages: dict[str, Page], live_server: Server, 
         case = f"{lang}-game{players}-{width}x{height}"
         shot(page, case)
         problems += check_table(page, case)
+        pile = page.evaluate(BOX, "#pile")
+        if (width, height) == (390, 844) and players <= 4 and pile[2] - pile[0] < PHONE_PILE_PX:
+            problems.append(f"{case}: the pile is {pile[2] - pile[0]:.0f} px wide, under {PHONE_PILE_PX}")
     go(page, "#/")
     assert not problems, "\n".join(problems)
 
@@ -358,3 +403,97 @@ def test_axe_finds_nothing_serious(
             problems[hash_ or "match"] = found
     go(page, "#/")
     assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])  # the widest headings (English fits with room to spare)
+def test_the_drill_results_fit_a_phone(pages: dict[str, Page], lang: str) -> None:
+    """The timed drill's results, pattern by pattern, on an upright phone: no column cut off at the edge."""
+    page = pages[lang]
+    page.set_viewport_size({"width": 390, "height": 844})
+    go(page, "#/drills/stream")
+    page.check("input[name=speed][value=quick]")
+    results = "document.querySelector('.results-table')"
+
+    def run_once() -> None:
+        page.locator(".drill-stage button.big").first.click()  # Start, or a new run
+        for _ in range(60):  # slap every moment: each slappable card is caught (and the rest are wrong slaps)
+            if page.evaluate(f"!!{results} || !!document.getElementById('results-h')"):
+                break
+            page.keyboard.press("j")
+            page.wait_for_timeout(200)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#results-h")
+
+    until(page, lambda: bool(page.evaluate(f"!!{results}")), "a run with a slappable card", act=run_once, every_ms=100)
+    page.evaluate(f"{results}.scrollIntoView()")
+    shot(page, f"{lang}-drill-results-390x844")
+    found = page.evaluate(
+        f"(() => {{ const t = {results}, wrap = t.parentElement;"
+        " return [t.scrollWidth, wrap.clientWidth, t.getBoundingClientRect().right, window.innerWidth]; })()"
+    )
+    assert found[0] <= found[1] and found[2] <= found[3], f"the results table is {found[0]} px wide in {found[1]} px"
+    go(page, "#/")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_game_summary_fits_a_phone(pages: dict[str, Page], live_server: Server, lang: str) -> None:
+    """The end-of-game summary on an upright phone: each player's name whole on one line with the computer's level
+    beside it ("Computer 2 MEDIUM", not "Computer / 2 / MEDIUM"), and the figures no wider than the screen."""
+    page = pages[lang]
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": "Player 1"}]
+    seats += [{"kind": "bot", "name": f"Computer {n}", "level": "medium"} for n in range(2, 5)]
+    rules = {"preset": "standard", "end": {"time_limit_s": 5}}  # the clock ends it, whoever plays
+    status, body = live_server.post("/api/games", {"seats": seats, "rules": rules})
+    assert status == 200, body
+    sit(page, body["id"], body["token"])
+    page.set_viewport_size({"width": 390, "height": 844})
+    go(page, f"#/game/{body['id']}")
+    page.wait_for_selector(".overlay-card .summary-table")
+    shot(page, f"{lang}-summary-390x844")
+    found: dict[str, Any] = page.evaluate(
+        """() => {
+          const table = document.querySelector('.overlay-card .summary-table');
+          const rows = [...table.querySelectorAll('tbody tr')].map((tr) => {
+            const name = tr.querySelector('th').firstElementChild;
+            const badge = tr.querySelector('th .seat-badge');
+            const lines = name.getClientRects().length;
+            const level = badge ? badge.getBoundingClientRect().top - name.getBoundingClientRect().top : 0;
+            return { name: name.textContent, lines, cut: name.scrollWidth > name.clientWidth, level };
+          });
+          return { rows, wide: table.parentElement.scrollWidth > table.parentElement.clientWidth };
+        }"""
+    )
+    for row in found["rows"]:
+        assert row["lines"] == 1 and not row["cut"], row
+        assert abs(row["level"]) < 12, row  # the level on the name's line
+    assert not found["wide"], found
+    go(page, "#/")
+
+
+UNCOVERED = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return r.top >= 0 && r.bottom <= window.innerHeight && (top === el || el.contains(top));
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_start_bar_never_hides_add_a_computer_player(pages: dict[str, Page], lang: str) -> None:
+    """On a laptop (1280x800) the Deal bar stays at the foot of the screen: "Add a computer player" shows above it
+    at first, and again after each seat it adds (the button moves down a row each time)."""
+    page = pages[lang]
+    page.set_viewport_size({"width": 1280, "height": 800})
+    go(page, "#/")
+    try:
+        seats = 4
+        while page.locator("#add-seat").count():
+            assert page.evaluate(UNCOVERED, "#add-seat"), f"{lang}: the start bar covers the button with {seats} seats"
+            page.click("#add-seat")
+            seats += 1
+        assert seats == 12
+    finally:
+        page.evaluate("localStorage.removeItem('ratscrew.setup')")  # the other tests see the usual four seats
+        go(page, "#/history")
+        go(page, "#/")

@@ -375,8 +375,14 @@ def test_a_timed_room_game_ends_with_its_summary_and_a_rematch_keeps_the_table_t
     ann.wait_for_selector("#start-button:not([disabled])")
     ann.click("#start-button")
     for page in (ann, bob):
-        page.wait_for_function("document.querySelector('#status-line').textContent.length > 0")
-        assert page.locator("#feed li").count() <= 1
+        # The last game's feed (several lines) stays until the page has the new game's state, which may come a
+        # moment after the room says it plays: the table must come clean, its feed at most the new game's first
+        # line (nobody has turned a card), with a status line. A feed that never clears times out here.
+        expect(page.locator("#room-phase")).to_have_text("Playing")
+        page.wait_for_function(
+            "document.querySelectorAll('#feed li').length <= 1"
+            " && document.querySelector('#status-line').textContent.length > 0"
+        )
 
 
 def reaction_by(page: Page, seat_selector: str, reaction: str) -> str:

@@ -171,14 +171,15 @@ def place(page: Page) -> str:
 
 
 def banner_clear(page: Page) -> list[str]:
-    """What the banner covers of the pile, its count, the slap window, the seats, the status line and the
-    controls (Flip, Slap, Pause), and "outside the window" if any of it is out of the window's sight."""
+    """What the banner covers of the pile (each card on it too), its count, the slap window, the seats, the status
+    line and the controls (Flip, Slap, Pause), and "outside the window" if any of it is out of the window's sight."""
     return list(
         page.evaluate(
             """() => {
               const a = document.querySelector('.toast').getBoundingClientRect();
               const apart = (b) => a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left;
-              const named = ['#pile', '.pile-count', '#slap-window', '.seat', '#status-line', '#controls > *'];
+              const named = ['#pile', '#pile .pile-card', '.pile-count', '#slap-window', '.seat', '#status-line',
+                '#controls > *'];
               const view = document.documentElement;
               const seen = a.left >= 0 && a.top >= 0 && a.right <= view.clientWidth && a.bottom <= view.clientHeight;
               return named.flatMap((sel) => [...document.querySelectorAll(sel)]

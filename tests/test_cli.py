@@ -193,6 +193,7 @@ def test_bmn_random() -> None:
     assert set(first) == {
         *("games", "seed", "seconds", "games_per_s", "mean_cards", "max_cards", "loops", "kernel", "mean_tricks"),
         *("winner_share", "winner_share_se", "percentiles", "longest_deal"),
+        *("mean_cards_se", "mean_cards_ci95", "mean_tricks_se", "mean_tricks_ci95", "winner_share_ci95"),
     }
     assert first["games"] == 40
     assert isinstance(first["seconds"], int | float) and first["seconds"] >= 0

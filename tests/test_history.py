@@ -107,8 +107,8 @@ def test_history_answers_the_named_finished_games_newest_first(client: TestClien
 
 
 def test_history_with_no_ids_is_empty(client: TestClient) -> None:
-    assert client.get("/api/history").json() == {"games": [], "unknown": []}
-    assert client.get("/api/history?ids=").json() == {"games": [], "unknown": []}
+    assert client.get("/api/history").json() == {"games": [], "unknown": [], "unchecked": []}
+    assert client.get("/api/history?ids=").json() == {"games": [], "unknown": [], "unchecked": []}
 
 
 @pytest.mark.parametrize(

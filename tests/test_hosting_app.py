@@ -1,8 +1,8 @@
 """One worker of ``ratscrew serve`` in-process (Starlette's TestClient): the websocket origin allow-list,
 /readyz while stopping, no new rooms while stopping, the metrics, the JSON log lines, the letters routing
-for proxies that cannot compute nginx's hash; the shared limits with Redis away (counted in the worker, with
-the configured caps), and with a Redis that stops answering (a real redis-server, stopped with SIGSTOP):
-the request waiting on it waits, the worker's rooms play on."""
+for proxies that cannot compute nginx's hash; the shared limits with Redis away (counted in the worker, at its
+share of the configured caps), and with a Redis that stops answering (a real redis-server, stopped with
+SIGSTOP): the request waiting on it waits, the worker's rooms play on."""
 
 from __future__ import annotations
 
@@ -25,16 +25,18 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from ratscrew.errors import TooMany
-from ratscrew.hosting import shared
+from ratscrew.hosting import link
+from ratscrew.hosting.limits import SharedLimits
+from ratscrew.hosting.link import RedisLink
 from ratscrew.hosting.logs import JsonLines
 from ratscrew.hosting.ring import Letters, Ring
 from ratscrew.hosting.settings import Hosting
 from ratscrew.hosting.site import Hosted
+from ratscrew.limits import Caps, Grant
 from ratscrew.rooms import wire
 from ratscrew.rooms.runner import CODE_ALPHABET
 from ratscrew.table.clock import ManualClock
 from ratscrew.web.app import create_app
-from ratscrew.web.limits import SharedLimits, Ticket
 from tests.hosting_site import free_ports, require_programs, start_redis
 
 
@@ -80,7 +82,7 @@ def test_a_rooms_socket_opens_only_from_its_own_host_a_listed_origin_or_no_brows
 
 
 def test_a_stopping_worker_is_not_ready_and_makes_no_room(client: TestClient, stopping: Switch) -> None:
-    assert client.get("/readyz").json() == {"ready": True, "worker": 0}
+    assert client.get("/readyz").json() == {"ready": True, "worker": 0, "degraded": False}
     stopping.on = True
     answer = client.get("/readyz")
     assert answer.status_code == 503 and answer.json()["error"] == "not ready: stopping"
@@ -112,33 +114,35 @@ def test_letters_routing_shares_the_alphabet_out_and_the_ring_uses_every_worker(
     assert {owners.count(worker) for worker in range(3)} and min(owners.count(w) for w in range(3)) > len(owners) / 6
 
 
-def test_the_shared_limits_count_in_the_worker_with_its_own_caps_when_redis_is_away(
+def test_the_shared_limits_count_in_the_worker_at_its_share_of_the_caps_when_redis_is_away(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     (port,) = free_ports(1)  # nothing listens there
-    limits = SharedLimits(
-        ManualClock(), shared.connect(f"redis://127.0.0.1:{port}/0"), worker=0, workers=2, rooms_per_hour=3
-    )
     client = "198.51.100.4"
 
-    async def away() -> None:
-        assert await limits.ask(client, creating=True, connecting=True) is None  # refused: counted here
-        assert await limits.ask(client, creating=True, connecting=True) is None  # known away: not even asked
-        await limits.redis.aclose()
+    async def away() -> tuple[list[Grant], SharedLimits]:
+        limits = SharedLimits(
+            RedisLink(f"redis://127.0.0.1:{port}/0"), ManualClock(), Caps(rooms_per_hour=6), worker=0, workers=2
+        )
+        try:
+            made = [await limits.room(client) for _ in range(3)]  # the first finds Redis away; none asks it again
+            with pytest.raises(TooMany, match="at most 3"):  # half the configured cap: there are two workers
+                await limits.room(client)
+            return made, limits
+        finally:
+            await limits.link.close()
 
     # On a thread of its own: in a process whose browser tests ran, Playwright's loop holds this thread.
     with caplog.at_level(logging.WARNING), ThreadPoolExecutor(1) as worker:
-        worker.submit(asyncio.run, away()).result(timeout=60)
-    for _ in range(3):
-        limits.create(client)
-    with pytest.raises(TooMany, match="at most 3"):  # the configured cap, not the default one, counted here
-        limits.create(client)
-    limits.connect(client)
-    assert limits.connections == {client: 1}
-    limits.disconnect(client)
-    assert limits.connections == {}
-    said = [r.getMessage() for r in caplog.records if "shared limits" in r.getMessage()]
-    assert len(said) == 1 and "counting in this worker for 5 s" in said[0]  # once, not once a call
+        made, limits = worker.submit(asyncio.run, away()).result(timeout=60)
+    for grant in made:
+        grant.use()
+    lease = limits.local.take_socket(client)
+    assert limits.local.sockets == {client: 1}
+    lease.close()
+    assert limits.local.sockets == {}
+    said = [r.getMessage() for r in caplog.records if "Redis is away" in r.getMessage()]
+    assert len(said) == 1 and "share of the cap" in said[0]  # once, not once a call
 
 
 def turn_cards(ws: WebSocketTestSession, state: dict[str, Any], cards: int) -> dict[str, Any]:
@@ -159,15 +163,15 @@ def test_a_redis_that_does_not_answer_holds_up_its_request_not_the_rooms(
     (port,) = free_ports(1)
     server = start_redis(tmp_path, port)
     # Long enough that the request stays held while the room plays (it is no timing: it ends with Redis).
-    monkeypatch.setattr(shared, "TIMEOUT_S", 60.0)
+    monkeypatch.setattr(link, "TIMEOUT_S", 60.0)
     asked = threading.Event()
-    ask = SharedLimits.ask
+    room = SharedLimits.room
 
-    async def telling(self: SharedLimits, client: str, *, creating: bool, connecting: bool) -> Ticket | None:
+    async def telling(self: SharedLimits, client: str) -> Grant:
         asked.set()
-        return await ask(self, client, creating=creating, connecting=connecting)
+        return await room(self, client)
 
-    monkeypatch.setattr(SharedLimits, "ask", telling)
+    monkeypatch.setattr(SharedLimits, "room", telling)
     hosting = Hosting(
         ports=(8001,), data_dir=tmp_path / "data", redis_url=f"redis://127.0.0.1:{port}/0", rooms_per_hour=3
     )
@@ -191,7 +195,7 @@ def test_a_redis_that_does_not_answer_holds_up_its_request_not_the_rooms(
                         assert held.result(30).status_code == 200
                 # Counted here now, with the configured cap: one room made while Redis was away, two more, no fourth.
                 assert [client.post("/api/rooms", json={"seats": 2}).status_code for _ in range(3)] == [200, 200, 429]
-        assert any("counting in this worker" in r.getMessage() for r in caplog.records)
+        assert any("Redis is away" in r.getMessage() for r in caplog.records)
     finally:
         server.kill()
         server.wait()

@@ -15,7 +15,7 @@ import pytest
 
 from ratscrew.hosting.ring import Letters
 from ratscrew.hosting.routes import MATCH_ALPHABET
-from ratscrew.rooms import runner
+from ratscrew.limits import Caps
 from ratscrew.rooms.runner import CODE_ALPHABET
 from tests.conftest import Server
 from tests.hosting_site import Site, call, require_programs, start_site, stored, stream_across_a_restart
@@ -91,7 +91,7 @@ def test_the_workers_see_the_clients_address_never_the_one_it_claims(site: Site,
     forged = {"X-Forwarded-For": "203.0.113.50"}
     url = f"{site.urls[proxy]}/api/rooms/ZZZZZZ"
     first, second = source(proxy, 3, 0), source(proxy, 3, 1)
-    for _ in range(runner.FAILED_LOOKUPS_PER_MINUTE):
+    for _ in range(Caps().misses_per_minute):
         status, _, _ = call(url, headers=forged, source=first)
         assert status == 404
     status, _, refused = call(url, headers=forged, source=first)

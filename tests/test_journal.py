@@ -153,7 +153,7 @@ def test_a_room_sends_only_what_is_committed_and_stops_when_its_journal_fails(
     async def scenario() -> None:
         clock = ManualClock()
         rooms = Rooms(journal, clock=clock)
-        runner, token = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        runner, token = rooms.create_game(seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
         link = PageLink(1)
         runner.open(link)
         runner.submit(link, Hello(wire.VERSION, token, -1))
@@ -202,7 +202,7 @@ def test_a_room_that_left_memory_is_not_loaded_again_before_its_writes_are_in(tm
 
     async def scenario() -> None:
         rooms = Rooms(journal, clock=ManualClock())
-        runner, _ = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        runner, _ = rooms.create_game(seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
         await runner.stop()
         with pytest.raises(Unavailable):  # loaded now, it would be read from a file that lacks it
             rooms.get(runner.code)

@@ -222,11 +222,11 @@ class Table:
         clock = ManualClock()
         rooms = Rooms(journal, clock=clock)
         seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.HUMAN, "Bo")]
-        runner, token = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        runner, token = rooms.create_game(seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
         if journal is not None:
             journal.flush()
         socket = Socket(loop, journal)
-        link = rooms.connect("me")
+        link = rooms.new_link()
         runner.open(link)
         sender = loop.create_task(online._pump(socket, link, Tally()))  # type: ignore[arg-type]
         runner.submit(link, Hello(wire.VERSION, token, -1))

@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from ratscrew.rooms import runner, wire
+from ratscrew.limits import Caps, Limits, LocalLimits
+from ratscrew.rooms import wire
+from ratscrew.rooms.runner import Rooms
 from ratscrew.web import limits
-from ratscrew.web.app import create_app
+from ratscrew.web.app import Setup, create_app
+
+MISSES = Caps().misses_per_minute
 
 
 @pytest.fixture
@@ -53,10 +57,8 @@ def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
 
 
 def test_room_codes_cannot_be_guessed_by_trying(client: TestClient) -> None:
-    statuses = [
-        client.get(f"/api/rooms/ZZZZZ{i % 10}").status_code for i in range(runner.FAILED_LOOKUPS_PER_MINUTE + 3)
-    ]
-    assert statuses[: runner.FAILED_LOOKUPS_PER_MINUTE] == [404] * runner.FAILED_LOOKUPS_PER_MINUTE
+    statuses = [client.get(f"/api/rooms/ZZZZZ{i % 10}").status_code for i in range(MISSES + 3)]
+    assert statuses[:MISSES] == [404] * MISSES
     assert statuses[-1] == 429
 
 
@@ -88,30 +90,36 @@ def test_wrong_codes_count_against_the_same_limit_on_every_route_that_tells_a_li
     live = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "bot"}]}).json()["id"]
     told = ask(client, live)
     assert told in (200, 403, 409)  # a live code is told from a wrong one...
-    wrong = [ask(client, f"ZZZZZ{i % 10}") for i in range(runner.FAILED_LOOKUPS_PER_MINUTE + 1)]
-    assert wrong == [404] * runner.FAILED_LOOKUPS_PER_MINUTE + [429]
+    wrong = [ask(client, f"ZZZZZ{i % 10}") for i in range(MISSES + 1)]
+    assert wrong == [404] * MISSES + [429]
     assert ask(client, live) == 429  # ...until too many wrong ones: then every code gets the same answer
 
 
 def test_wrong_codes_on_one_route_count_for_the_others(client: TestClient) -> None:
-    half = runner.FAILED_LOOKUPS_PER_MINUTE // 2
+    half = MISSES // 2
     for i in range(half):
         assert ASK_BY_CODE["record"](client, f"ZZZZZ{i}") == 404
-    for i in range(runner.FAILED_LOOKUPS_PER_MINUTE - half):
+    for i in range(MISSES - half):
         assert ASK_BY_CODE["again"](client, f"YYYYY{i}") == 404
     assert ASK_BY_CODE["room"](client, "ZZZZZ0") == 429
 
 
-def test_one_client_cannot_fill_the_server_and_live_games_are_never_evicted(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(runner, "ROOMS_PER_CLIENT_PER_HOUR", 5)
+class Capped(Setup):
+    def __init__(self, caps: Caps) -> None:
+        self.caps = caps
+
+    def limits(self, rooms: Rooms) -> Limits:
+        return LocalLimits(rooms.clock, self.caps)
+
+
+def test_one_client_cannot_fill_the_server_and_live_games_are_never_evicted(tmp_path: Path) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
-    made = [client.post("/api/games", json={"seats": seats}) for _ in range(7)]
-    assert [m.status_code for m in made] == [200] * 5 + [429] * 2
-    assert "at most 5" in made[-1].json()["error"]
-    for answer in made[:5]:  # every game created is still there
-        assert client.get(f"/api/rooms/{answer.json()['id']}").status_code == 200
+    with TestClient(create_app(tmp_path, setup=Capped(Caps(rooms_per_hour=5)))) as client:
+        made = [client.post("/api/games", json={"seats": seats}) for _ in range(7)]
+        assert [m.status_code for m in made] == [200] * 5 + [429] * 2
+        assert "at most 5" in made[-1].json()["error"]
+        for answer in made[:5]:  # every game created is still there
+            assert client.get(f"/api/rooms/{answer.json()['id']}").status_code == 200
 
 
 def test_too_many_requests_from_one_address_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,9 +13,10 @@ from typing import Any, cast
 import pytest
 from starlette.websockets import WebSocket
 
-from ratscrew.errors import NotFound, TooMany
+from ratscrew.errors import TooMany
+from ratscrew.limits import Caps, LocalLimits
 from ratscrew.rooms import wire
-from ratscrew.rooms.runner import FAILED_LOOKUPS_PER_MINUTE, ROOMS_PER_CLIENT_PER_HOUR, ClientLimits, Rooms
+from ratscrew.rooms.runner import Rooms
 from ratscrew.rules import Rules
 from ratscrew.table.clock import ManualClock
 from ratscrew.web import online
@@ -25,8 +26,8 @@ from ratscrew.web.tally import Tally
 class FakeSocket:
     """What the room's socket handler uses of a Starlette websocket: messages in from a queue, out to a list."""
 
-    def __init__(self, rooms: Rooms, code: str, client: str = "10.0.0.1") -> None:
-        self.app = SimpleNamespace(state=SimpleNamespace(rooms=rooms, tally=Tally(), origins=None))
+    def __init__(self, rooms: Rooms, code: str, limits: LocalLimits, client: str = "10.0.0.1") -> None:
+        self.app = SimpleNamespace(state=SimpleNamespace(rooms=rooms, limits=limits, tally=Tally(), origins=None))
         self.headers: dict[str, str] = {}
         self.client = SimpleNamespace(host=client)
         self.path_params = {"code": code}
@@ -88,8 +89,9 @@ async def step(clock: ManualClock, ms: int, every: int = 500) -> None:
 
 def test_silent_sockets_are_closed_and_talking_ones_kept() -> None:
     async def scenario(clock: ManualClock, rooms: Rooms) -> None:
-        runner, _token = rooms.create_room("me", seats=2, rules=Rules.build("standard"), name="Ana", public=False)
-        mute, talker = FakeSocket(rooms, runner.code), FakeSocket(rooms, runner.code)
+        runner, _token = rooms.create_room(seats=2, rules=Rules.build("standard"), name="Ana", public=False)
+        limits = LocalLimits(clock)
+        mute, talker = FakeSocket(rooms, runner.code, limits), FakeSocket(rooms, runner.code, limits)
         handlers = [asyncio.create_task(online.room_socket(cast(WebSocket, s))) for s in (mute, talker)]
         await settle()
         talker.say(wire.Hello(wire.VERSION, None, -1).to_json())
@@ -107,27 +109,25 @@ def test_silent_sockets_are_closed_and_talking_ones_kept() -> None:
         assert talker.closed is None and "probe" in talker.kinds()  # probed all along; never answered
         await step(clock, 500)
         assert talker.closed is not None and handlers[1].done()  # silent past the limit: closed
-        assert rooms.limits.connections == {}  # and both sockets are counted off their address
+        assert limits.sockets == {}  # and both sockets are counted off their address
 
     on_virtual_time(scenario)
 
 
 def test_the_limits_per_address_count_on_the_servers_clock() -> None:
     clock = ManualClock()
-    limits = ClientLimits(clock)
-    for _ in range(FAILED_LOOKUPS_PER_MINUTE):
-        with pytest.raises(NotFound), limits.guessing("10.0.0.1"):
-            raise NotFound("no room 'ZZZZZZ'")
-    with pytest.raises(TooMany, match="too many wrong room codes"), limits.guessing("10.0.0.1"):
-        pass
-    with limits.guessing("10.0.0.2"):  # another address is not held back
-        pass
-    clock.advance(60_001)
-    with limits.guessing("10.0.0.1"):  # a minute after the wrong codes
-        pass
-    for _ in range(ROOMS_PER_CLIENT_PER_HOUR):
-        limits.create("10.0.0.1")
-    with pytest.raises(TooMany, match=f"at most {ROOMS_PER_CLIENT_PER_HOUR}"):
-        limits.create("10.0.0.1")
-    clock.advance(3_600_001)
-    limits.create("10.0.0.1")  # an hour later
+    caps = Caps()
+    limits = LocalLimits(clock, caps)
+    for _ in range(caps.misses_per_minute):
+        limits.take_misses("10.0.0.1", 1)  # a wrong code
+    with pytest.raises(TooMany, match="too many wrong room codes"):
+        limits.take_misses("10.0.0.1", 0)  # not even a known one is told
+    assert limits.take_misses("10.0.0.2", 0) == caps.misses_per_minute  # another address is not held back
+    clock.advance(60_000)
+    assert limits.take_misses("10.0.0.1", 0) == caps.misses_per_minute  # a minute after the wrong codes
+    for _ in range(caps.rooms_per_hour):
+        limits.take_room("10.0.0.1").use()
+    with pytest.raises(TooMany, match=f"at most {caps.rooms_per_hour}"):
+        limits.take_room("10.0.0.1")
+    clock.advance(3_600_000)
+    limits.take_room("10.0.0.1")  # an hour later

@@ -117,7 +117,7 @@ def test_a_worker_up_long_before_the_game_counts_every_verdict() -> None:
         clock, tally = ManualClock(), Tally()
         rooms = Rooms(None, clock=clock, on_verdict=tally.verdict)
         clock.advance(10 * 60_000)  # the worker has been up ten minutes when the game starts
-        runner, token = rooms.create_game("me", seats=SEATS, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        runner, token = rooms.create_game(seats=SEATS, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
         link = await sit(runner, token)
         waited, windows = await timed_slaps(clock, runner, link)
         assert_observed(tally, waited, windows)
@@ -131,7 +131,7 @@ def test_a_fresh_worker_counts_each_verdict_in_its_own_bucket() -> None:
         clock, tally = ManualClock(), Tally()
         rooms = Rooms(None, clock=clock, on_verdict=tally.verdict)
         clock.advance(700)  # the game starts just after the worker
-        runner, token = rooms.create_game("me", seats=SEATS, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        runner, token = rooms.create_game(seats=SEATS, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
         link = await sit(runner, token)
         clock.advance(2_000)
         waited, windows = await timed_slaps(clock, runner, link)
@@ -149,7 +149,7 @@ def test_a_room_restored_after_a_restart_counts_its_verdicts_from_their_arrival(
         journal = SqliteJournal(path)
         clock = ManualClock()
         rooms = Rooms(journal, clock=clock)
-        runner, token = rooms.create_game("me", seats=SEATS, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
+        runner, token = rooms.create_game(seats=SEATS, rules=Rules.build("standard"), bot_pace=1.0, seed=5)
         made.update(code=runner.code, token=token)
         link = await sit(runner, token)
         for _ in range(3):  # a game two minutes old when the worker stops

@@ -117,6 +117,20 @@ def test_pile_is_collected_when_the_window_closes_and_a_late_slap_is_dismissed()
     assert [str(c) for c in game.burned] == ["8D"]
 
 
+def test_a_slap_on_the_empty_pile_after_a_won_pile_is_a_wrong_slap_not_a_late_one() -> None:
+    # The page sends no card when its pile is empty: the slap is on nothing, and costs what the rules say (a
+    # burned card), as at the very start of the game; it is not set aside as too late for the pile won before.
+    game, table, clock = challenge_table()
+    won_at = play_to_won_challenge(table, clock)
+    clock.advance_to(won_at + 1000)
+    table.run_due()
+    assert pile_winners(table) == [(1, "challenge")] and not game.pile
+    assert answer(table, Table.slap, 0) is None
+    wrong = table.log[-1]
+    assert isinstance(wrong.event, WrongSlap) and [str(c) for c in wrong.event.burned] == ["8D"]
+    assert wrong.seen is not None and wrong.seen.pile == ()
+
+
 def test_flip_is_refused_while_the_won_pile_waits() -> None:
     _game, table, clock = challenge_table()
     play_to_won_challenge(table, clock)

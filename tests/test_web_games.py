@@ -218,8 +218,8 @@ def test_a_game_nobody_watches_leaves_memory_but_not_the_journal(tmp_path: Path)
         rooms = Rooms(journal, idle_unload_s=120, clock=clock)
         seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.BOT, "Bot", "expert", ready=True)]
         rules = Rules.build("standard")
-        watched, _ = rooms.create_game("me", seats=seats, rules=rules, bot_pace=1.0, seed=3)
-        abandoned, token = rooms.create_game("me", seats=seats, rules=rules, bot_pace=1.0, seed=3)
+        watched, _ = rooms.create_game(seats=seats, rules=rules, bot_pace=1.0, seed=3)
+        abandoned, token = rooms.create_game(seats=seats, rules=rules, bot_pace=1.0, seed=3)
         link = PageLink(1)
         watched.open(link)
         watched.submit(link, Hello(wire.VERSION, None, -1))
@@ -250,7 +250,7 @@ def test_a_bug_met_by_one_message_is_logged_and_the_room_goes_on(caplog: pytest.
     async def scenario() -> list[str]:
         rooms = Rooms(None)
         seats = [SeatInfo(SeatKind.HUMAN, "Ann"), SeatInfo(SeatKind.BOT, "Bot", "expert", ready=True)]
-        runner, _ = rooms.create_game("me", seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=3)
+        runner, _ = rooms.create_game(seats=seats, rules=Rules.build("standard"), bot_pace=1.0, seed=3)
         core = runner.core
         real = core.receive
 

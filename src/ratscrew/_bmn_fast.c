@@ -406,7 +406,7 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
     Kept *kept = malloc(sizeof(Kept) * (size_t)(keep ? keep : 1)), endless[ENDLESS_KEPT];
     if (kept == NULL) return PyErr_NoMemory();
     uint64_t state = seed;
-    long long total = 0, ended = 0, loops = 0, first_wins = 0, tricks = 0, longest = 0;
+    long long total = 0, ended = 0, loops = 0, first_wins = 0, tricks = 0, tricks_squared = 0, longest = 0;
     Lengths lengths = {NULL, 0};
     int n_kept = 0, n_endless = 0, failed = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -424,6 +424,7 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
         ended++;
         total += r.cards;
         tricks += r.tricks;
+        tricks_squared += r.tricks * r.tricks;
         first_wins += r.winner == 0;
         if (r.cards > longest) longest = r.cards;
         if (count_length(&lengths, r.cards) < 0) {
@@ -450,7 +451,8 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
     top = kept_list(kept, n_kept, 1);
     named = kept_list(endless, n_endless, 0);
     if (top != NULL && named != NULL)
-        out = Py_BuildValue("(LLLLLOOO)", total, ended, loops, first_wins, tricks, counts, top, named);
+        out = Py_BuildValue("(LLLLLOOOLK)", total, ended, loops, first_wins, tricks, counts, top, named, tricks_squared,
+                            (unsigned long long)state);
 done:
     Py_XDECREF(counts);
     Py_XDECREF(top);
@@ -460,6 +462,25 @@ done:
     return out;
 }
 
+/* skip_deals(seed, count): the stream's state after dealing `count` deals from `seed` without playing them, so
+ * a run can be cut into chunks that start part way through a stream. Dealing costs a few percent of playing. */
+static PyObject *py_skip_deals(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long seed;
+    long long count;
+    if (!PyArg_ParseTuple(args, "KL", &seed, &count)) return NULL;
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "count must not be negative");
+        return NULL;
+    }
+    uint64_t state = seed;
+    uint8_t court_at[16];
+    Py_BEGIN_ALLOW_THREADS
+    for (long long i = 0; i < count; i++) deal_courts(&state, court_at);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromUnsignedLongLong((unsigned long long)state);
+}
+
 static PyMethodDef methods[] = {
     {"play2", py_play2, METH_VARARGS,
      "play2(first, second) -> (winner or -1, cards, tricks, prefix_cards, prefix_tricks, cycle_cards, cycle_tricks)"},
@@ -467,7 +488,10 @@ static PyMethodDef methods[] = {
      "play_random(games, seed, keep) -> (total cards of ended games, ended games, loops, wins of the first hand, "
      "total tricks of ended games, [games ended after c cards for c = 0, 1, ...], "
      "[(first, second, cards, tricks, index) of the `keep` longest ended games, longest first], "
-     "[(first, second, index) of the first 16 endless deals])"},
+     "[(first, second, index) of the first 16 endless deals], total of the squared tricks of ended games, "
+     "the stream's state after the last deal)"},
+    {"skip_deals", py_skip_deals, METH_VARARGS,
+     "skip_deals(seed, count) -> the stream's state after dealing `count` deals without playing them"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -278,6 +278,7 @@ class RandomTally:
     games: int = 0
     loops: int = 0
     tricks: int = 0  # total over the games that ended
+    tricks_squared: int = 0  # total of each ended game's tricks squared, for the standard error of the mean
     wins: list[int] = field(default_factory=list)  # games that ended won by each seat
     lengths: Counter[int] = field(default_factory=Counter)  # games that ended, per number of cards
     longest: list[Dealt] = field(default_factory=list)  # the ``keep`` longest that ended, longest first
@@ -300,6 +301,7 @@ class RandomTally:
         self.games += other.games
         self.loops += other.loops
         self.tricks += other.tricks
+        self.tricks_squared += other.tricks_squared
         self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
         self.lengths.update(other.lengths)
         self.longest = sorted(self.longest + other.longest, key=Dealt.rank)[: self.keep]
@@ -344,19 +346,24 @@ def play_random(
     return tally
 
 
-def play_block(seed: int, games: int, players: int, accelerated: bool, keep: int, block: int = 0) -> RandomTally:
-    """One block of deals, all from one stream."""
+def play_block(
+    seed: int, games: int, players: int, accelerated: bool, keep: int, block: int = 0, first: int = 0
+) -> RandomTally:
+    """One block of deals, all from one stream; or part of one: ``seed`` is then the stream's state after its
+    first ``first`` deals (:func:`skip_deals`), and the deals are numbered from ``first``."""
     tally = RandomTally(players, games=games, keep=keep)
     if random_kernel(players, accelerated=accelerated) == "c":
         assert _fast is not None
-        _, _, tally.loops, first_wins, tally.tricks, counts, top, endless = _fast.play_random(games, seed, keep)
+        _, _, tally.loops, first_wins, tally.tricks, counts, top, endless, tally.tricks_squared, _ = _fast.play_random(
+            games, seed, keep
+        )
         tally.wins = [first_wins, games - tally.loops - first_wins]
         tally.lengths = Counter({c: n for c, n in enumerate(counts) if n})
-        tally.longest = [Dealt((a, b), cards, tricks, block, i) for a, b, cards, tricks, i in top]
-        tally.endless = [Dealt((a, b), 0, 0, block, i) for a, b, i in endless]
+        tally.longest = [Dealt((a, b), cards, tricks, block, first + i) for a, b, cards, tricks, i in top]
+        tally.endless = [Dealt((a, b), 0, 0, block, first + i) for a, b, i in endless]
         return tally
     rng = SeededRandom(seed)
-    for i in range(games):
+    for i in range(first, first + games):
         hands = tuple(random_deal(rng, players))
         result = play_bmn(hands, accelerated=accelerated)
         if result.loop is not None:
@@ -367,6 +374,7 @@ def play_block(seed: int, games: int, players: int, accelerated: bool, keep: int
         assert result.winner is not None
         tally.wins[result.winner] += 1
         tally.tricks += result.tricks
+        tally.tricks_squared += result.tricks * result.tricks
         tally.lengths[result.cards] += 1
         if keep and (len(tally.longest) < keep or result.cards > tally.longest[-1].cards):
             tally.longest = sorted(
@@ -374,3 +382,16 @@ def play_block(seed: int, games: int, players: int, accelerated: bool, keep: int
             )
             del tally.longest[keep:]
     return tally
+
+
+def skip_deals(seed: int, count: int, *, accelerated: bool = True) -> int:
+    """The state of the stream started at ``seed`` after ``count`` deals, dealt and not played: a run cut into
+    chunks starts each one there (:func:`play_block`'s ``first``). Every deal takes the same draws whatever the
+    number of hands, so this holds for any ``players``."""
+    if accelerated and _fast is not None:
+        state: int = _fast.skip_deals(seed, count)
+        return state
+    rng = SeededRandom(seed)
+    for _ in range(count):
+        random_deal(rng)
+    return rng.state

@@ -300,7 +300,16 @@ def _greeting(full: str, context: ssl.SSLContext | None) -> None:
         f"expected a Dask scheduler there (start one with `dask scheduler`, and workers with `dask worker {full}`)"
     )
     try:
-        with socket.create_connection((host, port), timeout=CONNECT_SECONDS) as conn:
+        conn = socket.create_connection((host, port), timeout=CONNECT_SECONDS)
+    except TimeoutError:  # no answer at all to the connection, where a closed port refuses at once
+        raise ClusterError(
+            f"{full} is unreachable: nothing answered the connection within {CONNECT_SECONDS:g} s (is the host up, "
+            f"and the address and port right?): {expected}"
+        ) from None
+    except OSError as exc:
+        raise _none_there(full, exc) from None
+    try:
+        with conn:
             if context is None:
                 _read_greeting(conn, deadline)
             else:
@@ -318,10 +327,14 @@ def _greeting(full: str, context: ssl.SSLContext | None) -> None:
             f"{expected}, with TLS and a certificate that the configured ca-file vouches for"
         ) from None
     except OSError as exc:
-        raise ClusterError(
-            f"no Dask scheduler answered at {full} within {CONNECT_SECONDS:g} s ({exc.strerror or exc}): "
-            f"expected one running there (start it with `dask scheduler`, and workers with `dask worker {full}`)"
-        ) from None
+        raise _none_there(full, exc) from None
+
+
+def _none_there(full: str, exc: OSError) -> ClusterError:
+    return ClusterError(
+        f"no Dask scheduler answered at {full} within {CONNECT_SECONDS:g} s ({exc.strerror or exc}): "
+        f"expected one running there (start it with `dask scheduler`, and workers with `dask worker {full}`)"
+    )
 
 
 def _read_greeting(conn: socket.socket, deadline: float) -> None:

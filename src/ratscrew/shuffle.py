@@ -30,6 +30,11 @@ class SeededRandom:
             raise ValueError(f"a seed must be a non-negative integer, got {seed}")
         self._state = seed & _MASK
 
+    @property
+    def state(self) -> int:
+        """Where the stream is: ``SeededRandom(r.state)`` carries on from here."""
+        return self._state
+
     # The mask is written out rather than read from a global: the bots draw thousands of numbers a game.
     def next_u64(self) -> int:
         z = self._state = (self._state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF

@@ -6,33 +6,39 @@ in ``OPTIONS`` are options, and everything else (``--`` included) is a hand.
 
 from __future__ import annotations
 
+import shlex
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
-from ratscrew.bmn import RandomTally, parse_bmn_hands, play_bmn, play_random, random_kernel, to_notation
+from ratscrew.bmn import parse_bmn_hands, play_bmn, play_random, to_notation
 from ratscrew.cli.common import place_options, print_json
 from ratscrew.errors import MalformedInput
-from ratscrew.lab.stats import percentile, share_se
+from ratscrew.lab.bmn_random import RandomRun, play_random_for
+from ratscrew.lab.bmn_random import random_figures as random_figures  # where it was first
 
 USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
-       ratscrew bmn --random N [--seed S] [--players P] [--workers W | --scheduler ADDRESS] [--json] [--report DIR]
+       ratscrew bmn --random [N] [--seconds S] [--seed S] [--players P] [--workers W | --scheduler ADDRESS]
+                             [--json] [--report DIR [--force]]
        ratscrew bmn --search [--seconds S] [--batches B] [--state FILE] [--seed S] [--from HAND HAND]
-                             [--workers W | --scheduler ADDRESS] [--json] [--report DIR]
+                             [--workers W | --scheduler ADDRESS] [--json] [--report DIR [--force]]
 
   Play a Beggar-my-neighbour deal: one string per hand, top card first, '-' for a number card and
   J Q K A for court cards; together exactly one deck. The first hand leads. Hands are never read
   as options, even when they start with '-'.
 
   --random N      play N shuffled deals: games per second, game lengths (mean, percentiles, longest, and
-                  the longest deal), mean tricks, each hand's share of the wins, endless deals
+                  the longest deal), mean tricks, each hand's share of the wins (every mean and share with
+                  its standard error and 95% confidence interval), endless deals
   --search        hunt for long two-hand deals: each batch deals 500,000 random deals and searches the
                   families of the 2,000 longest (the deals whose games run into theirs, found by playing
                   backwards); prints every new best (endless deals beat any that end, and their cycles are
                   counted); Ctrl-C stops it
-  --seconds S     stop the search after S seconds
+  --seconds S     stop after S seconds: with --random, N may be left out, and the deals played are the
+                  first of the seed's sequence (rerun with --random and their count for the same figures);
+                  with --search, the search stops then
   --batches B     stop the search after B batches (counted from the start of a resumed search too)
   --state FILE    keep the search's progress (and its 32 longest deals) in FILE after every batch, and
                   carry on from it next time
@@ -46,8 +52,10 @@ USAGE = """Usage: ratscrew bmn HAND HAND... [--json]
                   play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://127.0.0.1:8786)
                   instead; same numbers (needs pip install 'ratscrew[cluster]')
   --json          print JSON (with --search: one line per new best)
-  --report DIR    also write a report folder: the command, version, seed, figures as JSON and plots in
-                  one HTML page that opens from disk (needs matplotlib: pip install 'ratscrew[plot]')
+  --report DIR    also write a report folder: the command, version, commit, seed, figures as tables and
+                  plots in one HTML page that opens from disk, and the figures as JSON (needs matplotlib:
+                  pip install 'ratscrew[plot]'); a folder that is not empty is refused unless --force
+  --force         with --report: replace the report already in DIR (its old plots are removed)
 """
 # Options that take a value, and what kind: a whole number, a number, a path, an address, or two hands.
 VALUE_OPTIONS = {
@@ -62,10 +70,9 @@ VALUE_OPTIONS = {
     "--scheduler": ("scheduler", "address"),
     "--from": ("from", "deal"),
 }
-FLAGS = {"--json": "json", "--search": "search"}
-RANDOM_OPTIONS = {"random", "seed", "players", "workers", "scheduler", "report"}
-SEARCH_OPTIONS = {"search", "seconds", "batches", "state", "seed", "workers", "scheduler", "from", "report"}
-PERCENTILES = (0.5, 0.9, 0.99, 0.999, 0.9999)
+FLAGS = {"--json": "json", "--search": "search", "--force": "force"}
+RANDOM_OPTIONS = {"random", "seconds", "seed", "players", "workers", "scheduler", "report", "force"}
+SEARCH_OPTIONS = {"search", "seconds", "batches", "state", "seed", "workers", "scheduler", "from", "report", "force"}
 
 
 class RawArgs(click.Command):
@@ -124,22 +131,26 @@ def bmn(ctx: click.Context) -> None:
 
 
 def _run(mode: str, command: list[str], options: dict[str, object], as_json: bool) -> None:
-    """``--random`` or ``--search``, and the report folder when ``--report`` asks for one."""
+    """``--random`` or ``--search``, and the report folder when ``--report`` asks for one (its folder is checked
+    before the run, so a folder that cannot take it stops the command before any work is done)."""
     # Here, not at the top: a plain deal needs neither the hunt (nor Rich, its progress bar) nor the reports.
     from ratscrew.cli.bmn_search import run_search
     from ratscrew.lab.report import bmn_random_report, bmn_search_report, check_report_folder, write_report
 
     folder = options.pop("report", None)
+    force = bool(options.pop("force", False))
+    if force and folder is None:
+        raise MalformedInput("--force only goes with --report DIR: it replaces the report already in DIR")
     if folder is not None:
-        check_report_folder(Path(str(folder)))
+        check_report_folder(Path(str(folder)), force=force)
     if mode == "random":
-        doc, tally = _random(options, as_json)
-        report = bmn_random_report(command, doc, tally) if folder is not None else None
+        run = _random(options, as_json)
+        report = bmn_random_report(command, run) if folder is not None else None
     else:
-        state, progress = run_search(options, as_json)
-        report = bmn_search_report(command, state, progress) if folder is not None else None
+        hunt = run_search(options, as_json)
+        report = bmn_search_report(command, hunt) if folder is not None else None
     if report is not None:
-        write_report(Path(str(folder)), report)
+        write_report(Path(str(folder)), report, force=force)
 
 
 def _split_args(args: list[str]) -> tuple[list[str], dict[str, object]]:
@@ -151,6 +162,8 @@ def _split_args(args: list[str]) -> tuple[list[str], dict[str, object]]:
         name, eq, inline = word.partition("=")
         if word in FLAGS:
             options[FLAGS[word]] = True
+        elif name == "--random" and not eq and (i + 1 == len(args) or _is_option(args[i + 1])):
+            options["random"] = None  # no count: --seconds must give the budget
         elif name in VALUE_OPTIONS:
             key, kind = VALUE_OPTIONS[name]
             if kind == "deal":  # two words: the hands
@@ -173,6 +186,10 @@ def _split_args(args: list[str]) -> tuple[list[str], dict[str, object]]:
             hands.append(word)
         i += 1
     return hands, options
+
+
+def _is_option(word: str) -> bool:
+    return word in FLAGS or word in ("-h", "--help") or word.partition("=")[0] in VALUE_OPTIONS
 
 
 def _value(name: str, kind: str, value: str) -> object:
@@ -198,63 +215,59 @@ def _value(name: str, kind: str, value: str) -> object:
     return number
 
 
-def _random(options: dict[str, object], as_json: bool) -> tuple[dict[str, object], RandomTally]:
-    games = options["random"]
+def _random(options: dict[str, object], as_json: bool) -> RandomRun:
+    games, budget = options.get("random"), options.get("seconds")
     seed = options.get("seed", 1)
     players = options.get("players", 2)
-    assert isinstance(games, int)
+    assert games is None or isinstance(games, int)
+    assert budget is None or isinstance(budget, float)
     assert isinstance(seed, int)
     assert isinstance(players, int)
-    if games < 1:
+    if games is None and budget is None:
+        raise MalformedInput("--random needs a number of deals, e.g. --random 10000, or a time budget: --seconds 60")
+    if games is not None and games < 1:
         raise MalformedInput("--random needs at least 1 game")
     if not 2 <= players <= 12:
         raise MalformedInput(f"--players must be from 2 to 12, got {players}")
     workers, scheduler = place_options(options)
     start = time.perf_counter()
-    tally = play_random(games, seed, players, workers=workers, scheduler=scheduler)
+    if budget is None:
+        assert games is not None
+        tally = play_random(games, seed, players, workers=workers, scheduler=scheduler)
+    else:
+        tally = play_random_for(budget, seed, players, games=games, workers=workers, scheduler=scheduler)
     seconds = time.perf_counter() - start
-    doc = random_figures(tally, seed, seconds)
+    run = RandomRun(tally, seed, seconds, budget if games is None or tally.games < games else None)
+    doc = run.figures()
     if as_json:
         print_json(doc)
-        return doc, tally
-    click.echo(
-        f"{games} deals in {seconds:.3f} s ({games / seconds:,.0f} games/s); "
-        f"mean {doc['mean_cards']} cards and {doc['mean_tricks']} tricks, longest {doc['max_cards']}, "
-        f"{tally.loops} endless"
-    )
+        return run
+    stopped = f" (stopped by --seconds {budget:g})" if run.budget is not None else ""
+    click.echo(f"{tally.games:,} deals in {seconds:.3f} s{stopped}, {tally.games / seconds:,.0f} games/s")
     if tally.ended:
-        marks = ", ".join(f"{_mark(q)}% {percentile(tally.lengths, q)}" for q in PERCENTILES)
-        shares = ", ".join(
-            f"hand {seat + 1} {100 * w / tally.ended:.2f}% ± {100 * share_se(w, tally.ended):.2f}"
-            for seat, w in enumerate(tally.wins)
-        )
-        click.echo(f"cards per game: {marks}; wins: {shares}")
+        click.echo(f"cards per game: mean {_estimate(doc, 'mean_cards')}, longest {doc['max_cards']}")
+        click.echo(f"tricks per game: mean {_estimate(doc, 'mean_tricks')}")
+        marks = ", ".join(f"{mark}% {value}" for mark, value in run.percentiles().items())
+        click.echo(f"cards per game, percentiles: {marks}")
+        shares = ", ".join(f"hand {seat + 1} {text}" for seat, text in enumerate(_shares(doc)))
+        click.echo(f"wins (of the deals that ended): {shares}")
         click.echo(f"longest deal: {' '.join(to_notation(h) for h in tally.longest[0].hands)}")
-    return doc, tally
+    click.echo(f"endless deals: {tally.loops:,}")
+    if run.budget is not None:
+        click.echo(f"the same figures again: {shlex.join(run.reproduce())}")
+    return run
 
 
-def random_figures(tally: RandomTally, seed: int, seconds: float) -> dict[str, object]:
-    """What ``bmn --random --json`` prints."""
-    ended = tally.ended
-    doc: dict[str, object] = {
-        "games": tally.games,
-        "seed": seed,
-        "seconds": round(seconds, 4),
-        "games_per_s": round(tally.games / seconds, 1),
-        "mean_cards": round(tally.total_cards / ended, 2) if ended else None,
-        "max_cards": max(tally.lengths) if ended else None,
-        "loops": tally.loops,
-        "kernel": random_kernel(tally.players),
-        "mean_tricks": round(tally.tricks / ended, 2) if ended else None,
-        "winner_share": [round(w / ended, 5) for w in tally.wins] if ended else None,
-        "winner_share_se": [round(share_se(w, ended), 5) for w in tally.wins] if ended else None,
-        "percentiles": {_mark(q): percentile(tally.lengths, q) for q in PERCENTILES} if ended else None,
-        "longest_deal": [to_notation(h) for h in tally.longest[0].hands] if tally.longest else None,
-    }
-    if tally.endless:
-        doc["endless_deals"] = [[to_notation(h) for h in d.hands] for d in tally.endless]
-    return doc
+def _estimate(doc: dict[str, object], key: str) -> str:
+    low, high = cast(list[float], doc[f"{key}_ci95"])
+    return f"{doc[key]:.2f} ± {doc[f'{key}_se']:.2f} (95% CI {low:.2f}-{high:.2f})"
 
 
-def _mark(q: float) -> str:
-    return f"{100 * q:g}"
+def _shares(doc: dict[str, object]) -> list[str]:
+    shares = cast(list[float], doc["winner_share"])
+    errors = cast(list[float], doc["winner_share_se"])
+    intervals = cast(list[list[float]], doc["winner_share_ci95"])
+    return [
+        f"{100 * s:.2f}% ± {100 * se:.2f} (95% CI {100 * lo:.2f}-{100 * hi:.2f}%)"
+        for s, se, (lo, hi) in zip(shares, errors, intervals, strict=True)
+    ]

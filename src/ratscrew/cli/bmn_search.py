@@ -14,13 +14,12 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from ratscrew.bmn import parse_bmn_hands
 from ratscrew.cli.common import place_options, print_json
 from ratscrew.errors import MalformedInput
-from ratscrew.lab.bmn_search import Find, SearchState, evaluate, known_family, search
+from ratscrew.lab.bmn_search import Find, HuntRun, SearchState, evaluate, known_family, search
 from ratscrew.lab.bmn_state import SearchStateError, load_state, save_state
 
 
-def run_search(options: dict[str, object], as_json: bool) -> tuple[SearchState, list[tuple[float, Find]]]:
-    """Hunt as the options say and print every new best; returns where the hunt ended, and each new best
-    with the seconds it took to find."""
+def run_search(options: dict[str, object], as_json: bool) -> HuntRun:
+    """Hunt as the options say and print every new best."""
     workers, scheduler = place_options(options)
     seconds, batches = options.get("seconds"), options.get("batches")
     assert seconds is None or isinstance(seconds, float)
@@ -37,7 +36,7 @@ def run_search(options: dict[str, object], as_json: bool) -> tuple[SearchState, 
         click.echo(f"resuming at batch {state.next_batch}; best so far: {state.best.line()}")
     err = Console(stderr=True)
     bar = _progress(err) if err.is_terminal else None
-    first_batch = state.next_batch
+    first_batch, start_best = state.next_batch, state.best
     total: float | None = seconds if seconds is not None else (max(0, batches - first_batch) if batches else None)
     task = bar.add_task("", total=total) if bar is not None else None
 
@@ -76,7 +75,9 @@ def run_search(options: dict[str, object], as_json: bool) -> tuple[SearchState, 
             bar.stop()
     if not as_json:
         click.echo(summary(state))
-    return state, progress
+    stopped_by_time = seconds is not None and (batches is None or state.next_batch < batches)
+    elapsed = round(time.monotonic() - start, 2)
+    return HuntRun(state, progress, elapsed, first_batch, start_best, stopped_by_time, start_from)
 
 
 def summary(state: SearchState) -> str:

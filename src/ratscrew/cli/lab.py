@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ratscrew.errors import MalformedInput
-from ratscrew.lab.report import check_report_folder, draw, read_report, rerun
+from ratscrew.lab.report import check_plotting, draw, read_report, rerun
 
 
 @click.group("lab")
@@ -18,18 +18,22 @@ def lab() -> None:
 
 @lab.command("report")
 @click.argument("folder", type=click.Path(file_okay=False))
-@click.option("--check", is_flag=True, help="Rerun the recorded command and compare its figures with the report's.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Run the command that reproduces the figures (the recorded one, or the one the page names) and compare.",
+)
 def report_command(folder: str, check: bool) -> None:
     """Draw the plots and the page of report FOLDER (written by --report) again from its report.json."""
     path = Path(folder)
     report = read_report(path)
-    check_report_folder(path)
+    check_plotting()
     draw(path, report)
     click.echo(f"{path / 'index.html'}: {report.title} (ratscrew {report.version}, {report.created})")
     if not check:
         return
-    click.echo(f"rerunning: {shlex.join(report.command)}")
+    click.echo(f"rerunning: {shlex.join(report.reproduce or report.command)}")
     differences = rerun(report)
     if differences:
         raise MalformedInput(f"the command gave other figures: {'; '.join(differences[:5])}")
-    click.echo("the same figures again")
+    click.echo("the same best deal again" if report.compare == "best" else "the same figures again")

@@ -20,6 +20,7 @@ from ratscrew.cli.common import (
     rules_options,
     scheduler_option,
 )
+from ratscrew.cli.lengths import print_lengths
 from ratscrew.errors import MalformedInput
 from ratscrew.lab.lineup import parse_lineup
 from ratscrew.lab.report import check_report_folder, simulate_report, write_report
@@ -100,14 +101,22 @@ from ratscrew.lab.tables import check_table_path, write_table
     default=None,
     help="Also write one row per cell to this CSV file.",
 )
-@click.option("--histogram", is_flag=True, help="With --json: add the game-length distribution as counts.")
+@click.option(
+    "--histogram",
+    is_flag=True,
+    help="Show the game-length distribution: a table of ranges, or with --json the exact counts in the JSON.",
+)
 @click.option(
     "--report",
     "report_dir",
     type=click.Path(file_okay=False),
     default=None,
-    help="Also write a report folder: command, version, seed, figures and plots in one HTML page (needs matplotlib).",
+    help=(
+        "Also write a report folder: command, version, commit, seed, figures as tables and plots in one HTML page "
+        "(needs matplotlib); a folder that is not empty is refused unless --force."
+    ),
 )
+@click.option("--force", is_flag=True, help="With --report: replace the report already in DIR (old plots removed).")
 @json_option
 @click.pass_context
 def simulate_command(
@@ -129,6 +138,7 @@ def simulate_command(
     csv_path: str | None,
     histogram: bool,
     report_dir: str | None,
+    force: bool,
     as_json: bool,
 ) -> None:
     """Play GAMES complete games between computer players and report how they went."""
@@ -148,10 +158,12 @@ def simulate_command(
         raise MalformedInput("--plot draws one run: for the plots of a --vary grid, give --report DIR")
     if plot_path:
         _check_plotting()
+    if force and report_dir is None:
+        raise MalformedInput("--force only goes with --report DIR: it replaces the report already in DIR")
     if games_out is not None:
         check_table_path(Path(games_out), "--games-out")
     if report_dir is not None:
-        check_report_folder(Path(report_dir))
+        check_report_folder(Path(report_dir), force=force)
 
     def play(progress: Callable[[int], None] | None) -> list[dict[str, object]]:
         design = grid or design_cells(rules_name, sets, [], bots_text, players)
@@ -190,10 +202,12 @@ def simulate_command(
         _print_grid(shown, rules.preset)
     else:
         _print_summary(shown[0], rules.preset)
+    if histogram and not as_json:
+        print_lengths(cells)
     if report_dir is not None:
         cells_text = f"{len(cells)} cell{'s' if len(cells) > 1 else ''}"
         title = f"ratscrew simulate: {cells_text} of {games:,} games, rules {rules.preset}"
-        write_report(Path(report_dir), simulate_report(_command(ctx), cells, shown, title))
+        write_report(Path(report_dir), simulate_report(_command(ctx), cells, shown, title, seed), force=force)
 
 
 def _command(ctx: click.Context) -> list[str]:

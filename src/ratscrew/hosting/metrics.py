@@ -22,12 +22,18 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 
 class WorkerCollector(Collector):
     def __init__(
-        self, worker: int, tally: Tally, rooms: Callable[[], Rooms | None], journal_backlog: Callable[[], int]
+        self,
+        worker: int,
+        tally: Tally,
+        rooms: Callable[[], Rooms | None],
+        journal_backlog: Callable[[], int],
+        redis_away: Callable[[], bool] | None = None,  # None: no Redis to be away
     ) -> None:
         self.worker = str(worker)
         self.tally = tally
         self.rooms = rooms
         self.journal_backlog = journal_backlog
+        self.redis_away = redis_away
 
     def collect(self) -> Iterator[Metric]:
         tally, labels = self.tally, [self.worker]
@@ -40,6 +46,13 @@ class WorkerCollector(Collector):
             labels,
             self.journal_backlog(),
         )
+        if self.redis_away is not None:
+            yield _gauge(
+                "ratscrew_redis_away",
+                "1 while this worker cannot reach Redis and counts its share of each limit alone",
+                labels,
+                int(self.redis_away()),
+            )
         received = CounterMetricFamily("ratscrew_messages_received", "Websocket messages from pages", labels=["worker"])
         received.add_metric(labels, tally.messages_in)
         yield received

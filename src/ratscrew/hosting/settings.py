@@ -24,6 +24,7 @@ class Hosting:
     routing: str = "hash"  # how the proxy finds a code's worker: nginx's consistent hash, or "letters"
     log_level: str = "warning"  # "info" adds a line for every refused input: busy, at hundreds of rooms
     drain_s: float = 10.0  # how long a stopping worker lets pages go before it closes them
+    reconcile_s: float = 5.0  # how often a worker writes its socket counts to Redis again (hosting/limits.py)
     worker: int = field(default=0)  # which of them this is (set for each worker)
     # A pipe's end whose other end only ``ratscrew serve`` holds: it reads end-of-file once serve is gone,
     # even killed with -9, and the worker then stops as on SIGTERM (set for each worker; -1: none).

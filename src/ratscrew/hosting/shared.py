@@ -1,9 +1,10 @@
-"""What the workers share through Redis besides the limits (``web/limits.py``): the open lobbies of every
+"""What the workers share through Redis besides the limits (``hosting/limits.py``): the open lobbies of every
 worker, and the table of workers (the proxy's ``upstream`` is what routes; this says who is there and alive).
 
 Each worker writes its own open lobbies under its own key every second (and before answering a list), with
 an expiry, so a worker that died drops out of the list by itself; any worker answers ``GET /api/rooms``
-from all of them. A worker that cannot reach Redis answers with its own lobbies and says so in the log.
+from all of them. While Redis is away (``hosting/link.py``) a worker answers at once, without asking it, with
+its own lobbies as they are and the other workers' as it last saw them.
 """
 
 from __future__ import annotations
@@ -11,90 +12,62 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import os
 import time
 
-import redis.asyncio
-import redis.asyncio.retry
-from redis.backoff import NoBackoff
-
+from ratscrew.hosting.link import Away, RedisLink
 from ratscrew.hosting.settings import Hosting
 from ratscrew.rooms.runner import Rooms
-
-log = logging.getLogger(__name__)
 
 PUBLISH_EVERY_S = 1.0
 LISTED_FOR_MS = 5000  # a worker silent this long is taken as gone
 MAX_LISTED = 100
-TIMEOUT_S = 0.25  # Redis is on the same machine or network: anything slower counts as away
 
-
-def connect(url: str) -> redis.asyncio.Redis:
-    """The worker's client for the limits and the lobbies, awaited on the event loop (every room plays on
-    while it waits): one try, a short timeout (redis-py retries three times by default, with pauses)."""
-    return redis.asyncio.Redis.from_url(
-        url,
-        socket_timeout=TIMEOUT_S,
-        socket_connect_timeout=TIMEOUT_S,
-        retry=redis.asyncio.retry.Retry(NoBackoff(), 0),
-    )
+Lobby = dict[str, object]
 
 
 class SharedLobbies:
-    def __init__(self, hosting: Hosting, rooms: Rooms, client: redis.asyncio.Redis) -> None:
+    def __init__(self, hosting: Hosting, rooms: Rooms, link: RedisLink) -> None:
         self.hosting = hosting
         self.rooms = rooms
-        self.redis = client
+        self.link = link
         prefix = hosting.prefix
         self._keys = [f"{prefix}lobbies:{i}" for i in range(len(hosting.ports))]
         self._workers = f"{prefix}workers"
-        self.healthy = False  # whether the last exchange with Redis went through
+        self.seen: dict[int, list[Lobby]] = {}  # the other workers' lobbies, as last read
+        self.alive = len(hosting.ports)  # workers heard from lately, as last read (each worker counts itself)
 
-    async def publish(self) -> None:
-        mine = json.dumps(self.rooms.open_lobbies())
+    async def exchange(self) -> None:
+        """Write this worker's lobbies and its line in the table of workers; read everyone's, in one round trip."""
         me = self.hosting.worker
         about = {"address": self.hosting.servers[me], "pid": os.getpid(), "seen": time.time()}
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(self._keys[me], mine, px=LISTED_FOR_MS)
-            pipe.hset(self._workers, str(me), json.dumps({**about, "rooms": len(self.rooms.rooms)}))
-            await pipe.execute()
+        pipe = self.link.client.pipeline(transaction=False)
+        pipe.set(self._keys[me], json.dumps(self.rooms.open_lobbies()), px=LISTED_FOR_MS)
+        pipe.hset(self._workers, str(me), json.dumps({**about, "rooms": len(self.rooms.rooms)}))
+        pipe.mget(self._keys)
+        pipe.hgetall(self._workers)
+        *_, found, workers = await pipe.execute()
+        self.seen = {i: json.loads(text) for i, text in enumerate(found) if text is not None and i != me}
+        recent = time.time() - LISTED_FOR_MS / 1000
+        self.alive = max(1, sum(1 for line in workers.values() if json.loads(line).get("seen", 0) >= recent))
 
-    async def listed(self) -> list[dict[str, object]]:
-        """The open lobbies of every worker (this one's as they are now)."""
-        try:
-            await self.publish()
-            found = await self.redis.mget(self._keys)
-        except Exception as exc:  # redis.RedisError, a lost connection, a timeout
-            self.healthy = False
-            log.warning("shared lobbies: %s; listing this worker's own", exc)
-            return self.rooms.open_lobbies()
-        self.healthy = True
-        listed: list[dict[str, object]] = []
-        for text in found:
-            if text is not None:
-                listed.extend(json.loads(text))
+    async def listed(self) -> list[Lobby]:
+        """The open lobbies of every worker: this one's as they are now, the others' as Redis has them (or,
+        with Redis away, as this worker last saw them)."""
+        with contextlib.suppress(Away):
+            await self.link.run(self.exchange)
+        listed = self.rooms.open_lobbies()
+        for _worker, lobbies in sorted(self.seen.items()):
+            listed.extend(lobbies)
         return listed[:MAX_LISTED]
-
-    async def ping(self) -> bool:
-        try:
-            self.healthy = bool(await self.redis.ping())
-        except Exception:
-            self.healthy = False
-        return self.healthy
 
     async def run(self) -> None:
         """Publish this worker's lobbies every second until cancelled."""
         while True:
-            try:
-                await self.publish()
-                self.healthy = True
-            except Exception as exc:
-                if self.healthy:
-                    log.warning("shared lobbies: %s; will keep trying", exc)
-                self.healthy = False
+            with contextlib.suppress(Away):
+                await self.link.run(self.exchange)
             await asyncio.sleep(PUBLISH_EVERY_S)
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):
-            await self.redis.delete(self._keys[self.hosting.worker])
+            await self.link.client.delete(self._keys[self.hosting.worker])

@@ -1,11 +1,15 @@
 """One room worker of ``ratscrew serve``: the app of ``ratscrew play`` with the rooms it holds (by the proxy's
 hash of their codes), the limits and open lobbies shared through Redis, and what an operator looks at:
-``/healthz``, ``/readyz``, ``/metrics`` and a refusal to create rooms while the worker stops."""
+``/healthz``, ``/readyz``, ``/metrics`` and a refusal to create rooms while the worker stops.
+
+``/readyz`` answers whether this worker can serve games: 503 while it starts or stops, or while its journal
+does not keep games; 200 otherwise, with ``degraded: true`` while Redis is away (games play on; the limits
+are this worker's share, the lobby what it last saw). A load balancer probes ``/readyz`` and reads only its
+status: Redis away on every worker at once must not take the whole site out of its pool."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -18,15 +22,19 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratscrew import __version__, build
-from ratscrew.hosting import metrics, shared
+from ratscrew.hosting import metrics
+from ratscrew.hosting.limits import SharedLimits
+from ratscrew.hosting.link import RedisLink
 from ratscrew.hosting.settings import Hosting
 from ratscrew.hosting.shared import SharedLobbies
+from ratscrew.limits import Caps, Limits, LocalLimits
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
-from ratscrew.table.clock import LoopClock
 from ratscrew.web.app import Setup
-from ratscrew.web.limits import CREATING, AskFirst, SharedLimits
+from ratscrew.web.limits import CREATING
 from ratscrew.web.tally import Tally
+
+STOP_WAIT_S = 5.0
 
 
 class Hosted(Setup):
@@ -34,8 +42,8 @@ class Hosted(Setup):
         self.hosting = hosting
         self.stopping = stopping
         self.ring = hosting.ring()
-        self.redis = shared.connect(hosting.redis_url) if hosting.redis_url else None
-        self.limits: SharedLimits | None = None
+        self.link = RedisLink(hosting.redis_url) if hosting.redis_url else None
+        self.shared: SharedLimits | None = None
         self.lobbies: SharedLobbies | None = None
         self.ready = False
         self.routes = (
@@ -43,54 +51,69 @@ class Hosted(Setup):
             Route("/readyz", self.readyz),
             Route("/metrics", self.metrics),
         )
-        self.middleware = (
-            Middleware(Front, worker=hosting.worker, stopping=stopping),
-            Middleware(AskFirst, limits=lambda: self.limits),
-        )
+        self.middleware = (Middleware(Front, worker=hosting.worker, stopping=stopping),)
 
     def rooms(self, journal: SqliteJournal, tally: Tally) -> Rooms:
         hosting, ring, me = self.hosting, self.ring, self.hosting.worker
-        clock = LoopClock()
-        if self.redis is not None:
-            self.limits = SharedLimits(
-                clock,
-                self.redis,
-                worker=me,
-                workers=len(hosting.ports),
-                prefix=hosting.prefix,
-                rooms_per_hour=hosting.rooms_per_hour,
-            )
         owns = (lambda code: ring.owner(code) == me) if len(hosting.ports) > 1 else None
-        return Rooms(journal, clock=clock, limits=self.limits, owns=owns, on_verdict=tally.verdict)
+        rooms = Rooms(journal, owns=owns, on_verdict=tally.verdict)
+        if self.link is not None:
+            self.lobbies = SharedLobbies(hosting, rooms, self.link)
+        return rooms
+
+    def limits(self, rooms: Rooms) -> Limits:
+        hosting = self.hosting
+        caps = Caps(rooms_per_hour=hosting.rooms_per_hour)
+        if self.link is None or self.lobbies is None:
+            return LocalLimits(rooms.clock, caps)
+        lobbies = self.lobbies
+        self.shared = SharedLimits(
+            self.link,
+            rooms.clock,
+            caps,
+            worker=hosting.worker,
+            workers=len(hosting.ports),
+            prefix=hosting.prefix,
+            alive=lambda: lobbies.alive,
+            reconcile_s=hosting.reconcile_s,
+        )
+        return self.shared
 
     @asynccontextmanager
     async def running(self, app: Starlette) -> AsyncIterator[None]:
         app.state.origins = self.hosting.origins
         journal: SqliteJournal = app.state.journal
         # Journal backlog: the writes queued and not yet committed.
+        link = self.link
         collector = metrics.WorkerCollector(
-            self.hosting.worker, app.state.tally, lambda: app.state.rooms, lambda: journal.health().waiting
+            self.hosting.worker,
+            app.state.tally,
+            lambda: app.state.rooms,
+            lambda: journal.health().waiting,
+            redis_away=None if link is None else lambda: not link.up,
         )
         self._registry = metrics.registry(collector)
-        publisher = None
-        if self.limits is not None and self.redis is not None:
-            with contextlib.suppress(Exception):  # Redis away: its lobbies' publisher says so in the log
-                await self.limits.reset()
-            self.lobbies = app.state.lobbies = SharedLobbies(self.hosting, app.state.rooms, self.redis)
-            publisher = asyncio.get_running_loop().create_task(self.lobbies.run())
+        tasks: list[asyncio.Task[None]] = []
+        if self.link is not None and self.shared is not None and self.lobbies is not None:
+            app.state.lobbies = self.lobbies
+            # This worker's sockets counted in Redis before it (re)started are gone; if Redis is away, the
+            # worker starts degraded and writes them once Redis is back.
+            await self.shared.reconcile()
+            loop = asyncio.get_running_loop()
+            tasks = [loop.create_task(job) for job in (self.link.watch(), self.shared.run(), self.lobbies.run())]
         self.ready = True
         try:
             yield
         finally:
             self.ready = False
-            if publisher is not None:
-                publisher.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await publisher
+            for task in tasks:
+                task.cancel()
+            if tasks:  # bounded: a worker stopping must not wait on Redis
+                await asyncio.wait(tasks, timeout=STOP_WAIT_S)
             if self.lobbies is not None:
                 await self.lobbies.close()
-            if self.redis is not None:
-                await self.redis.aclose()
+            if self.link is not None:
+                await self.link.close()
 
     # ------------------------------------------------------------------ what the operator sees
 
@@ -99,7 +122,7 @@ class Hosted(Setup):
         return JSONResponse({**doc, "version": __version__, "commit": build.commit()})
 
     async def readyz(self, request: Request) -> Response:
-        """Ready to be sent rooms: started, not stopping, its journal writing, and Redis answering."""
+        """Ready to serve games: started, not stopping, its journal writing. Redis away is ``degraded``."""
         problems = []
         if not self.ready:
             problems.append("starting")
@@ -111,9 +134,10 @@ class Hosted(Setup):
             problems.append("no journal")
         elif not health.ok:
             problems.append(f"the journal is not keeping games ({health.error or f'{health.waiting} writes waiting'})")
-        if self.lobbies is not None and not await self.lobbies.ping():
-            problems.append("Redis does not answer")
-        doc = {"ready": not problems, "worker": self.hosting.worker}
+        doc: dict[str, object] = {"ready": not problems, "worker": self.hosting.worker, "degraded": False}
+        if self.link is not None and not self.link.up:
+            doc["degraded"] = True
+            doc["redis"] = "away: this worker counts its share of each limit alone; the lobby lists what it last saw"
         if problems:
             return JSONResponse({"error": "not ready: " + "; ".join(problems), **doc}, status_code=503)
         return JSONResponse(doc)

@@ -3,6 +3,13 @@
 The browser asks for a whole catalog (``/api/i18n/fr``); the server uses the same catalogs for the
 rules pages, so a rule is explained in the same words everywhere. Rule options, presets and patterns are
 looked up by their keys (``option.slaps.run``), so a new option without a translation fails a test.
+
+The player is spoken to, not about: a line about the page's own seat has a ``.you`` form ("You owe 3 to
+Computer 2", ``game.status.owes_cards.you``). French says *vous* everywhere, never *tu*: the pages are read by
+strangers who meet in online rooms and by adults at a shared table, the rules and the lessons (the longest
+texts) already said *vous*, and *vous* is what French card sites use with their players; buttons use the
+infinitive ("Retourner") or the *vous* imperative ("Tapez !"). German says *du*, as German card apps do (and
+*ihr* to a table of several in the score keeper). ``tests/test_table_words.py`` holds both.
 """
 
 from __future__ import annotations

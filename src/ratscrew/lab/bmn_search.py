@@ -50,8 +50,9 @@ class HuntSettings:
 class Find:
     """A deal and how it plays: ``loop`` is True for an endless deal (then cards and tricks reach the repeat).
 
-    ``batch`` is the batch that found it (-1: given with ``--from``), and ``above`` the length of the dealt
-    game it runs into when it was found in a family (0 when it was dealt itself).
+    ``batch`` is the batch that found it (-1: given with ``--from``, or found from the deal given), and ``above``
+    the length of the game it runs into when it was found in a family or, endless, reaching the cycle of another
+    deal (0 when it was dealt or given itself).
     """
 
     deal: tuple[str, str]  # demand strings, first hand first
@@ -79,10 +80,24 @@ class Find:
         what = (
             f"endless, repeats after {self.cards} cards" if self.loop else f"{self.cards} cards, {self.tricks} tricks"
         )
-        where = "given" if self.batch < 0 else f"batch {self.batch}"
-        if self.above:
-            where += f", in the family of a {self.above}-card deal"
-        return f"{to_notation(self.deal[0])} {to_notation(self.deal[1])}  {what}  ({where})"
+        return f"{to_notation(self.deal[0])} {to_notation(self.deal[1])}  {what}  ({self.origin()})"
+
+    def origin(self) -> str:
+        """Where the deal came from, in words: given, dealt, or found from one of those."""
+        given = self.batch < 0
+        if not self.above:
+            return "given with --from" if given else f"batch {self.batch}"
+        if self.loop:
+            return (
+                "reaches the cycle of the deal given"
+                if given
+                else f"batch {self.batch}, reaches the cycle of a deal dealt there"
+            )
+        return (
+            f"in the family of the {self.above}-card deal given"
+            if given
+            else f"batch {self.batch}, in the family of a {self.above}-card deal"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +174,7 @@ def endless_family(find: Find) -> tuple[CycleFound, int]:
     cycle = cycle_of(find.deal)
     assert cycle is not None, "endless_family needs an endless deal"
     deals, searched = into_cycle(cycle, ENDLESS_SEARCH_CAP)
-    first = _found(deals[0], True, find.batch, 0) if deals else find
+    first = _found(deals[0], True, find.batch, find.cards) if deals and deals[0].deal != find.deal else find
     return CycleFound(cycle.key, cycle.cards, cycle.tricks, len(deals), first if first.beats(find) else find), searched
 
 
@@ -244,3 +259,18 @@ def search(
                     return
         finally:
             results.close()
+
+
+@dataclass(frozen=True, slots=True)
+class HuntRun:
+    """What one run of the hunt did: where it ended (``state``), each new best with the seconds it took to find,
+    how long it ran, the batch it started at (0, or where its state file stood) and the best it started with,
+    and whether its time budget is what stopped it."""
+
+    state: SearchState
+    progress: list[tuple[float, Find]]
+    seconds: float
+    first_batch: int
+    start_best: Find | None
+    stopped_by_time: bool
+    start_from: Find | None  # the deal --from gave

@@ -1,43 +1,62 @@
-"""Report folders: a lab run's exact command, version, seed, figures and plots, in one page that opens from disk.
+"""Report folders: a lab run's exact command, version, commit, seed, figures and plots, in one page that opens
+from disk.
 
 ``--report DIR`` on ``ratscrew simulate`` and ``ratscrew bmn`` writes, into DIR:
 
 - ``report.json``: everything below, and ``output``, the JSON lines the command prints with ``--json``;
 - ``command.txt``: the command, to paste into a shell;
 - one SVG per plot, drawn by lab/report_plots.py (matplotlib);
-- ``index.html``: the page, with its plots and a copy of the figures; it loads nothing else, from the
-  folder or the network.
+- ``index.html``: the page (lab/report_page.py), with the figures as tables (lab/report_tables.py), its plots,
+  and what reproduces the figures; it loads nothing else, from the folder or the network.
 
-``ratscrew lab report DIR`` draws the plots and the page again from ``report.json``, and ``--check`` reruns
-the recorded command and says whether it prints the same figures (the lab's runs are seeded, so it should;
-timings are left out of the comparison).
+The folder is checked before the run: it must be new or empty (or hold an earlier report and ``--force`` be
+given, which removes that report's files, its plots included, before the new one is written), and it must be
+possible to create it. ``ratscrew lab report DIR`` draws the plots and the page again from ``report.json``, and
+``--check`` runs the command that reproduces the figures and says whether it prints the same ones (timings are
+left out of the comparison).
 """
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ratscrew import __version__
-from ratscrew.bmn import RandomTally
+from ratscrew.bmn import to_notation
 from ratscrew.errors import MalformedInput
-from ratscrew.lab.bmn_search import Find, SearchState
 from ratscrew.lab.bmn_state import state_doc
+
+if TYPE_CHECKING:
+    from ratscrew.lab.bmn_random import RandomRun
+    from ratscrew.lab.bmn_search import HuntRun
 
 REPORT_FORMAT = "ratscrew-report/1"
 PLOT_HINT = "pip install 'ratscrew[plot]'"
-VOLATILE = frozenset({"seconds", "games_per_s"})  # timings: they differ from run to run
+VOLATILE = frozenset({"seconds", "games_per_s", "budget_seconds"})  # timings: they differ from run to run
+REPORT_FILES = ("report.json", "command.txt", "index.html")  # and every .svg: the plots
 
 
 class ReportError(MalformedInput):
     """A report folder that cannot be written or read."""
+
+
+def source_commit() -> tuple[str, bool | None]:
+    """The git commit the running code was built from (ratscrew.build: the checkout's HEAD, or the one written
+    into an installed package), and whether it had uncommitted changes; ("unknown", None) when not known."""
+    from ratscrew import build
+
+    commit = build.commit()
+    if commit == build.UNKNOWN:
+        return commit, None
+    return commit.removesuffix("-dirty"), commit.endswith("-dirty")
 
 
 @dataclass
@@ -46,32 +65,77 @@ class Report:
     title: str
     command: list[str]
     output: list[dict[str, object]]  # what the command prints with --json, one object a line
-    figures: dict[str, object]  # what the plots are drawn from
+    figures: dict[str, object]  # what the tables and plots are drawn from
+    seed: int | None = None
+    rerun_note: str = ""  # how (and whether) the figures can be had again, for the page
+    reproduce: list[str] = field(default_factory=list)  # the command that does, when it is not ``command``
+    compare: str = "all"  # what --check compares: every line printed ("all"), or the best deal found ("best")
+    commit: str = "unknown"  # the git commit of the code that ran (ratscrew.build)
+    dirty: bool | None = None  # whether that code had uncommitted changes (None: not known)
     version: str = __version__
     created: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M:%S %z"))
     directory: str = field(default_factory=os.getcwd)  # where it ran: the command's relative paths start here
     format: str = REPORT_FORMAT
 
 
-def check_report_folder(folder: Path) -> None:
-    """Before a run: the folder can be written (new, empty, or an earlier report) and plots can be drawn."""
+def _stamped(report: Report) -> Report:
+    """A new report, with the commit of the code that made it."""
+    report.commit, report.dirty = source_commit()
+    return report
+
+
+# ---------------------------------------------------------------------- the folder
+
+
+def check_plotting() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         raise ReportError(f"--report needs matplotlib to draw its plots: {PLOT_HINT}") from None
+
+
+def check_report_folder(folder: Path, *, force: bool = False) -> None:
+    """Before a run: plots can be drawn, and the folder can take the report: it is new (and can be created),
+    or empty, or holds an earlier report and ``force`` says to replace it."""
+    check_plotting()
+    name = repr(str(folder))
     if folder.exists() and not folder.is_dir():
-        raise ReportError(f"--report {str(folder)!r} is a file: expected a folder (new, empty or an earlier report)")
-    if folder.is_dir() and any(folder.iterdir()) and not (folder / "report.json").is_file():
-        raise ReportError(
-            f"--report {str(folder)!r} holds other files: expected a new or empty folder, or an earlier report"
-        )
-    if not folder.exists() and not folder.parent.is_dir():
-        raise ReportError(f"cannot write the report {str(folder)!r}: no folder {str(folder.parent)!r}")
+        raise ReportError(f"--report {name} is a file: expected a folder (new or empty)")
+    if folder.is_dir():
+        if any(folder.iterdir()):
+            if not (folder / "report.json").is_file():
+                raise ReportError(
+                    f"--report {name} holds files that are not a report: expected a new or empty folder "
+                    "(--force only replaces an earlier report)"
+                )
+            if not force:
+                raise ReportError(
+                    f"--report {name} already holds a report: give a new or empty folder, or --force to replace it"
+                )
+        _probe(folder)
+        return
+    if not folder.parent.is_dir():
+        raise ReportError(f"cannot write the report {name}: no folder {str(folder.parent)!r}")
+    try:
+        folder.mkdir()  # made and taken away again: that it can be made is what the run needs to know
+        folder.rmdir()
+    except OSError as exc:
+        raise ReportError(f"cannot write the report {name}: {exc.strerror or exc}") from None
 
 
-def write_report(folder: Path, report: Report) -> None:
+def _probe(folder: Path) -> None:
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise ReportError(f"cannot write the report {str(folder)!r}: {exc.strerror or exc}") from None
+
+
+def write_report(folder: Path, report: Report, *, force: bool = False) -> None:
     try:
         folder.mkdir(exist_ok=True)
+        if force:
+            _clear(folder)
         (folder / "report.json").write_text(json.dumps(asdict(report), indent=1) + "\n", encoding="utf-8")
         (folder / "command.txt").write_text(shlex.join(report.command) + "\n", encoding="utf-8")
     except OSError as exc:
@@ -80,8 +144,18 @@ def write_report(folder: Path, report: Report) -> None:
     print(f"report written to {folder / 'index.html'}", file=sys.stderr)
 
 
+def _clear(folder: Path, keep: frozenset[str] = frozenset()) -> None:
+    """Remove a report's files (its plots are every .svg) but those in ``keep``, so nothing stale stays."""
+    for path in folder.iterdir():
+        if path.name in keep or not path.is_file():
+            continue
+        if path.name in REPORT_FILES or path.suffix == ".svg":
+            path.unlink()
+
+
 def draw(folder: Path, report: Report) -> None:
-    """The plots and the page, from the report's figures."""
+    """The plots and the page, from the report's figures; plots an earlier drawing left are removed."""
+    from ratscrew.lab.report_page import page
     from ratscrew.lab.report_plots import PLOTS
 
     try:
@@ -93,9 +167,9 @@ def draw(folder: Path, report: Report) -> None:
         ) from None
     except OSError as exc:
         raise ReportError(f"cannot write the plots in {str(folder)!r}: {exc.strerror}") from None
-    page = _page(report, plots)
     try:
-        (folder / "index.html").write_text(page, encoding="utf-8")
+        _clear(folder, keep=frozenset({"report.json", "command.txt", *(name for name, _ in plots)}))
+        (folder / "index.html").write_text(page(report, plots), encoding="utf-8")
     except OSError as exc:
         raise ReportError(f"cannot write the report page in {str(folder)!r}: {exc.strerror}") from None
 
@@ -119,14 +193,32 @@ def read_report(folder: Path) -> Report:
         raise ReportError(f"{str(path)!r} lacks a field or has one of the wrong kind: {expected}")
     if not all(isinstance(w, str) for w in doc["command"]) or not all(isinstance(o, dict) for o in doc["output"]):
         raise ReportError(f"{str(path)!r} has a command or output of the wrong kind: {expected}")
-    return Report(**{k: doc[k] for k in fields})
+    # Fields added since the first reports: an older report.json reads without them.
+    optional: dict[str, type | tuple[type, ...]] = {
+        "seed": (int, type(None)),
+        "rerun_note": str,
+        "reproduce": list,
+        "compare": str,
+        "commit": str,
+    }
+    extra = {k: doc[k] for k, kind in optional.items() if k in doc and isinstance(doc[k], kind)}
+    if not all(isinstance(w, str) for w in extra.get("reproduce", [])) or extra.get("compare", "all") not in (
+        "all",
+        "best",
+    ):
+        raise ReportError(f"{str(path)!r} has a reproducing command of the wrong kind: {expected}")
+    dirty = doc.get("dirty")
+    report = Report(**{k: doc[k] for k in fields}, **extra, dirty=dirty if isinstance(dirty, bool) else None)
+    return report
 
 
 def rerun(report: Report) -> list[str]:
-    """Run the recorded command again (with --json, without the files it wrote) and list how its output differs."""
-    args = _without_report(report.command[1:]) if report.command[:1] == ["ratscrew"] else None
+    """Run the command that reproduces the figures (with --json, without the files it wrote) and list how its
+    output differs from the report's."""
+    recorded = report.reproduce or report.command
+    args = _without_files(recorded[1:]) if recorded[:1] == ["ratscrew"] else None
     if args is None:
-        raise ReportError(f"the recorded command {shlex.join(report.command)!r} is not a ratscrew command")
+        raise ReportError(f"the recorded command {shlex.join(recorded)!r} is not a ratscrew command")
     if "--json" not in args:
         args.append("--json")
     where = report.directory if Path(report.directory).is_dir() else None
@@ -136,6 +228,9 @@ def rerun(report: Report) -> list[str]:
     if done.returncode != 0:
         return [f"the command failed: {done.stderr.strip()}"]
     again = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    if report.compare == "best":
+        best, last = report.figures.get("best"), again[-1] if again else None
+        return [] if best == last else [f"the best deal: {best!r} then, {last!r} now"]
     differences = []
     if len(again) != len(report.output):
         differences.append(f"it printed {len(again)} lines of figures, the report holds {len(report.output)}")
@@ -148,104 +243,91 @@ def rerun(report: Report) -> list[str]:
 
 # Options whose files a rerun must leave alone: the report itself, a hunt's state (a rerun would carry on
 # from it instead of starting again), and other outputs.
-FILE_OPTIONS = ("--report", "--state", "--csv", "--plot")
+FILE_OPTIONS = ("--report", "--state", "--csv", "--plot", "--games-out")
+FLAG_OPTIONS = ("--force",)
 
 
-def _without_report(args: list[str]) -> list[str]:
+def _without_files(args: list[str]) -> list[str]:
     out, skip = [], False
     for word in args:
         if skip:
             skip = False
         elif word in FILE_OPTIONS:
             skip = True
-        elif not word.startswith(tuple(f"{o}=" for o in FILE_OPTIONS)):
+        elif word not in FLAG_OPTIONS and not word.startswith(tuple(f"{o}=" for o in FILE_OPTIONS)):
             out.append(word)
     return out
 
 
 # ---------------------------------------------------------------------- what each command records
 
-
-def bmn_random_report(command: list[str], doc: dict[str, object], tally: RandomTally) -> Report:
-    lengths = sorted(tally.lengths.items())
-    figures = {**doc, "histogram": {"cards": [list(pair) for pair in lengths]}, "wins": tally.wins}
-    title = f"Beggar-my-neighbour: {tally.games:,} random deals, {tally.players} hands"
-    return Report("bmn-random", title, command, [doc], figures)
-
-
-def bmn_search_report(command: list[str], state: SearchState, progress: list[tuple[float, Find]]) -> Report:
-    output = [find.as_json() for _, find in progress]
-    figures: dict[str, object] = {
-        "state": state_doc(state),
-        "progress": [{"seconds": s, **find.as_json()} for s, find in progress],
-        "best": state.best.as_json() if state.best is not None else None,
-    }
-    title = f"Beggar-my-neighbour record hunt: seed {state.seed}, {state.next_batch} batches"
-    return Report("bmn-search", title, command, output, figures)
+SEEDED = "The {what} are seeded (seed {seed}): the command run again gives the same figures, timings aside, "
 
 
 def simulate_report(
-    command: list[str], cells: list[dict[str, object]], shown: list[dict[str, object]], title: str
+    command: list[str], cells: list[dict[str, object]], shown: list[dict[str, object]], title: str, seed: int
 ) -> Report:
     """``cells`` with their histograms (the plots need them), ``shown`` as the command printed them."""
-    return Report("simulate", title, command, shown, {"cells": cells})
+    note = SEEDED.format(what="games", seed=seed) + "on any number of workers or on a Dask cluster."
+    return _stamped(Report("simulate", title, command, shown, {"cells": cells}, seed=seed, rerun_note=note))
 
 
-# ---------------------------------------------------------------------- the page
-
-
-_STYLE = """
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #1d2b24; }
-h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
-pre { background: #f2f5f3; padding: .7rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
-table { border-collapse: collapse; } td, th { border: 1px solid #c9d3ce; padding: .25rem .6rem; text-align: left; }
-figure { margin: 1rem 0; } img { max-width: 100%; height: auto; }
-"""
-
-
-def _page(report: Report, plots: list[tuple[str, str]]) -> str:
-    e = html.escape
-    rows = "".join(
-        f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>"
-        for k, v in (
-            ("version", f"ratscrew {report.version}"),
-            ("written", report.created),
-            ("in the folder", report.directory),
-            ("kind", report.kind),
+def bmn_random_report(command: list[str], run: RandomRun) -> Report:
+    tally, printed = run.tally, run.figures()
+    figures = {**printed, "histogram": {"cards": [list(pair) for pair in sorted(tally.lengths.items())]}}
+    figures["wins"] = tally.wins
+    title = f"Beggar-my-neighbour: {tally.games:,} random deals, {tally.players} hands"
+    report = _stamped(Report("bmn-random", title, command, [printed], figures, seed=run.seed))
+    if run.budget is None:
+        report.rerun_note = SEEDED.format(what="deals", seed=run.seed) + "whatever the workers or the cluster."
+    else:
+        report.reproduce = run.reproduce()
+        report.rerun_note = (
+            f"This run was stopped by its time budget ({run.budget:g} s) after {tally.games:,} deals. How many deals "
+            "a budget buys depends on the machine, so the command run again plays a different number and gives "
+            f"other figures. The deals played are the first {tally.games:,} of seed {run.seed}'s sequence: the "
+            "command below plays exactly them again and gives these figures, timings aside."
         )
-    )
-    figures = "".join(
-        f'<figure><img src="{e(name)}" alt="{e(caption)}"><figcaption>{e(caption)}</figcaption></figure>'
-        for name, caption in plots
-    )
-    output = "\n".join(json.dumps(line, ensure_ascii=False) for line in report.output)
-    return (
-        "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
-        f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{e(report.title)}</title>"
-        f"<style>{_STYLE}</style></head><body>\n<h1>{e(report.title)}</h1>\n"
-        f"<h2>Command</h2><pre id='command'>{e(shlex.join(report.command))}</pre>\n"
-        "<p>Rerun it to get the same figures (timings aside), or check that it does with "
-        "<code>ratscrew lab report FOLDER --check</code>.</p>\n"
-        f"<table>{rows}{_extra_rows(report)}</table>\n<h2>Plots</h2>\n{figures}\n"
-        f"<h2>Figures</h2><p>As the command prints them with <code>--json</code> "
-        f"(all of them are in <code>report.json</code>):</p><pre id='figures'>{e(output)}</pre>\n"
-        "</body></html>\n"
-    )
+    return report
 
 
-def _extra_rows(report: Report) -> str:
-    e = html.escape
-    rows = []
-    if report.kind == "bmn-random":
-        deal = report.figures.get("longest_deal")
-        if isinstance(deal, list):
-            rows.append(("longest deal", f"ratscrew bmn {' '.join(deal)}"))
-    elif report.kind == "bmn-search":
-        best, state = report.figures.get("best"), report.figures.get("state")
-        if isinstance(best, dict):
-            rows.append(("best deal", f"ratscrew bmn {' '.join(best['deal'])}  ({best['cards']} cards)"))
-        if isinstance(state, dict):
-            rows.append(("seed", str(state.get("seed"))))
-            cycles = state.get("cycles") or []
-            rows.append(("distinct cycles met", str(len(cycles) if isinstance(cycles, list) else 0)))
-    return "".join(f"<tr><th>{e(k)}</th><td><code>{e(v)}</code></td></tr>" for k, v in rows)
+def bmn_search_report(command: list[str], hunt: HuntRun) -> Report:
+    state = hunt.state
+    output = [find.as_json() for _, find in hunt.progress]
+    figures: dict[str, object] = {
+        "state": state_doc(state),
+        "progress": [{"seconds": s, "batch": find.batch, **find.as_json()} for s, find in hunt.progress],
+        "best": state.best.as_json() if state.best is not None else None,
+        "seconds": hunt.seconds,
+        "first_batch": hunt.first_batch,
+        "start_best": hunt.start_best.as_json() if hunt.start_best is not None else None,
+        "stopped_by_time": hunt.stopped_by_time,
+    }
+    batches = state.next_batch
+    title = f"Beggar-my-neighbour record hunt: seed {state.seed}, {batches} batches"
+    report = _stamped(Report("bmn-search", title, command, output, figures, seed=state.seed))
+    start = ["--from", *(to_notation(h) for h in hunt.start_from.deal)] if hunt.start_from is not None else []
+    fresh = ["ratscrew", "bmn", "--search", "--seed", str(state.seed), "--batches", str(batches), *start]
+    dealt = f"{batches:,} batch{'es' if batches != 1 else ''} ({state.played:,} deals dealt)"
+    if hunt.first_batch > 0:
+        report.reproduce, report.compare = fresh, "best"
+        report.rerun_note = (
+            f"This hunt carried on from its state file at batch {hunt.first_batch:,} and stopped after {dealt}; "
+            "the command run again would carry on from where it stopped. Every batch is drawn from the seed and "
+            "its number alone, so the command below, started afresh, runs the same batches and reaches the same "
+            "best deal (printing, besides, the bests of the batches before this run)."
+        )
+    elif hunt.stopped_by_time:
+        report.reproduce = fresh
+        report.rerun_note = (
+            f"This hunt was stopped by its time budget after {dealt}. How far a budget gets depends on the machine, "
+            "so the command run again gets through a different number of batches. Every batch is drawn from the "
+            "seed and its number alone: the command below runs exactly these batches again and prints the same "
+            "bests in the same order (at other times)."
+        )
+    else:
+        report.rerun_note = (
+            f"The hunt is seeded (seed {state.seed}) and ran {dealt}: the command run again gives the same figures, "
+            "the same bests in the same order (found at other times), whatever the workers or the cluster."
+        )
+    return report

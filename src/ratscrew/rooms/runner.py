@@ -12,9 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ratscrew.errors import NotFound, TooMany, Unavailable
@@ -34,9 +32,6 @@ log = logging.getLogger(__name__)
 
 IDLE_UNLOAD_S = 120.0  # a room nobody watches is taken out of memory (its journal keeps it) after this
 MAX_ROOMS = 2000
-ROOMS_PER_CLIENT_PER_HOUR = 60
-CONNECTIONS_PER_CLIENT = 48
-FAILED_LOOKUPS_PER_MINUTE = 20
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud across a table
 CODE_LENGTH = 6
 
@@ -256,69 +251,11 @@ class RoomRunner:
             self.inbox.put_nowait(("tick", _NO_LINK, None))
 
 
-class ClientLimits:
-    """What each client address has done lately, against its limits: rooms created in the last hour, wrong
-    room codes asked for in the last minute (every route that can tell a live code from a wrong one counts
-    them), sockets open. Kept in this process, on the server's clock; an address with nothing left to count
-    is forgotten."""
-
-    def __init__(self, clock: Clock, rooms_per_hour: int | None = None) -> None:
-        self.clock = clock
-        self._rooms_per_hour = rooms_per_hour  # None: ROOMS_PER_CLIENT_PER_HOUR, read when counted
-        self._created: dict[str, deque[int]] = {}
-        self._wrong_codes: dict[str, deque[int]] = {}
-        self.connections: dict[str, int] = defaultdict(int)
-
-    @property
-    def rooms_per_hour(self) -> int:
-        return ROOMS_PER_CLIENT_PER_HOUR if self._rooms_per_hour is None else self._rooms_per_hour
-
-    def create(self, client: str) -> None:
-        """One more room by ``client``, or TooMany."""
-        made = self._recent(self._created, client, 3_600_000)
-        if made >= self.rooms_per_hour:
-            raise TooMany(f"you created {made} rooms in the last hour: at most {self.rooms_per_hour}")
-        self._created.setdefault(client, deque()).append(self.clock.now())
-
-    @contextmanager
-    def guessing(self, client: str) -> Iterator[None]:
-        """Around anything that looks a room up by a code the client gave: refused (TooMany) once the client
-        asked for too many wrong codes lately, and a NotFound raised inside counts as one more."""
-        if self._recent(self._wrong_codes, client, 60_000) >= FAILED_LOOKUPS_PER_MINUTE:
-            raise TooMany("too many wrong room codes: wait a minute and check the code")
-        try:
-            yield
-        except NotFound:
-            self._wrong_codes.setdefault(client, deque()).append(self.clock.now())
-            raise
-
-    def connect(self, client: str) -> None:
-        if self.connections[client] >= CONNECTIONS_PER_CLIENT:
-            raise TooMany(f"too many open connections from your address: at most {CONNECTIONS_PER_CLIENT}")
-        self.connections[client] += 1
-
-    def disconnect(self, client: str) -> None:
-        self.connections[client] -= 1
-        if self.connections[client] <= 0:
-            del self.connections[client]
-
-    def _recent(self, book: dict[str, deque[int]], client: str, ms: int) -> int:
-        """How many times ``client`` is in ``book`` within the last ``ms``; older times are dropped."""
-        times = book.get(client)
-        if times is None:
-            return 0
-        cutoff = self.clock.now() - ms
-        while times and times[0] < cutoff:
-            times.popleft()
-        if not times:
-            del book[client]
-        return len(times)
-
-
 class Rooms:
     """Every room on this server by code: creates, finds, reloads from the journal, and enforces the caps.
 
-    Every room, socket and limit runs on one clock (``clock``): the event loop's unless one is given.
+    Every room and socket runs on one clock (``clock``): the event loop's unless one is given. What each client
+    address may do (rooms created, codes asked for, sockets open) is the web layer's to count (``limits``).
     """
 
     def __init__(
@@ -327,7 +264,6 @@ class Rooms:
         *,
         idle_unload_s: float = IDLE_UNLOAD_S,
         clock: AlarmClock | None = None,
-        limits: ClientLimits | None = None,
         owns: Callable[[str], bool] | None = None,
         on_verdict: VerdictSeen | None = None,
     ) -> None:
@@ -335,7 +271,6 @@ class Rooms:
         self.idle_unload_s = idle_unload_s
         self.clock: AlarmClock = clock or LoopClock()
         self.rooms: dict[str, RoomRunner] = {}
-        self.limits = limits or ClientLimits(self.clock)
         # Beside other workers sharing the journal's file (``ratscrew serve``): the codes this one holds, the
         # codes the proxy sends here. Alone, every code.
         self.owns: Callable[[str], bool] = owns or (lambda code: True)
@@ -358,12 +293,11 @@ class Rooms:
 
     # ------------------------------------------------------------------ creating
 
-    def _check_create(self, client: str) -> None:
+    def _check_create(self) -> None:
         self._forget_closed()
         self._check_saving(NO_NEW_GAME)
         if len(self.rooms) >= MAX_ROOMS:
             raise TooMany(f"this server is full ({MAX_ROOMS} live rooms): try again in a few minutes")
-        self.limits.create(client)
 
     def _unused_code(self) -> str:
         while True:
@@ -376,10 +310,10 @@ class Rooms:
                 return code
 
     def create_room(
-        self, client: str, *, seats: int, rules: Rules, name: str, public: bool, standins: bool = True
+        self, *, seats: int, rules: Rules, name: str, public: bool, standins: bool = True
     ) -> tuple[RoomRunner, str]:
         """An online room in its lobby; the creator is the host, sitting at seat 0. Returns the room and token."""
-        self._check_create(client)
+        self._check_create()
         infos = [SeatInfo(SeatKind.HUMAN, name)] + [SeatInfo() for _ in range(seats - 1)]
         core = RoomCore(
             self._unused_code(),
@@ -395,7 +329,6 @@ class Rooms:
 
     def create_game(
         self,
-        client: str,
         *,
         seats: Iterable[SeatInfo],
         rules: Rules,
@@ -405,7 +338,7 @@ class Rooms:
         token: str | None = None,
     ) -> tuple[RoomRunner, str]:
         """A game against the computer (or two on one screen): it starts at once. Returns the room and token."""
-        self._check_create(client)
+        self._check_create()
         infos = list(seats)
         core = RoomCore(
             self._unused_code(),
@@ -444,14 +377,14 @@ class Rooms:
         saved = self.journal.load_room(code)
         return None if saved is None else self._restore(saved)
 
-    def lookup(self, client: str, code: str) -> RoomRunner:
-        """A room a client asked for by code; wrong codes are rate-limited so codes cannot be enumerated."""
-        with self.limits.guessing(client):
-            code = code.strip().upper()
-            runner = self.get(code) if code.isascii() and code.isalnum() else None
-            if runner is None:
-                raise NotFound(f"no room {code[:12]!r}: check the code (it has {CODE_LENGTH} letters and digits)")
-            return runner
+    def find(self, code: str) -> RoomRunner:
+        """A room a client asked for by code, in either case, or NotFound. (Inside the web layer's
+        ``looking_up``: wrong codes count against the client, so codes cannot be enumerated.)"""
+        code = code.strip().upper()
+        runner = self.get(code) if code.isascii() and code.isalnum() else None
+        if runner is None:
+            raise NotFound(f"no room {code[:12]!r}: check the code (it has {CODE_LENGTH} letters and digits)")
+        return runner
 
     def open_lobbies(self) -> list[dict[str, object]]:
         self._forget_closed()
@@ -501,13 +434,9 @@ class Rooms:
 
     # ------------------------------------------------------------------ pages
 
-    def connect(self, client: str) -> PageLink:
-        self.limits.connect(client)
+    def new_link(self) -> PageLink:
         self._next_page += 1
         return PageLink(self._next_page)
-
-    def disconnect(self, client: str) -> None:
-        self.limits.disconnect(client)
 
     def _forget_closed(self) -> None:
         journal = self.journal

@@ -205,7 +205,9 @@ class Table:
         else:
             now = self.clock.now()
             landed = now if landed is None else max(min(landed, now), now - self.hold_ms)
-            card = game.cards if card is None else max(0, min(card, game.cards))
+            # No card named: the slap is on whatever the pile shows when it lands (an empty pile too: a slap on
+            # nothing is a wrong slap, not one that came too late for the pile won before it).
+            card = None if card is None else max(0, min(card, game.cards))
             self._input(Slap(seat, card=card), landed, seat)
 
     def _refuse(self, rejected: Rejected) -> None:

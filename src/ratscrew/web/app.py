@@ -17,6 +17,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ratscrew.errors import NotFound
+from ratscrew.limits import Limits, LocalLimits
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
 from ratscrew.web import games, history, learn, meta, online, referee, scores, summary
@@ -53,6 +54,10 @@ class Setup:
     def rooms(self, journal: SqliteJournal, tally: Tally) -> Rooms:
         return Rooms(journal)
 
+    def limits(self, rooms: Rooms) -> Limits:
+        """What each client address may do, counted on the rooms' clock."""
+        return LocalLimits(rooms.clock)
+
     @asynccontextmanager
     async def running(self, app: Starlette) -> AsyncIterator[None]:
         """Around the time the server serves, with its rooms restored."""
@@ -70,6 +75,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setu
         journal = SqliteJournal(store.path)
         app.state.journal = journal
         app.state.rooms = setup.rooms(journal, app.state.tally)
+        app.state.limits = setup.limits(app.state.rooms)
         app.state.rooms.restore_all()
         try:
             async with setup.running(app):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.requests import Request
@@ -15,12 +17,14 @@ from starlette.routing import BaseRoute, Route
 
 from ratscrew.bots.registry import PLAYABLE, resolve
 from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound, RatscrewError
-from ratscrew.rooms.runner import Rooms
+from ratscrew.limits import Grant
+from ratscrew.rooms.runner import RoomRunner, Rooms
 from ratscrew.rooms.seating import SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind, clean_name
 from ratscrew.rules.io import rules_from_mapping
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.web.bodies import read_body
+from ratscrew.web.lookups import client_of, found, limits_of, looks_up
 from ratscrew.web.store import Store
 
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
@@ -83,26 +87,38 @@ def rooms_of(request: Request) -> Rooms:
     return rooms
 
 
-def client_of(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+@asynccontextmanager
+async def creating(request: Request) -> AsyncIterator[Grant]:
+    """One room the request's address may create (TooMany if it made its hourly share): use the grant once the
+    room is made; if it is not, the room is given back."""
+    grant = await limits_of(request).room(client_of(request))
+    try:
+        yield grant
+    finally:
+        grant.settle()
 
 
 async def create_game(request: Request) -> Response:
     seats, rules, pace, seed = parse_setup(await read_body(request, '{"seats": [...], "rules": "standard"}'))
-    runner, token = rooms_of(request).create_game(
-        client_of(request), seats=seats, rules=rules, bot_pace=pace, seed=seed
-    )
+    async with creating(request) as grant:
+        runner, token = rooms_of(request).create_game(seats=seats, rules=rules, bot_pace=pace, seed=seed)
+        grant.use()
     await runner.kept()  # the game is told once it is in the journal
     people = [i for i, s in enumerate(seats) if s.kind is SeatKind.HUMAN]
     return JSONResponse({"id": runner.code, "token": token, "seats": people})
 
 
+@looks_up
 async def play_again(request: Request) -> Response:
     rooms = rooms_of(request)
-    with rooms.limits.guessing(client_of(request)):  # a 403 or a 409 would tell a live code from a wrong one
+
+    async def game() -> RoomRunner:  # a 403 or a 409 would tell a live code from a wrong one
         runner = rooms.get(request.path_params["game_id"])
         if runner is None:
             raise NotFound("no such game (it may have ended a long time ago)")
+        return runner
+
+    runner = await found(request, game)
     doc = await read_body(request, '{"token": "..."}')
     core = runner.core
     token = doc.get("token")
@@ -111,31 +127,36 @@ async def play_again(request: Request) -> Response:
     if core.phase is not Phase.OVER:
         raise Conflict("this game is still being played: play again once it is over")
     seats = [SeatInfo(s.kind, s.name, s.level, ready=True) for s in core.seats]
-    fresh, token = rooms.create_game(
-        client_of(request),
-        seats=seats,
-        rules=core.rules,
-        bot_pace=core.options.bot_pace,
-        seed=secrets.randbits(48),
-        reactions=core.reactions,
-        token=core.host_token,
-    )
+    async with creating(request) as grant:
+        fresh, token = rooms.create_game(
+            seats=seats,
+            rules=core.rules,
+            bot_pace=core.options.bot_pace,
+            seed=secrets.randbits(48),
+            reactions=core.reactions,
+            token=core.host_token,
+        )
+        grant.use()
     await fresh.kept()
     return JSONResponse({"id": fresh.code, "token": token})
 
 
+@looks_up
 async def game_record(request: Request) -> Response:
     """A finished game's record. Never a live one: it holds the seed, which tells every card to come."""
     game_id: str = request.path_params["game_id"]
     rooms = rooms_of(request)
     store: Store = request.app.state.store
-    with rooms.limits.guessing(client_of(request)):  # the 409 of a live game, or a record, tells a code is right
+
+    async def record() -> dict[str, object]:  # the 409 of a live game, or a record, tells a code is right
         runner = rooms.get(game_id.split("-")[0])
         if runner is not None and runner.core.phase is Phase.PLAYING and runner.core.game_id == game_id:
             raise Conflict("the record of a game is available once the game is over")
-        record = await asyncio.to_thread(store.game_record, game_id)
+        return await asyncio.to_thread(store.game_record, game_id)
+
+    record_doc = await found(request, record)
     headers = {"Content-Disposition": f'attachment; filename="ratscrew-{game_id}.json"'}
-    return JSONResponse(record, headers=headers)
+    return JSONResponse(record_doc, headers=headers)
 
 
 routes: list[BaseRoute] = [

@@ -2,7 +2,10 @@
 
 ``GET /api/history?ids=ID,ID`` answers the summaries of the finished games among those ids, newest first. A
 page asks for the ids it played itself (it remembers them in the browser): on a shared server, a list of
-everyone's games would show strangers' names and games to anyone who opens the page.
+everyone's games would show strangers' names and games to anyone who opens the page. A game's id names its
+room, so the ids count against the address's budget of lookups (``web/lookups.py``), in the order given: a
+known id costs nothing, an unknown one costs one, and once the budget is spent the ids left are answered as
+``unchecked`` (not told; ask again in a minute), known or not.
 
 ``POST /api/replay?start=N&count=M`` takes a ``ratscrew-record/1`` document (from the store or a file the
 player dropped on the page) and answers the steps ``start`` to ``start + count - 1``: step 0 is the deal, step
@@ -32,6 +35,7 @@ from ratscrew.record import Record, action_to_json, state_json
 from ratscrew.rules.io import rules_to_mapping
 from ratscrew.table.seen import SlapSeen, slap_seen
 from ratscrew.web.bodies import is_ascii_number, read_body
+from ratscrew.web.lookups import looks_up, missed
 from ratscrew.web.store import Store
 
 MAX_IDS = 100  # games one history request may name
@@ -98,16 +102,35 @@ def history_entry(game_id: str, saved: float, summary: dict[str, Any]) -> dict[s
     }
 
 
+@looks_up
 async def history(request: Request) -> Response:
     ids = parse_ids(request.query_params.get("ids", ""))
+    if not ids:
+        return JSONResponse({"games": [], "unknown": [], "unchecked": []})
     store: Store = request.app.state.store
     rows = await asyncio.to_thread(store.game_summaries, ids)
     found = {game_id for game_id, _saved, _summary in rows}
+    left = await missed(request, sum(1 for game_id in ids if game_id not in found))
+    # Told in order while the address had lookups left: each unknown id takes one (``missed`` counted as
+    # many as it had), and once none is left no id is told, known or not.
+    told: set[str] = set()
+    unknown: list[str] = []
+    unchecked: list[str] = []
+    for game_id in ids:
+        if not left:
+            unchecked.append(game_id)
+        elif game_id in found:
+            told.add(game_id)
+        else:
+            unknown.append(game_id)
+            left -= 1
     return JSONResponse(
         {
-            "games": [history_entry(*row) for row in rows],
+            "games": [history_entry(*row) for row in rows if row[0] in told],
             # Not finished (still being played, or never finished): the page may keep or forget these.
-            "unknown": [game_id for game_id in ids if game_id not in found],
+            "unknown": unknown,
+            # Not looked up: too many unknown ids from this address lately; ask again in a minute.
+            "unchecked": unchecked,
         }
     )
 

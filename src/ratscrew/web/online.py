@@ -13,7 +13,7 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -25,7 +25,8 @@ from ratscrew.rooms.runner import LinkSample, PageLink, RoomRunner, Rooms
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
 from ratscrew.table.clock import Alarm, AlarmClock
 from ratscrew.web.bodies import read_body
-from ratscrew.web.games import client_of, parse_rules, rooms_of
+from ratscrew.web.games import creating, parse_rules, rooms_of
+from ratscrew.web.lookups import client_of, found, limits_of, looks_up
 from ratscrew.web.tally import Tally
 from ratscrew.web.wslink import timer_of
 
@@ -57,9 +58,11 @@ async def create_room(request: Request) -> Response:
         raise BadRequest("standins must be true or false (may a computer hold a dropped player's seat?)")
     name = wire.clean_name(doc.get("name"), "Player 1", error=BadRequest)
     rules = parse_rules(doc, seats)
-    runner, token = rooms_of(request).create_room(
-        client_of(request), seats=seats, rules=rules, name=name, public=public, standins=standins
-    )
+    async with creating(request) as grant:
+        runner, token = rooms_of(request).create_room(
+            seats=seats, rules=rules, name=name, public=public, standins=standins
+        )
+        grant.use()
     await runner.kept()  # the code is told once the room is in the journal
     return JSONResponse({"code": runner.code, "token": token, "seat": 0})
 
@@ -70,8 +73,19 @@ async def list_rooms(request: Request) -> Response:
     return JSONResponse({"rooms": listed})
 
 
+async def find_room(conn: HTTPConnection) -> RoomRunner:
+    """The room of the code in the path, if the address has lookups left (limits/grants.py)."""
+    rooms: Rooms = conn.app.state.rooms
+
+    async def room() -> RoomRunner:
+        return rooms.find(conn.path_params["code"])
+
+    return await found(conn, room)
+
+
+@looks_up
 async def room_info(request: Request) -> Response:
-    runner = rooms_of(request).lookup(client_of(request), request.path_params["code"])
+    runner = await find_room(request)
     core = runner.core
     return JSONResponse({"code": core.code, "phase": core.phase.value, "public": core.options.public})
 
@@ -86,10 +100,11 @@ def origin_allowed(ws: WebSocket) -> bool:
     return origin in allowed or urlsplit(origin).netloc == ws.headers.get("host")
 
 
+@looks_up
 async def room_socket(ws: WebSocket) -> None:
     rooms: Rooms = ws.app.state.rooms
     tally: Tally = ws.app.state.tally
-    client = ws.client.host if ws.client else "unknown"
+    client = client_of(ws)
     if not origin_allowed(ws):
         log.info("room socket refused for %s: origin %s not allowed", client, ws.headers.get("origin", "")[:80])
         tally.refusals["origin"] += 1
@@ -97,13 +112,14 @@ async def room_socket(ws: WebSocket) -> None:
         return
     await ws.accept()
     try:
-        runner = rooms.lookup(client, ws.path_params["code"])
-        link = rooms.connect(client)
+        runner = await find_room(ws)
+        lease = await limits_of(ws).socket(client)
     except (NotFound, TooMany, Unavailable) as exc:
         log.info("room socket refused for %s: %s", client, exc)
         tally.refusals[by_branch(exc, _REFUSAL_REASONS, "unavailable")] += 1
         await _refuse(ws, str(exc), by_branch(exc, _CLOSE_CODES, wire.CloseCode.SENT_AWAY))
         return
+    link = rooms.new_link()
     tally.sockets += 1
     runner.open(link)
     timer = timer_of(ws.scope)
@@ -123,7 +139,7 @@ async def room_socket(ws: WebSocket) -> None:
         if timer is not None:
             timer.stop()
         runner.close_link(link)
-        rooms.disconnect(client)
+        lease.close()
         tally.sockets -= 1
         for task in (reader, sender):
             task.cancel()

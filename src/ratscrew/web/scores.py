@@ -44,6 +44,7 @@ from ratscrew.errors import BadRequest, Conflict, Forbidden, RatscrewError
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_from_mapping, rules_to_mapping
 from ratscrew.web.bodies import is_ascii_number, json_type, read_body
 from ratscrew.web.errors import error_response
+from ratscrew.web.lookups import found, is_marked, looks_up
 from ratscrew.web.store import ScoreMatch, Store, match_not_found
 
 MAX_NAME = 24  # a player's name, as on the game table
@@ -424,24 +425,28 @@ async def list_or_create(request: Request) -> Response:
     return JSONResponse({**match_doc(match), "key": key}, status_code=201)
 
 
+@looks_up
 async def show_or_delete(request: Request) -> Response:
     """GET: one match with its rounds (anyone with its id may watch). DELETE: remove it for good (its key)."""
     store, match_id = _store(request), _match_id(request)
     keys = held_keys(request)
+    match = await found(request, lambda: asyncio.to_thread(store.match, match_id))  # a 404 tells it is unknown
     if request.method == "DELETE":
         await asyncio.to_thread(delete_match, store, match_id, keys)
         return JSONResponse({"deleted": match_id})
-    match = await asyncio.to_thread(store.match, match_id)
     return JSONResponse(match_doc(match, time.time(), can_change=may_change(match, keys)))
 
 
 def _action(work: Callable[[Store, str, dict[str, Any], frozenset[str]], ScoreMatch]) -> Handler:
     """An endpoint that reads the body first (async), then does the store work in a worker thread."""
 
+    @looks_up
     async def endpoint(request: Request) -> Response:
         store, match_id = _store(request), _match_id(request)
         keys = held_keys(request)
         doc = await read_body(request)
+        # Looked up first, and told only if the address has lookups left: a 403 or a 409 says it exists.
+        await found(request, lambda: asyncio.to_thread(store.match, match_id))
         match = await asyncio.to_thread(work, store, match_id, doc, keys)
         return JSONResponse(match_doc(match))
 
@@ -464,6 +469,8 @@ def route(path: str, handler: Handler, methods: tuple[str, ...]) -> Route:
         return await handler(request)
 
     endpoint.__name__ = handler.__name__
+    if is_marked(handler):
+        looks_up(endpoint)
     return Route(path, endpoint, methods=ANY_METHOD)
 
 

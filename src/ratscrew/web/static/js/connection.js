@@ -187,6 +187,18 @@ export function openRoom(code, handlers) {
     }
   }
 
+  // The browser knows first when the network goes: the socket is dropped at once (its page says so and takes no
+  // more input), not whenever TCP notices; and it is opened again the moment the network is back.
+  const offline = () => { if (socket && !closed) socket.close(); };
+  const online = () => {
+    if (closed || (socket && socket.readyState <= WebSocket.OPEN)) return;
+    clearTimeout(retry);
+    attempts = 0;
+    connect();
+  };
+  window.addEventListener("offline", offline);
+  window.addEventListener("online", online);
+
   connect();
 
   return {
@@ -198,6 +210,8 @@ export function openRoom(code, handlers) {
     get token() { return token; },
     close() {
       closed = true;
+      window.removeEventListener("offline", offline);
+      window.removeEventListener("online", online);
       clearTimeout(retry);
       if (socket) socket.close();
       socket = null;

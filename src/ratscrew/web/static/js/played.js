@@ -25,3 +25,19 @@ export function rememberGame(id) {
     // storage full or disabled: the game plays on, it just will not be listed
   }
 }
+
+/**
+ * Forgets games the server no longer knows (this browser remembers a game once it is over and saved, so an
+ * id the server answers unknown is gone from it): asking for them again would only spend the lookups the
+ * server allows an address for unknown ids.
+ * @param {string[]} ids
+ */
+export function forgetGames(ids) {
+  if (!ids.length) return;
+  try {
+    const gone = new Set(ids);
+    localStorage.setItem(STORE_KEY, JSON.stringify(playedGames().filter((id) => !gone.has(id))));
+  } catch {
+    // storage disabled: nothing was kept either
+  }
+}

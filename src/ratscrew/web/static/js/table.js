@@ -6,16 +6,20 @@
 // sit, the pile and the slap window, the status line and banner, the events and the feed, the controls and
 // keys, the words for screen readers, where a verdict becomes words, where things move, and the summary.
 import { announce, clear } from "./dom.js";
-import { t } from "./i18n.js";
-import { seatName } from "./format.js";
-import { fillChips, rulesSummary } from "./summary.js";
+import { has, t } from "./i18n.js";
+import { seatName, youKey } from "./format.js";
+import { rulesSummary } from "./summary.js";
+import { fitChips, showChips } from "./table/chips.js";
 import { buildControls, renderFlipReady } from "./table/controls.js";
 import { buildParts, newModel, startGame } from "./table/core.js";
 import { hideSummary, keepFocusIn, showSummary } from "./table/end.js";
 import { onKey, slap } from "./table/input.js";
 import { buildSeats, placeSeats, renderSeats, showConnections } from "./table/seats.js";
 import { applyEvents, renderTurn, showState } from "./table/show.js";
+import { setLink } from "./table/link.js";
+import { renderCentre } from "./table/pile.js";
 import { placeBanner, renderClock, showBanner } from "./table/status.js";
+import { voiceOf } from "./table/verdicts.js";
 export { connectionClass, connectionText } from "./table/seats.js";
 /** @import { RejectedMessage, RulesDoc, Seat, SeatDoc, Table, TableOptions } from "./types.js" */
 /** @import { TableCore } from "./table/core.js" */
@@ -27,14 +31,17 @@ export { connectionClass, connectionText } from "./table/seats.js";
 export function createTable({ send, actions = () => [] }) {
   const model = newModel();
   const parts = buildParts(model);
-  // A resize or a phone turned moves the seats and the pile: the seats are placed again, and a banner showing.
+  // A resize or a phone turned moves the seats and the pile: the seats are placed again, and a banner showing;
+  // the rules' chips are fitted to their line again.
   const resized = new ResizeObserver(() => {
     placeSeats(core);
     if (!parts.toast.hidden) placeBanner(parts);
+    fitChips(parts.chips);
   });
   /** @type {TableCore} */
   const core = { model, parts, send, actions, resized };
   core.resized.observe(parts.felt);
+  if (parts.chips.parentElement) core.resized.observe(parts.chips.parentElement);
 
   /** @param {KeyboardEvent} event */
   const keys = (event) => onKey(core, event);
@@ -61,6 +68,9 @@ export function createTable({ send, actions = () => [] }) {
     showSummary: (summary) => showSummary(core, summary),
     hideSummary: () => hideSummary(core),
     toast: (text, tone) => showBanner(core, text, tone),
+    setConnected: (up) => setLink(core, up, () => {
+      if (model.state) { renderTurn(core, model.state); renderCentre(core, model.state, null); }
+    }),
     get state() { return model.state; },
     get yours() { return model.yours; },
     destroy() {
@@ -87,12 +97,14 @@ function setup(core, seats, yours, rules, game) {
   if (game !== model.game) {
     startGame(model, game);
     clear(parts.feed);
+    clear(parts.pileBox); // its cards are numbered from 1 again
+    clear(parts.flight);
     hideSummary(core);
   }
   model.seats = seats;
   model.yours = yours;
   model.rules = rules;
-  rulesSummary(rules, seats.length).then((summary) => { if (model.rules === rules) fillChips(parts.chips, summary); }).catch(() => {});
+  rulesSummary(rules, seats.length).then((summary) => { if (model.rules === rules) showChips(parts.chips, summary); }).catch(() => {});
   buildSeats(core);
   setSeats(core, seats);
   buildControls(core);
@@ -122,8 +134,12 @@ function setSeats(core, seats) {
  * @param {RejectedMessage} message
  */
 function rejected(core, message) {
-  const name = message.seat === null || message.seat === undefined ? "" : seatName(core.model.seats, message.seat);
-  const key = `game.rejected.${message.code}`;
+  const seat = message.seat ?? null;
+  const name = seat === null ? "" : seatName(core.model.seats, seat);
+  const plain = `game.rejected.${message.code}`;
+  // Said to the player when it is about their own seat (the pile they are about to collect, their seat out).
+  const own = seat === null ? plain : youKey(plain, voiceOf(core.model).you, seat);
+  const key = has(own) ? own : plain;
   const text = t(key, { name });
   const said = text === key ? message.reason || message.code : text;
   showBanner(core, said, "muted");

@@ -507,6 +507,8 @@ export interface Table {
   showSummary(summary: GameSummary): void;
   hideSummary(): void;
   toast(text: string, tone: "good" | "bad" | "info" | "muted"): void;
+  /** The room's socket went down (false) or was welcomed again (true): the table says so and takes no plays. */
+  setConnected(up: boolean): void;
   readonly state: TableState | null;
   readonly yours: Seat[];
   destroy(): void;
@@ -606,6 +608,8 @@ export interface HistoryAnswer {
   games: HistoryGame[];
   /** Ids not finished (still played, or never finished). */
   unknown: string[];
+  /** Ids not looked up: the address asked for too many unknown ids lately (web/history.py). */
+  unchecked: string[];
 }
 
 /** One step of a replayed game (web/history.py `step_doc`): what happened, and the table after it. */

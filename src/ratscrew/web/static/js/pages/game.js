@@ -85,6 +85,7 @@ export async function render(view, ctx) {
     },
     rejected: (message) => table.rejected(message),
     error: (message) => table.toast(message.message, "muted"),
+    status: (up) => table.setConnected(up),
     gone: showMissing,
   });
 

@@ -6,7 +6,7 @@ import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { errorText, getJSON } from "../api.js";
 import { aheadText, clockText } from "../format.js";
-import { playedGames } from "../played.js";
+import { forgetGames, playedGames } from "../played.js";
 import { offerFile, ensureStyle } from "./replay.js";
 /** @import { HistoryAnswer, HistoryGame, PageContext } from "../types.js" */
 
@@ -101,11 +101,16 @@ export async function render(view, ctx) {
 
   const ids = playedGames();
   try {
-    /** @type {Pick<HistoryAnswer, "games">} */
-    const answer = ids.length ? await getJSON(`/api/history?ids=${encodeURIComponent(ids.join(","))}`) : { games: [] };
+    /** @type {HistoryAnswer} */
+    const answer = ids.length
+      ? await getJSON(`/api/history?ids=${encodeURIComponent(ids.join(","))}`)
+      : { games: [], unknown: [], unchecked: [] };
+    forgetGames(answer.unknown);
     for (const game of answer.games) list.append(gameItem(game));
-    status.textContent = answer.games.length ? "" : t("history.empty");
-    status.hidden = answer.games.length > 0;
+    // Some ids were not looked up (too many unknown ids from this address lately): say so, rather than "none".
+    const unchecked = answer.unchecked?.length ?? 0;
+    status.textContent = unchecked ? t("history.unchecked", { n: unchecked }) : answer.games.length ? "" : t("history.empty");
+    status.hidden = !unchecked && answer.games.length > 0;
   } catch (error) {
     status.className = "error-box";
     status.textContent = errorText(error);

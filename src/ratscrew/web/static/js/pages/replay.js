@@ -12,7 +12,7 @@ import { cardFace, cardName } from "../cards.js";
 import { pref, setPref } from "../prefs.js";
 import { eventWords, newMemory, remember, verdictWords } from "../table/verdicts.js";
 /** @import { GameView, PageContext, ReplayPage, ReplayStep } from "../types.js" */
-/** @import { EventWords } from "../table/verdicts.js" */
+/** @import { EventWords, Voice } from "../table/verdicts.js" */
 
 /**
  * The facts of the whole game that come with every page of steps.
@@ -72,14 +72,15 @@ function taken(step) {
 /**
  * Each event of a step in the words the live table uses for it (one source: table/verdicts.js), a verdict
  * with its reason: a wrong slap on what it landed on, or too late on the card that covered its pattern.
+ * A replay speaks of every seat by its name: whoever watches, nobody is "you" in it.
  * @param {ReplayStep} step
- * @param {{ name: string }[]} seats
+ * @param {Voice} voice
  * @returns {EventWords[]}
  */
-function stepWords(step, seats) {
+function stepWords(step, voice) {
   const memory = newMemory(); // what a verdict needs of the events before it in this step (a won slap's patterns)
   return step.events.map((event) => {
-    const words = verdictWords(event, step.seen ?? null, memory, seats) ?? eventWords(event, seats);
+    const words = verdictWords(event, step.seen ?? null, memory, voice) ?? eventWords(event, voice);
     remember(memory, event);
     return words;
   });
@@ -263,7 +264,7 @@ function createViewer(doc, title, { download = null } = {}) {
     element.dataset.half = split === null ? "" : half;
     const shownEvents = split === null ? step.events : landed ? step.events.slice(0, split) : step.events.slice(split);
 
-    const allWords = stepWords(step, seats);
+    const allWords = stepWords(step, { seats, you: null, rules: loaded().rules });
     const words = split === null ? allWords : landed ? allWords.slice(0, split) : allWords.slice(split);
 
     clear(events);

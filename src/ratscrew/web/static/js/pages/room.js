@@ -35,7 +35,9 @@ export async function render(view, ctx) {
   parts.root.querySelector(".room-head")?.append(core.reactions.opener);
   parts.root.append(core.reactions.panel);
   view.append(parts.root);
-  const connection = openRoom(code, roomHandlers(core, view));
+  const handlers = roomHandlers(core, view);
+  // The table says so too when the connection is lost, over its pile (the room's header may be scrolled away).
+  const connection = openRoom(code, { ...handlers, status: (up) => { handlers.status?.(up); table.setConnected(up); } });
   core.connection = connection;
   translate(view);
   return () => {

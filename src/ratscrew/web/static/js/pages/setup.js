@@ -243,7 +243,15 @@ function seatEditor(meta, settings, save, rules) {
     settings.seats.forEach((seat, index) => element.append(seatRow(seat, index)));
     if (settings.seats.length < MAX_SEATS) {
       const add = h("button", { type: "button", class: "secondary add-seat", id: "add-seat" }, t("setup.add_computer"));
-      add.addEventListener("click", () => { settings.seats.push({ name: "", kind: "bot", level: "medium" }); render(); save(); });
+      add.addEventListener("click", () => {
+        settings.seats.push({ name: "", kind: "bot", level: "medium" });
+        render();
+        save();
+        // The button moved down a row: it keeps the focus, and stays in sight above the start bar.
+        const next = /** @type {HTMLElement | null} */ (element.querySelector("#add-seat"));
+        next?.focus({ preventScroll: true });
+        (next ?? element.lastElementChild)?.scrollIntoView({ block: "nearest" });
+      });
       element.append(add);
     }
     element.append(rules.deckLine);

@@ -56,13 +56,13 @@ function padButtons(core, seat, index) {
 }
 
 /**
- * Each Flip button glows while its seat is the one to play.
+ * Each Flip button glows while its seat is the one to play (and the table reaches the room).
  * @param {TableCore} core
  * @param {TableState} state
  */
-export function renderFlipReady({ parts }, state) {
+export function renderFlipReady({ model, parts }, state) {
   for (const button of parts.controls.querySelectorAll(".flip-button")) {
     const seat = Number(/** @type {HTMLElement} */ (button).dataset.seat);
-    button.classList.toggle("ready", !state.over && state.turn === seat && state.collect_pending === null);
+    button.classList.toggle("ready", !model.offline && !state.over && state.turn === seat && state.collect_pending === null);
   }
 }

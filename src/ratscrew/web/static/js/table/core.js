@@ -6,6 +6,8 @@ import { t } from "../i18n.js";
 import { pref, setPref } from "../prefs.js";
 import { soundControls } from "../sound.js";
 import { newMemory } from "./verdicts.js";
+import { offlineFlag } from "./link.js";
+import { vibrateControl } from "./buzz.js";
 /** @import { GameSummary, RulesDoc, Seat, SeatDoc, TableOptions, TableState } from "../types.js" */
 
 /**
@@ -17,6 +19,7 @@ import { newMemory } from "./verdicts.js";
  * @property {TableState | null} state the last state shown
  * @property {string | null} game which game of the room the table is set up for
  * @property {number} shownCards the cards turned when the pile was last drawn (a higher number lands)
+ * @property {number} emptiedAt performance.now() when the pile was last drawn empty after it held cards
  * @property {number} startedAt performance.now() at the table's clock zero
  * @property {number} applied events applied (the tests compare pages by it)
  * @property {Map<number, number>} paintedAt card number -> performance.now() at its first paint
@@ -24,6 +27,7 @@ import { newMemory } from "./verdicts.js";
  * @property {import("./verdicts.js").VerdictMemory} memory what the next verdicts need of the events so far
  * @property {boolean} announceCards every card turned is read out (off: the pace is kept)
  * @property {boolean} pausable a game against the computer (or two on one screen): its clock stops on request
+ * @property {boolean} offline the room's socket is down (link.js): nothing played is sent
  * @property {{ key: string, px: number }} seatRoom the seats' width that fitted this felt (table/seats.js)
  * @property {ReturnType<typeof setTimeout> | undefined} toastTimer
  * @property {number} toastHeldUntil performance.now() until which the banner says a verdict on the player's own slap
@@ -39,6 +43,7 @@ import { newMemory } from "./verdicts.js";
  * @property {HTMLElement[]} seatEls one per seat, by index
  * @property {HTMLDivElement} pileBox
  * @property {HTMLDivElement} marks the hand marks slaps leave over the pile (motion.js)
+ * @property {HTMLDivElement} flight a won pile's cards on their way to the winner, over the pile (motion.js)
  * @property {HTMLDivElement} pileCount
  * @property {HTMLDivElement} burnedBox
  * @property {HTMLDivElement} waitRing the slap window after a won challenge, as a ring that drains
@@ -50,6 +55,7 @@ import { newMemory } from "./verdicts.js";
  * @property {HTMLSpanElement} clock
  * @property {HTMLDivElement} toast the banner over the felt
  * @property {HTMLDivElement} pausedFlag
+ * @property {HTMLDivElement} offlineFlag the connection lost, in words over the pile (link.js)
  * @property {HTMLDivElement} overlay the end-of-game summary
  */
 
@@ -71,6 +77,7 @@ export function newModel() {
     state: null,
     game: null,
     shownCards: 0,
+    emptiedAt: -Infinity,
     startedAt: performance.now(),
     applied: 0,
     paintedAt: new Map(),
@@ -78,6 +85,7 @@ export function newModel() {
     memory: newMemory(),
     announceCards: Boolean(pref("announceCards", false)),
     pausable: false,
+    offline: false,
     seatRoom: { key: "", px: 0 },
     toastTimer: undefined,
     toastHeldUntil: 0,
@@ -94,6 +102,7 @@ export function startGame(model, game) {
   model.game = game;
   model.state = null;
   model.shownCards = 0;
+  model.emptiedAt = -Infinity;
   model.applied = 0;
   model.paintedAt.clear();
   model.flippers.clear();
@@ -109,15 +118,16 @@ export function buildParts(model) {
   const pileBox = h("div", { class: "pile", id: "pile", role: "button", tabindex: "-1", "aria-label": t("game.pile") });
   const pileCount = h("div", { class: "pile-count" });
   const marks = h("div", { class: "hand-marks", "aria-hidden": "true" });
+  const flight = h("div", { class: "pile-flight", "aria-hidden": "true" });
   const burnedBox = h("div", { class: "burned", hidden: true });
   // The slap window after a won challenge, in words: the ring around the pile is only an animation.
   const windowFlag = h("p", { class: "slap-window", id: "slap-window", hidden: true });
   const statusLine = h("p", { class: "status-line", id: "status-line", role: "status" });
   const waitRing = h("div", { class: "wait-ring", hidden: true, "aria-hidden": "true" });
-  const center = h("div", { class: "center" }, waitRing, pileBox, marks, pileCount, burnedBox, windowFlag);
+  const center = h("div", { class: "center" }, waitRing, pileBox, flight, marks, pileCount, burnedBox, windowFlag);
   const seatList = h("div", { class: "table-seats", id: "table-seats", role: "list", "aria-label": t("access.seats") });
-  // One line of chips that scrolls sideways on a narrow screen: it takes the keyboard's focus so it can be scrolled.
-  const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", tabindex: "0", "aria-label": t("game.agreed_rules") });
+  // One line of chips, as many as fit whole, and a button for the rest (chips.js).
+  const chips = h("div", { class: "rule-chips table-chips", id: "table-rules", role: "group", "aria-label": t("game.agreed_rules") });
   const feed = h("ol", { class: "feed", id: "feed", "aria-label": t("game.feed") });
   const controls = h("div", { class: "controls", id: "controls" });
   const clock = h("span", { class: "clock", role: "timer", "aria-label": t("game.clock") });
@@ -125,7 +135,8 @@ export function buildParts(model) {
   const pausedFlag = h("div", { class: "paused-flag", id: "paused-flag", hidden: true },
     h("strong", {}, t("access.paused_title")), h("span", {}, t("access.paused_hint")));
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" });
-  felt.append(seatList, center, toast, pausedFlag);
+  const offline = offlineFlag();
+  felt.append(seatList, center, toast, pausedFlag, offline);
   const element = h("section", { class: "game" },
     h("div", { class: "game-head" }, h("h1", { class: "visually-hidden" }, t("game.title")), chips, clock),
     felt, statusLine, controls,
@@ -133,12 +144,12 @@ export function buildParts(model) {
     h("div", { class: "below-table" }, settings(model),
       h("details", { class: "feed-wrap", open: true }, h("summary", {}, t("game.feed")), feed)),
     overlay);
-  return { element, felt, seatList, seatEls: [], pileBox, marks, pileCount, burnedBox, waitRing, windowFlag, statusLine,
-    chips, feed, controls, clock, toast, pausedFlag, overlay };
+  return { element, felt, seatList, seatEls: [], pileBox, marks, flight, pileCount, burnedBox, waitRing, windowFlag, statusLine,
+    chips, feed, controls, clock, toast, pausedFlag, offlineFlag: offline, overlay };
 }
 
 /**
- * The table's settings: the sounds, and whether every card turned is read out.
+ * The table's settings: the sounds, vibration (where the device has it), and whether every card turned is read out.
  * @param {TableModel} model
  */
 function settings(model) {
@@ -148,6 +159,7 @@ function settings(model) {
     h("summary", {}, t("access.settings")),
     h("div", { class: "table-settings-body" },
       ...soundControls(),
+      vibrateControl(),
       h("label", { class: "check" }, announceBox, " ", t("access.announce_cards")),
       h("p", { class: "hint" }, t("access.announce_hint"))));
 }

@@ -77,21 +77,25 @@ function lengthText(summary) {
 function playersTable(summary) {
   const columns = ["game.summary.player", "game.summary.cards", "game.summary.by_slap", "game.summary.by_challenge",
     "game.summary.wrong", "game.summary.reaction"];
-  return h("table", { class: "summary-table" },
+  return h("table", { class: "summary-table players-table" },
     h("thead", {}, h("tr", {}, ...columns.map((key) => h("th", { scope: "col" }, t(key))))),
-    h("tbody", {}, ...summary.players.map((p) => playerRow(p, summary.winner))));
+    h("tbody", {}, ...summary.players.map((p) => playerRow(p, summary.winner, columns.slice(1).map((key) => t(key))))));
 }
 
 /**
+ * A player's row; each figure carries its column's heading, which a phone shows beside it (the row as a card).
  * @param {SummaryPlayer} p
  * @param {Seat | null} winner
+ * @param {string[]} headings the figures' columns
  */
-function playerRow(p, winner) {
+function playerRow(p, winner, headings) {
+  /** @param {number} i @param {...import("../dom.js").Child} value */
+  const cell = (i, ...value) => h("td", { dataset: { label: headings[i] } }, ...value);
   return h("tr", { class: p.seat === winner ? "winner" : "", "aria-current": p.seat === winner ? "true" : null },
-    h("th", { scope: "row" }, p.name, p.bot ? h("span", { class: "seat-badge" }, t(`level.${p.bot}`)) : null),
-    h("td", {}, String(p.cards)), h("td", {}, String(p.piles_by_slap)), h("td", {}, String(p.piles_by_challenge)),
-    h("td", {}, String(p.wrong_slaps)),
-    h("td", {}, p.median_reaction_ms === null ? "–" : t("game.summary.ms", { n: Math.round(p.median_reaction_ms) }),
+    h("th", { scope: "row" }, h("span", { class: "player-name" }, p.name), p.bot ? h("span", { class: "seat-badge" }, t(`level.${p.bot}`)) : null),
+    cell(0, String(p.cards)), cell(1, String(p.piles_by_slap)), cell(2, String(p.piles_by_challenge)),
+    cell(3, String(p.wrong_slaps)),
+    cell(4, p.median_reaction_ms === null ? "–" : t("game.summary.ms", { n: Math.round(p.median_reaction_ms) }),
       p.reaction_ms.length ? h("span", { class: "hint" }, ` (${p.reaction_ms.length})`) : null));
 }
 

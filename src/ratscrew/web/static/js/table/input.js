@@ -5,6 +5,8 @@ import { announce } from "../dom.js";
 import { t } from "../i18n.js";
 import { replay } from "./motion.js";
 import { reactionMs } from "./pile.js";
+import { refuseOffline } from "./link.js";
+import { showBanner } from "./status.js";
 /** @import { Seat } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 
@@ -39,34 +41,58 @@ function refused({ model }, seat) {
 }
 
 /**
+ * Send a play, unless the connection is lost: then say so where the eyes are, and send nothing.
+ * @param {TableCore} core
+ * @param {import("../types.js").ClientMessage} message
+ * @returns {boolean} whether it went
+ */
+function sent(core, message) {
+  if (core.model.offline) {
+    refuseOffline(core);
+    return false;
+  }
+  if (core.send(message) === false) { // the socket closed a moment ago: its page hears of it next
+    showBanner(core, t("table.offline.refused"), "bad");
+    return false;
+  }
+  return true;
+}
+
+/**
  * @param {TableCore} core
  * @param {Seat} seat
  */
 export function flip(core, seat) {
   if (refused(core, seat)) return;
-  core.send({ type: "flip", seat });
+  sent(core, { type: "flip", seat });
 }
 
+// A slap this soon after the pile was taken reacted to that pile, not to the empty felt: it names the pile's
+// last card, and the server sets it aside as too late. Later, a slap on the empty pile is a slap on nothing.
+const TAKEN_GRACE_MS = 600;
+
 /**
- * A slap names the top card this player saw and how long after its first paint they reacted.
+ * A slap names the top card this player saw and how long after its first paint they reacted; no card for
+ * an empty pile.
  * @param {TableCore} core
  * @param {Seat} seat
  */
 export function slap(core, seat) {
   const { state } = core.model;
   if (!state || refused(core, seat)) return;
-  const card = state.pile.length ? state.cards : null;
-  core.send({ type: "slap", seat, card, rt: reactionMs(core.model, card) });
+  const justTaken = state.cards > 0 && performance.now() - core.model.emptiedAt < TAKEN_GRACE_MS;
+  const card = state.pile.length || justTaken ? state.cards : null;
+  if (!sent(core, { type: "slap", seat, card, rt: reactionMs(core.model, card) })) return;
   const pad = core.parts.controls.querySelector(`#slap-${seat}`);
   if (pad) replay(pad, "pressed");
   replay(core.parts.pileBox, "slapped");
 }
 
 /** @param {TableCore} core */
-export function togglePause({ model, send }) {
-  const { state } = model;
-  if (!model.pausable || !state || state.over || !model.yours.length) return;
-  send({ type: "pause", paused: !state.paused });
+export function togglePause(core) {
+  const { state } = core.model;
+  if (!core.model.pausable || !state || state.over || !core.model.yours.length) return;
+  sent(core, { type: "pause", paused: !state.paused });
 }
 
 /**

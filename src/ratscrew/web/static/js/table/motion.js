@@ -42,20 +42,30 @@ export function landFrom(card, seat, pile) {
   card.classList.add("landing");
 }
 
+const SWEEP_MS = 480;
+
 /**
- * The pile's cards fly to the seat that won them, and the seat glows.
+ * The pile's cards fly to the seat that won them, and the seat glows. The cards leave the pile for the layer
+ * over it (`flight`), so the pile drawn next, empty, does not take them away mid-flight; each starts from
+ * where it is (a card still landing too), the top card first, and is gone when it arrives.
  * @param {Element} pile
+ * @param {HTMLElement} flight the layer over the pile, of the pile's size and place
  * @param {Element | undefined} seat
  */
-export function sweepTo(pile, seat) {
+export function sweepTo(pile, flight, seat) {
   if (!seat || reducedMotion()) return;
   const { x, y } = offset(seat, pile);
-  for (const card of pile.querySelectorAll(".pile-card")) {
-    const style = /** @type {HTMLElement} */ (card).style;
-    style.setProperty("--to-x", `${x}px`);
-    style.setProperty("--to-y", `${y}px`);
-    card.classList.add("sweep");
-  }
+  const cards = /** @type {HTMLElement[]} */ ([...pile.querySelectorAll(":scope > .pile-card")]);
+  const starts = cards.map((card) => getComputedStyle(card).transform);
+  cards.forEach((card, i) => {
+    card.classList.remove("landing");
+    flight.append(card);
+    const from = starts[i] === "none" ? "translate(0, 0)" : starts[i];
+    const fly = card.animate([{ transform: from, opacity: 1 },
+      { transform: `translate(${x}px, ${y}px) rotate(0deg) scale(0.45)`, opacity: 0.35 }],
+    { duration: SWEEP_MS, delay: Math.min(cards.length - 1 - i, 6) * 18, easing: "cubic-bezier(0.35, 0, 0.25, 1)", fill: "both" });
+    fly.finished.then(() => card.remove(), () => card.remove());
+  });
   replay(seat, "won");
 }
 

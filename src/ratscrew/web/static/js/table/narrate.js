@@ -5,7 +5,8 @@
 import { announce } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { playSound } from "../sound.js";
-import { seatName } from "../format.js";
+import { seatName, youKey } from "../format.js";
+import { voiceOf } from "./verdicts.js";
 /** @import { TableState } from "../types.js" */
 
 // Whose turn it is, said once a batch: a later turn replaces one not yet read ("Your turn", then another's).
@@ -28,7 +29,8 @@ export function narrate(model, before, next, noteworthy) {
   if (next.paused) return;
   const wasWaiting = before !== null && before.collect_pending !== null && !before.over;
   if (next.collect_pending !== null) {
-    if (!wasWaiting) announce(t("access.say.window", { name: seatName(seats, next.collect_pending) }));
+    const key = youKey("access.say.window", voiceOf(model).you, next.collect_pending);
+    if (!wasWaiting) announce(t(key, { name: seatName(seats, next.collect_pending) }));
     return;
   }
   const changed = before === null || wasWaiting || before.turn !== next.turn || before.cards > next.cards;

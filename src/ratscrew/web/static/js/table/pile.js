@@ -6,8 +6,9 @@
 import { h, clear, reducedMotion } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardBack, cardFace, cardName } from "../cards.js";
-import { seatName } from "../format.js";
+import { seatName, youKey } from "../format.js";
 import { landFrom, replay } from "./motion.js";
+import { voiceOf } from "./verdicts.js";
 /** @import { TableState } from "../types.js" */
 /** @import { TableCore, TableModel } from "./core.js" */
 
@@ -36,7 +37,9 @@ export function renderCentre(core, state, previous) {
 }
 
 /**
- * The pile's top cards, a card just turned landing from its seat; its count and its name for readers.
+ * The pile's top cards, a card just turned landing from its seat; its count and its name for readers. The
+ * cards already drawn stay as they are (a card still landing goes on landing): only the cards that left the
+ * pile go, and only the new ones are drawn.
  * @param {TableCore} core
  * @param {TableState} state
  * @param {TableState | null} previous
@@ -47,25 +50,45 @@ function renderPile({ model, parts }, state, previous) {
   const firstShown = Math.max(0, pile.length - PILE_SHOWN);
   const base = state.cards - pile.length; // number of the card below the pile's first face-up card
   const fresh = previous && state.cards > model.shownCards && pile.length > 0;
-  clear(pileBox);
-  pile.slice(firstShown).forEach((card, i) => {
+  /** @type {Map<string, HTMLElement>} */
+  const drawn = new Map();
+  for (const el of pileBox.querySelectorAll(":scope > .pile-card")) {
+    const card = /** @type {HTMLElement} */ (el);
+    drawn.set(`${card.dataset.number}:${card.dataset.card}`, card);
+  }
+  /** @type {HTMLElement[]} */
+  const shown = pile.slice(firstShown).map((card, i) => {
     const number = base + firstShown + i + 1;
+    const key = `${number}:${card}`;
+    const kept = drawn.get(key);
+    drawn.delete(key);
+    if (kept) return kept;
     const { rot, dx, dy } = tilt(number);
-    const el = h("div", { class: "pile-card", dataset: { card, number }, style: `--rot:${rot}deg;--dx:${dx}px;--dy:${dy}px;z-index:${i + 1}` },
+    const el = h("div", { class: "pile-card", dataset: { card, number }, style: `--rot:${rot}deg;--dx:${dx}px;--dy:${dy}px` },
       cardFace(card, { label: cardName(card, t) }));
     if (fresh && number > model.shownCards && !reducedMotion()) {
       const from = parts.seatEls[model.flippers.get(number) ?? state.turn];
       if (from) landFrom(el, from, pileBox);
     }
-    pileBox.append(el);
+    return el;
   });
-  if (!pile.length) pileBox.append(h("div", { class: "pile-empty" }, t("game.pile_empty")));
+  for (const gone of drawn.values()) gone.remove();
+  pileBox.querySelector(":scope > .pile-empty")?.remove();
+  // In order, each over the one before; a card already in its place is not moved (that would restart its landing).
+  shown.forEach((el, i) => {
+    el.style.zIndex = String(i + 1);
+    if (pileBox.children[i] !== el) pileBox.insertBefore(el, pileBox.children[i] ?? null);
+  });
+  const empty = state.cards ? t("game.pile_taken") : t("game.pile_empty");
+  if (!pile.length) pileBox.append(h("div", { class: "pile-empty" }, empty));
   if (pile.length) notePainted(model, state.cards);
+  else if (pileBox.dataset.size !== "0") model.emptiedAt = performance.now();
+  pileBox.dataset.size = String(pile.length);
   model.shownCards = state.cards;
   parts.pileCount.textContent = pile.length ? t("game.pile_count", { n: pile.length }) : "";
   pileBox.setAttribute("aria-label", pile.length
     ? t("game.pile_top", { card: cardName(pile[pile.length - 1], t), n: pile.length })
-    : t("game.pile_empty"));
+    : empty);
 }
 
 /**
@@ -93,8 +116,9 @@ function renderSlapWindow({ model, parts }, state) {
   const waiting = state.collect_pending !== null && !state.over;
   waitRing.hidden = !waiting;
   windowFlag.hidden = !waiting;
-  windowFlag.textContent = state.collect_pending !== null && waiting
-    ? t("access.window_open", { name: seatName(model.seats, state.collect_pending) })
+  const collector = state.collect_pending;
+  windowFlag.textContent = collector !== null && waiting
+    ? t(youKey("access.window_open", voiceOf(model).you, collector), { name: seatName(model.seats, collector) })
     : "";
   if (waiting) {
     waitRing.style.setProperty("--wait", `${state.collect_delay_ms}ms`);

@@ -159,16 +159,20 @@ function lockoutText(locked) {
 /**
  * Where each seat sits, in % of the felt: spread at equal distances (not equal angles, which bunch the seats
  * at the ends of a long table) along a rounded-rectangle track just inside the rim, with room for the seats'
- * own size, starting with the first person at the bottom middle.
+ * own size, starting with the first person at the bottom middle. With `clear` (px), the others keep out of a
+ * band that high above and below the middle, and share the rest of the track: on a tall, narrow felt (an
+ * upright phone) the pile between two seats level with it would be small, and across the table above it is
+ * where opponents sit anyway.
  * @param {number} count
  * @param {Seat} first the seat at the bottom middle
  * @param {number} width the felt's, in px
  * @param {number} height
  * @param {number} seatWidth the widest seat's, in px
  * @param {number} seatHeight
+ * @param {number} [clear] half the height of the band around the middle the others keep out of (0: none)
  * @returns {{ x: number, y: number }[]} by seat
  */
-export function seatPositions(count, first, width, height, seatWidth, seatHeight) {
+export function seatPositions(count, first, width, height, seatWidth, seatHeight, clear = 0) {
   const a = Math.max(0, width / 2 - seatWidth / 2 - 4);
   const b = Math.max(0, height / 2 - seatHeight / 2 - 4);
   const power = 2 / 2.8; // 1: an ellipse; smaller: squarer corners
@@ -191,11 +195,21 @@ export function seatPositions(count, first, width, height, seatWidth, seatHeight
     previous = next;
   }
   const total = lengths[STEPS] || 1;
+  // The others' share of the track: all of it, or what lies above the band (from where the way up the first
+  // side leaves the band to where the way down the other side enters it).
+  let from = 0;
+  if (clear > 0 && count > 2) {
+    let i = 0;
+    while (i < STEPS / 2 && !(i > STEPS / 8 && point(i / STEPS)[1] <= -clear)) i++;
+    if (i < STEPS / 2) from = lengths[i];
+  }
+  /** @param {number} step @returns {number} the distance along the track of the `step`-th seat after the first */
+  const along = (step) => (step === 0 ? 0 : from > 0 ? from + ((total - 2 * from) * (step - 1)) / (count - 2) : (step * total) / count);
   /** @type {{ x: number, y: number }[]} */
   const positions = [];
   let j = 0;
   for (let step = 0; step < count; step++) {
-    const wanted = (step * total) / count;
+    const wanted = along(step);
     while (j < STEPS && lengths[j] < wanted) j++;
     // Between two samples, by the share of the distance (the samples are far apart near the sides).
     const part = j > 0 ? (wanted - lengths[j - 1]) / Math.max(1e-9, lengths[j] - lengths[j - 1]) : 0;
@@ -218,23 +232,77 @@ export function placeSeats({ model, parts }) {
   const count = model.seats.length;
   const key = `${width}x${height}x${count}`;
   let room = model.seatRoom.key === key ? model.seatRoom.px : Math.max(56, (3.3 * Math.max(0, (width + height) / 2 - 75)) / Math.max(1, count) - 14);
+  /** @type {number[][]} */
+  let placed = [];
   for (let attempt = 0; attempt < 6; attempt++) {
     felt.style.setProperty("--seat-room", `${room}px`);
     const sizes = seatEls.map((el) => [el.offsetWidth, el.offsetHeight]);
     const seatWidth = Math.max(0, ...sizes.map(([w]) => w));
     const seatHeight = Math.max(0, ...sizes.map(([, h]) => h));
     felt.style.setProperty("--seat-h", `${seatHeight}px`);
-    const positions = seatPositions(count, model.yours[0] ?? 0, width, height, seatWidth, seatHeight);
+    const positions = seatPositions(count, model.yours[0] ?? 0, width, height, seatWidth, seatHeight, pileBand(count, width, height, seatHeight));
     seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
     const boxes = positions.map(({ x, y }, i) => {
       const [w, h] = sizes[i];
       return [(x * width) / 100 - w / 2, (y * height) / 100 - h / 2, (x * width) / 100 + w / 2, (y * height) / 100 + h / 2];
     });
+    placed = boxes;
     if (!overlapping(boxes) || room <= 48) break;
     room = Math.max(48, room * 0.88);
   }
   model.seatRoom = { key, px: room };
+  felt.style.setProperty("--pile-room", `${pileRoom(width, height, placed)}px`);
 }
+
+/**
+ * On a tall, narrow felt with a few seats (an upright phone), the band around the middle the other seats keep out
+ * of, so that the pile there can be big: half its height in px (0: the seats go all the way round).
+ * @param {number} count
+ * @param {number} width the felt's
+ * @param {number} height
+ * @param {number} seatHeight
+ */
+function pileBand(count, width, height, seatHeight) {
+  if (count < 3 || count > 5 || width >= 560 || height < 1.3 * width) return 0;
+  const pile = Math.min(PILE_MAX_PHONE, 0.3 * width);
+  return pileTop(pile) + 4 + seatHeight / 2; // the seats' lower edges just clear of the pile's highest corner
+}
+
+/**
+ * The widest pile the middle of the felt has room for: its cards, tilted as they lie, the lines under it and
+ * a banner under those keep clear of every seat. On a phone the pile takes the room the seats leave (up to PILE_MAX_PHONE px wide);
+ * on a wider felt it keeps the size it always had.
+ * @param {number} width the felt's
+ * @param {number} height
+ * @param {number[][]} seats [left, top, right, bottom] each, in the felt's px
+ * @returns {number}
+ */
+export function pileRoom(width, height, seats) {
+  const most = width < 560 ? PILE_MAX_PHONE : Math.min(PILE_MAX, 0.18 * width);
+  const cx = width / 2;
+  const cy = height / 2;
+  for (let w = most; w > PILE_MIN; w -= 2) {
+    const half = 0.655 * w + 9; // a card tilted 14° and moved 9 px (pile.js's most) reaches out of the pile's box
+    const box = [cx - half, cy - pileTop(w), cx + half, cy + (1.4 * w + LINES_PX) / 2 + BANNER_PX];
+    if (seats.every((s) => s[2] + 4 <= box[0] || box[2] <= s[0] - 4 || s[3] + 4 <= box[1] || box[3] <= s[1] - 4)) return w;
+  }
+  return PILE_MIN;
+}
+
+/**
+ * How far above the felt's middle a pile `w` px wide reaches: the pile and the lines under it (its count, the
+ * cards burned) are centred together on the felt, and a tilted card reaches above the pile's box.
+ * @param {number} w
+ */
+function pileTop(w) {
+  return (1.4 * w + LINES_PX) / 2 + 0.1 * w + 5;
+}
+
+const PILE_MIN = 48;
+const PILE_MAX = 128;
+const PILE_MAX_PHONE = 150;
+const LINES_PX = 52; // the pile's count and the cards burned under it
+const BANNER_PX = 68; // a verdict's banner, two lines, just under the pile's lines (status.js puts it there first)
 
 /**
  * Whether two of the boxes overlap by more than a pixel.

@@ -11,10 +11,11 @@ import { describe } from "../format.js";
 import { renderFlipReady } from "./controls.js";
 import { handMark, replay, sweepTo, wrongSlapMotion } from "./motion.js";
 import { narrate } from "./narrate.js";
+import { buzz } from "./buzz.js";
 import { forgetBefore, renderCentre } from "./pile.js";
 import { renderSeats } from "./seats.js";
 import { placeBanner, renderPause, renderStatus, showBanner } from "./status.js";
-import { answerFor, eventWords, remember, verdictWords } from "./verdicts.js";
+import { answerFor, eventWords, remember, verdictWords, voiceOf } from "./verdicts.js";
 /** @import { CardTurned, EventItem, GameEvent, RoomState, TableState } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 /** @import { EventWords } from "./verdicts.js" */
@@ -94,7 +95,8 @@ function happened(core, { event, seen }, quiet) {
     return;
   }
   const { model, parts } = core;
-  const words = verdictWords(event, seen ?? null, model.memory, model.seats) ?? eventWords(event, model.seats);
+  const voice = voiceOf(model);
+  const words = verdictWords(event, seen ?? null, model.memory, voice) ?? eventWords(event, voice);
   remember(model.memory, event);
   addFeed(parts.feed, event, words);
   if (quiet) return;
@@ -106,7 +108,8 @@ function happened(core, { event, seen }, quiet) {
     wrongSlapMotion(parts.pileBox, seatEl, event.burned.length);
   }
   if (answer.sound) playSound(answer.sound);
-  if (answer.motion === "sweep" && "seat" in event) sweepTo(parts.pileBox, parts.seatEls[event.seat]);
+  if (answer.buzz) buzz(answer.buzz);
+  if (answer.motion === "sweep" && "seat" in event) sweepTo(parts.pileBox, parts.flight, parts.seatEls[event.seat]);
   // A verdict on the player's own slap (wrong, set aside, or a pile won by it) shows at once and stays
   // readable before a lesser line (a pile collected after a challenge) replaces it.
   const ownSlap = event.kind === "wrong_slap" || event.kind === "slap_dismissed" || (event.kind === "pile_won" && event.how === "slap");
@@ -127,7 +130,7 @@ function cardTurned({ model }, event, quiet) {
   forgetBefore(model.flippers, event.number);
   if (quiet) return;
   playSound("card");
-  if (model.announceCards) announce(describe(event, model.seats, { spoken: true }));
+  if (model.announceCards) announce(describe(event, model.seats, { ...voiceOf(model), spoken: true }));
 }
 
 /**

@@ -1,8 +1,9 @@
 // @ts-check
 // The table's words outside the felt's middle: the status line (whose turn, what is owed), the banner over
 // the felt after a verdict, the paused flag, and the clock.
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { clockText, seatName } from "../format.js";
+import { h } from "../dom.js";
 /** @import { Named } from "../format.js" */
 /** @import { Seat, TableState } from "../types.js" */
 /** @import { TableCore, TableParts } from "./core.js" */
@@ -22,10 +23,12 @@ const HELD_MS = 1600; // the least a verdict on the player's own slap stays befo
  * @param {TableState} state
  */
 export function renderStatus({ model, parts }, state) {
-  parts.statusLine.textContent = statusText(model.seats, model.yours, state);
+  parts.statusLine.textContent = model.offline && !state.over ? t("table.offline.status") : statusText(model.seats, model.yours, state);
 }
 
 /**
+ * The player's own seat is spoken to: "You owe 3 to Computer 2" on a page that plays one seat, "Ann, you owe
+ * 3 to Bob" on a screen two share; a pile about to go to the player is said to be theirs, with no "slap now".
  * @param {Named} seats
  * @param {Seat[]} yours
  * @param {TableState} state
@@ -34,9 +37,15 @@ export function renderStatus({ model, parts }, state) {
 function statusText(seats, yours, state) {
   if (state.over) return t("game.over");
   if (state.paused) return t("access.status_paused");
+  /** @param {string} key @param {Seat} seat */
+  const toWhom = (key, seat) => (!yours.includes(seat) ? key : yours.length === 1 ? `${key}.you` : `${key}.named`);
   const due = seatName(seats, state.turn);
-  if (state.collect_pending !== null) return t("game.status.waiting", { name: seatName(seats, state.collect_pending) });
-  if (state.owed > 0) return t("game.status.owes", { name: due, n: state.owed, by: seatName(seats, state.challenger ?? state.turn) });
+  if (state.collect_pending !== null) {
+    return t(toWhom("game.status.waiting", state.collect_pending), { name: seatName(seats, state.collect_pending) });
+  }
+  if (state.owed > 0) {
+    return tn(toWhom("game.status.owes_cards", state.turn), state.owed, { name: due, by: seatName(seats, state.challenger ?? state.turn) });
+  }
   return yours.includes(state.turn) ? t("game.status.you", { name: due }) : t("game.status.turn", { name: due });
 }
 
@@ -84,8 +93,10 @@ export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
   const middle = [...centre.children].filter((el) => el instanceof HTMLElement && !el.hidden && !el.classList.contains("wait-ring")
     && el.getClientRects().length).map((el) => el.getBoundingClientRect());
   if (!middle.length) return;
-  const top = centre.querySelector(".pile .pile-card:last-of-type"); // tilted, it reaches out of the pile's box
-  if (top) middle.push(top.getBoundingClientRect());
+  // Each card on the pile is tilted and reaches out of the pile's box: where it lies once it has landed (a card
+  // still landing is elsewhere now, and a lower card may reach out further than the top one).
+  const pile = /** @type {HTMLElement | null} */ (centre.querySelector(".pile"));
+  if (pile) for (const card of pile.querySelectorAll(":scope > .pile-card")) middle.push(restingBox(/** @type {HTMLElement} */ (card), pile));
   const column = {
     left: Math.min(...middle.map((r) => r.left)) - x0, right: Math.max(...middle.map((r) => r.right)) - x0,
     top: Math.min(...middle.map((r) => r.top)) - y0, bottom: Math.max(...middle.map((r) => r.bottom)) - y0,
@@ -160,6 +171,27 @@ export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
 }
 
 /**
+ * Where a pile card lies once it has landed: the pile's box turned by the card's tilt and moved by its offset
+ * (pile.js sets both), as the box that holds it on the screen.
+ * @param {HTMLElement} card
+ * @param {HTMLElement} pile
+ * @returns {DOMRect}
+ */
+function restingBox(card, pile) {
+  const turn = (parseFloat(card.style.getPropertyValue("--rot")) || 0) * Math.PI / 180;
+  const dx = parseFloat(card.style.getPropertyValue("--dx")) || 0;
+  const dy = parseFloat(card.style.getPropertyValue("--dy")) || 0;
+  const box = pile.getBoundingClientRect();
+  const w = pile.offsetWidth;
+  const h = pile.offsetHeight;
+  const halfW = (w * Math.abs(Math.cos(turn)) + h * Math.abs(Math.sin(turn))) / 2;
+  const halfH = (w * Math.abs(Math.sin(turn)) + h * Math.abs(Math.cos(turn))) / 2;
+  const x = box.left + box.width / 2 + dx;
+  const y = box.top + box.height / 2 + dy;
+  return new DOMRect(x - halfW, y - halfH, 2 * halfW, 2 * halfH);
+}
+
+/**
  * Whether the table's clock is stopped, on the table, its flag and its buttons.
  * @param {TableCore} core
  */
@@ -173,7 +205,7 @@ export function renderPause({ model, parts }) {
     /** @type {HTMLElement} */ (button.querySelector(".pause-label")).textContent = paused ? t("access.resume") : t("access.pause");
     /** @type {HTMLElement} */ (button).hidden = !state || state.over;
   }
-  for (const pad of parts.controls.querySelectorAll(".flip-button, .slap-button")) pad.setAttribute("aria-disabled", String(paused));
+  for (const pad of parts.controls.querySelectorAll(".flip-button, .slap-button")) pad.setAttribute("aria-disabled", String(paused || model.offline));
 }
 
 /**
@@ -187,5 +219,6 @@ export function renderClock({ model, parts }) {
   const seconds = rules?.end?.time_limit_s;
   const limit = typeof seconds === "number" && seconds ? seconds * 1000 : 0;
   const shown = limit ? Math.max(0, limit - ms) : ms;
-  parts.clock.textContent = `${limit ? t("game.time_left") : t("game.time")} ${clockText(shown)}`;
+  // The word goes on a phone, where the rules' chips need the room (the clock's label says it to readers).
+  parts.clock.replaceChildren(h("span", { class: "clock-word" }, `${limit ? t("game.time_left") : t("game.time")} `), clockText(shown));
 }

@@ -4,14 +4,19 @@
 // The words themselves are format.js's and the catalogs'; the rules were judged by the server.
 import { t, tn } from "../i18n.js";
 import { cardName, prettyCard } from "../cards.js";
-import { describe, seatName } from "../format.js";
+import { describe, seatName, youKey } from "../format.js";
 /** @import { Named } from "../format.js" */
-/** @import { ChallengeOpened, GameEvent, PatternMatch, Seat, SlapSeen } from "../types.js" */
+/** @import { ChallengeOpened, GameEvent, PatternMatch, RulesDoc, Seat, SlapSeen } from "../types.js" */
 /** @import { Tone } from "./status.js" */
 
 /**
  * An event in words: `shown` with card glyphs (the feed, the banner), `spoken` with cards by name.
  * @typedef {{ shown: string, spoken: string }} EventWords
+ */
+/**
+ * Who the words are for: the seats' names, the seat the page plays when it plays one (said "you"), and the
+ * rules (what a wrong slap cost when no card moved).
+ * @typedef {{ seats: Named, you: Seat | null, rules: RulesDoc | null }} Voice
  */
 /**
  * How the table answers an event besides its line in the feed.
@@ -21,15 +26,25 @@ import { describe, seatName } from "../format.js";
  * @property {"sweep" | null} motion the pile sweeps to the winner (a slap's own motion is motion.js's)
  * @property {boolean} said read out to screen readers
  * @property {boolean} urgent read out at once, in the alert region
+ * @property {import("./buzz.js").Buzz | null} buzz a vibration: the player's own slap judged (buzz.js)
  */
 
 /**
+ * The voice of a table that plays `yours`: one seat is "you"; two on one screen are each called by name.
+ * @param {{ seats: Named, yours: Seat[], rules: RulesDoc | null }} model
+ * @returns {Voice}
+ */
+export function voiceOf({ seats, yours, rules }) {
+  return { seats, you: yours.length === 1 ? yours[0] : null, rules };
+}
+
+/**
  * @param {GameEvent} event any but a card turned (table/events.js says those its own way)
- * @param {Named} seats
+ * @param {Voice} voice
  * @returns {EventWords}
  */
-export function eventWords(event, seats) {
-  return { shown: describe(event, seats), spoken: spokenText(event, seats) };
+export function eventWords(event, voice) {
+  return { shown: describe(event, voice.seats, voice), spoken: spokenText(event, voice) };
 }
 
 /**
@@ -63,12 +78,12 @@ export function remember(memory, event) {
  * @param {GameEvent} event
  * @param {SlapSeen | null} seen what a wrong slap reacted to (rooms send it; null elsewhere)
  * @param {VerdictMemory} memory
- * @param {Named} seats
+ * @param {Voice} voice
  * @returns {EventWords | null}
  */
-export function verdictWords(event, seen, memory, seats) {
+export function verdictWords(event, seen, memory, voice) {
   /** @param {boolean} spoken */
-  const line = (spoken) => verdictLine(event, seen, memory, seats, spoken);
+  const line = (spoken) => verdictLine(event, seen, memory, voice, spoken);
   const shown = line(false);
   return shown === null ? null : { shown, spoken: line(true) ?? shown };
 }
@@ -77,20 +92,22 @@ export function verdictWords(event, seen, memory, seats) {
  * @param {GameEvent} event
  * @param {SlapSeen | null} seen
  * @param {VerdictMemory} memory
- * @param {Named} seats
+ * @param {Voice} voice
  * @param {boolean} spoken cards by name (for the ear), else with their glyphs
  * @returns {string | null}
  */
-function verdictLine(event, seen, memory, seats, spoken) {
+function verdictLine(event, seen, memory, voice, spoken) {
+  const { seats, you } = voice;
   if (event.kind === "pile_won" && event.how === "slap" && event.shares.length <= 1) {
     const matches = memory.matches.get(event.seat);
     if (!matches) return null;
     // The slap's own line, read out just before, named the pattern: the ear hears it once.
-    if (spoken) return spokenText(event, seats);
-    return tn("verdict.pile_won_slap", event.cards.length, { name: seatName(seats, event.seat), why: patternsText(matches, false) });
+    if (spoken) return spokenText(event, voice);
+    return tn(youKey("verdict.pile_won_slap", you, event.seat), event.cards.length,
+      { name: seatName(seats, event.seat), why: patternsText(matches, false) });
   }
   if (event.kind === "wrong_slap" && seen) {
-    const penalty = describe(event, seats, { spoken });
+    const penalty = describe(event, seats, { ...voice, spoken });
     if (seen.covered_by && seen.missed.length) {
       return t("verdict.too_late", { card: cardText(seen.covered_by, spoken), why: patternsText(seen.missed, spoken), penalty });
     }
@@ -100,7 +117,7 @@ function verdictLine(event, seen, memory, seats, spoken) {
   if (event.kind === "challenge_won" && event.how === "paid") {
     const opened = memory.challenges.get(event.seat);
     if (!opened) return null;
-    return tn("verdict.challenge_paid", opened.owed,
+    return tn(youKey("verdict.challenge_paid", you, event.seat, opened.payer), opened.owed,
       { name: seatName(seats, event.seat), payer: seatName(seats, opened.payer), card: cardText(opened.card, spoken) });
   }
   return null;
@@ -139,25 +156,26 @@ function patternsText(matches, spoken) {
 /**
  * An event in words for the ear: cards by name, a challenge as what it asks of whom.
  * @param {GameEvent} event
- * @param {Named} seats
+ * @param {Voice} voice
  * @returns {string}
  */
-function spokenText(event, seats) {
+function spokenText(event, voice) {
+  const { seats, you } = voice;
   if (event.kind === "challenge_opened") {
-    return tn("access.say.challenge", event.owed, { name: seatName(seats, event.seat),
+    return tn(youKey("access.say.challenge", you, event.seat, event.payer), event.owed, { name: seatName(seats, event.seat),
       card: cardName(event.card, t), payer: seatName(seats, event.payer) });
   }
   if (event.kind === "slap_correct") {
-    return t("event.slap_correct", { name: seatName(seats, event.seat), why: patternsText(event.matches, true) });
+    return t(youKey("event.slap_correct", you, event.seat), { name: seatName(seats, event.seat), why: patternsText(event.matches, true) });
   }
   if (event.kind === "pile_won" && event.shares.length <= 1) {
-    return tn(`access.say.pile_won.${event.how}`, event.cards.length, { name: seatName(seats, event.seat) });
+    return tn(youKey(`access.say.pile_won.${event.how}`, you, event.seat), event.cards.length, { name: seatName(seats, event.seat) });
   }
-  return describe(event, seats, { spoken: true });
+  return describe(event, seats, { ...voice, spoken: true });
 }
 
 /** @type {Answer} */
-const QUIET = { sound: null, banner: null, motion: null, said: true, urgent: false };
+const QUIET = { sound: null, banner: null, motion: null, said: true, urgent: false, buzz: null };
 
 /**
  * @param {GameEvent} event
@@ -165,13 +183,14 @@ const QUIET = { sound: null, banner: null, motion: null, said: true, urgent: fal
  * @returns {Answer}
  */
 export function answerFor(event, yours) {
+  const own = "seat" in event && yours.includes(event.seat);
   switch (event.kind) {
     case "pile_won":
       return { ...QUIET, sound: "won", banner: event.how === "slap" ? "good" : "info", motion: "sweep" };
     case "wrong_slap":
-      return { ...QUIET, sound: "wrong", banner: "bad" };
+      return { ...QUIET, sound: "wrong", banner: "bad", buzz: own ? "wrong" : null };
     case "slap_correct":
-      return { ...QUIET, sound: "slap", banner: "good" };
+      return { ...QUIET, sound: "slap", banner: "good", buzz: own ? "won" : null };
     case "challenge_won":
       return { ...QUIET, banner: "info" };
     case "player_out":
@@ -180,7 +199,7 @@ export function answerFor(event, yours) {
       return { ...QUIET, banner: "info", urgent: true };
     case "slap_dismissed":
       // Your slap did not count: say why (too late, locked out...). Another's is only in the feed.
-      return yours.includes(event.seat) ? { ...QUIET, banner: "muted" } : { ...QUIET, said: false };
+      return own ? { ...QUIET, banner: "muted", buzz: "set_aside" } : { ...QUIET, said: false };
     default:
       return QUIET;
   }

@@ -13,19 +13,12 @@ from ratscrew.rules import load_rules
 from ratscrew.tui.screens import HelpScreen, SummaryScreen
 from ratscrew.web.history import history_entry
 from ratscrew.web.store import Store
-from tests.tui_support import advance, local_app, my_turn, settle, shown, until
-
-pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"  # Textual runs on asyncio
-
+from tests.tui_support import advance, local_app, my_turn, own_loop, settle, shown, until
 
 SHORT = load_rules(None, ("end.max_cards=30",))  # a game that ends at its 30th card, for a whole game in a test
 
 
+@own_loop
 async def test_a_whole_game_from_the_keys_to_the_summary_is_saved_as_the_browser_saves_its_games(
     tmp_path: Path,
 ) -> None:
@@ -80,6 +73,7 @@ async def test_a_whole_game_from_the_keys_to_the_summary_is_saved_as_the_browser
     assert adjudications[0]["seat"] == 0 and adjudications[0]["reaction"] == 350
 
 
+@own_loop
 async def test_p_pauses_the_table_and_resumes_it_where_it_stopped(tmp_path: Path) -> None:
     app, clock = local_app(tmp_path, levels=("medium",), seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -104,6 +98,7 @@ async def test_p_pauses_the_table_and_resumes_it_where_it_stopped(tmp_path: Path
     await app.close()
 
 
+@own_loop
 async def test_two_people_at_one_keyboard_play_with_a_and_s_and_with_l_and_k(tmp_path: Path) -> None:
     app, clock = local_app(tmp_path, people=("Ana", "Ben"), levels=("easy",), seed=5)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -128,6 +123,7 @@ async def test_two_people_at_one_keyboard_play_with_a_and_s_and_with_l_and_k(tmp
     await app.close()
 
 
+@own_loop
 async def test_the_help_opens_with_question_mark_and_closes_with_escape(tmp_path: Path) -> None:
     app, _clock = local_app(tmp_path, lang="de")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -148,6 +144,7 @@ async def test_the_help_opens_with_question_mark_and_closes_with_escape(tmp_path
     ("lang", "status"),
     [("en", "Your turn, Ana: turn a card"), ("fr", "À toi, Ana"), ("de", "Ana, du bist dran")],
 )
+@own_loop
 async def test_the_table_speaks_the_language_asked_for(tmp_path: Path, lang: str, status: str) -> None:
     app, _clock = local_app(tmp_path, lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -156,6 +153,7 @@ async def test_the_table_speaks_the_language_asked_for(tmp_path: Path, lang: str
     await app.close()
 
 
+@own_loop
 async def test_n_plays_again_with_the_same_seats_and_ctrl_c_quits(tmp_path: Path) -> None:
     app, clock = local_app(
         tmp_path, levels=("expert", "match"), rules=load_rules(None, ("end.max_cards=12",)), pace=0.5

@@ -30,6 +30,7 @@ from ratscrew.tui.online import Address, Tokens, open_room
 from ratscrew.tui.venue import OnlineVenue
 from ratscrew.tui.words import Words
 from tests.conftest import HANG_S, Server, open_page, until
+from tests.tui_support import on_a_thread
 
 T = TypeVar("T")
 
@@ -77,9 +78,9 @@ def test_a_server_of_another_protocol_version_is_one_line_and_exit_2(
 
     from ratscrew.cli import main
 
-    result = CliRunner().invoke(
-        main, ["tui", "--join", f"{live_server.url}#/room/{made['code']}", "--data", str(tmp_path)]
-    )
+    link = f"{live_server.url}#/room/{made['code']}"
+    # On a thread of its own: this worker's browser tests may have an event loop running on this one.
+    result = on_a_thread(lambda: CliRunner().invoke(main, ["tui", "--join", link, "--data", str(tmp_path)]))
     assert result.exit_code == 2
     base = live_server.url.rstrip("/")
     assert result.stderr.splitlines() == [
@@ -164,6 +165,7 @@ def test_a_server_that_is_no_ratscrew_server_is_one_line_and_exit_2(tmp_path: Pa
         (["--join", "http://h:1/#/lobby"], "is not a room's link: expected one such as http://HOST:PORT/#/room/ABC234"),
         (["--join", "AB", "--server", "http://h:1"], "'AB' is not a room code: expected 6 letters and digits"),
         (["--join", "ABC234", "--bots", "hard"], "--bots sets up a game against the computer"),
+        (["--join", "ABC234", "--server", "http://h:1", "--seed", "0"], "--seed sets up a game against the computer"),
         (["--watch"], "--watch goes with --join URL_OR_CODE"),
         (["--bots", "hard,nobody"], "--bots: unknown level 'nobody'"),
         (["--bots", ",".join(["easy"] * 12)], "13 seats is too many: at most 12, so at most 11 computers"),

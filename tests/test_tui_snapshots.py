@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 
 from ratscrew.rules import load_rules
 from ratscrew.tui.app import TableApp
-from tests.tui_support import advance, local_app, my_turn, settle, until
+from tests.tui_support import advance, local_app, my_turn, on_a_thread, settle, until
 
 SIZES = [(80, 24), (120, 40)]
 Snap = Callable[..., bool]
@@ -60,14 +60,14 @@ def play_cards(cards: int, *, slap_at: int | None = None) -> Callable[[Pilot[int
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
 def test_the_table_mid_game_with_a_verdict(snap_compare: Snap, data: Path, size: tuple[int, int]) -> None:
     app, _clock = local_app(data, folder="data", levels=("medium", "hard", "easy"), seed=21, pace=0.5)
-    assert snap_compare(app, terminal_size=size, run_before=play_cards(9, slap_at=3))
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=size, run_before=play_cards(9, slap_at=3)))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
 def test_twelve_seats_fit(snap_compare: Snap, data: Path, size: tuple[int, int]) -> None:
     levels = ("easy", "medium", "hard", "expert", "match") * 2 + ("medium",)
     app, _clock = local_app(data, folder="data", levels=levels, seed=4, pace=0.5, lang="fr")
-    assert snap_compare(app, terminal_size=size, run_before=play_cards(14))
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=size, run_before=play_cards(14)))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
@@ -87,16 +87,16 @@ def test_the_summary(snap_compare: Snap, data: Path, size: tuple[int, int]) -> N
             await advance(pilot, clock, 100)
         await settle(pilot, redraw=True)
 
-    assert snap_compare(app, terminal_size=size, run_before=to_the_end)
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=size, run_before=to_the_end))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
 def test_the_help(snap_compare: Snap, data: Path, size: tuple[int, int]) -> None:
     app, _clock = local_app(data, folder="data", seed=2)
-    assert snap_compare(app, terminal_size=size, press=["question_mark"], run_before=play_cards(0))
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=size, press=["question_mark"], run_before=play_cards(0)))
 
 
 def test_plain_without_colour(snap_compare: Snap, data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")  # what `ratscrew tui --plain` sets for Textual
     app, _clock = local_app(data, folder="data", levels=("medium", "easy"), seed=21, pace=0.5, plain=True)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=play_cards(6))
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=(80, 24), run_before=play_cards(6)))

@@ -4,9 +4,12 @@ times the player's reactions), and ways to move that time and wait for the table
 from __future__ import annotations
 
 import asyncio
+import functools
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 from textual.pilot import Pilot
 
@@ -18,7 +21,39 @@ from ratscrew.tui.venue import LocalVenue
 from ratscrew.tui.words import Words
 
 TURNS = 12  # turns of the event loop from a timer due, through the room and its journal, to the table's model
-HANG_S = 120.0  # only a hang waits this long: every wait is for something the table does at once
+HANG_S = 120.0
+T = TypeVar("T")
+P = ParamSpec("P")  # only a hang waits this long: every wait is for something the table does at once
+
+
+def on_a_thread(run: Callable[[], T]) -> T:
+    """``run()`` on a thread of its own, its result or its error here: a worker whose browser tests started
+    Playwright has an event loop running on this thread, and asyncio runs no second loop beside it."""
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            outcome.append(run())
+        except BaseException as exc:  # handed to the test's thread, as it was raised
+            failure.append(exc)
+
+    thread = threading.Thread(target=body, name="textual test")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+def own_loop(test: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
+    """An async test run on an event loop of its own, on a thread of its own (``on_a_thread``)."""
+
+    @functools.wraps(test)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        on_a_thread(lambda: asyncio.run(test(*args, **kwargs)))
+
+    return run
 
 
 def local_app(

@@ -106,7 +106,7 @@ def default_data_dir() -> Path:
 
 def check_options(options: dict[str, object]) -> None:
     """The options of a game against the computer and those of an online room do not mix."""
-    given = {name for name, value in options.items() if value not in (None, False, ())}
+    given = {name for name, value in options.items() if value is not None and value is not False and value != ()}
     defaults = {"bots": "medium", "people": 1, "pace": 1.0}
     given -= {name for name, value in defaults.items() if options.get(name) == value}
     if options.get("join") is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,4 +77,8 @@ async def _run(where: Local | Online, words: Words, plain: bool) -> int:
         await app.run_async()
     finally:
         await app.close()
+    if app.failure is not None:
+        # The table said it on the screen; the terminal is back, so it is said once more where it stays.
+        print(f"ratscrew: {app.failure}", file=sys.stderr)
+        return 1
     return app.return_code or 0

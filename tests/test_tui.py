@@ -142,7 +142,7 @@ async def test_the_help_opens_with_question_mark_and_closes_with_escape(tmp_path
 
 @pytest.mark.parametrize(
     ("lang", "status"),
-    [("en", "Your turn, Ana: turn a card"), ("fr", "À toi, Ana"), ("de", "Ana, du bist dran")],
+    [("en", "Your turn, Ana: turn a card"), ("fr", "À vous, Ana"), ("de", "Ana, du bist dran")],
 )
 @own_loop
 async def test_the_table_speaks_the_language_asked_for(tmp_path: Path, lang: str, status: str) -> None:

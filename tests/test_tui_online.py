@@ -290,7 +290,7 @@ def ann(browser: Browser, live_server: Server) -> Iterator[tuple[Page, str]]:
 
 
 def test_a_terminal_and_a_browser_play_one_room_and_see_the_same_events_and_verdicts(
-    ann: tuple[Page, str], live_server: Server, tmp_path: Path
+    ann: tuple[Page, str], browser: Browser, live_server: Server, tmp_path: Path
 ) -> None:
     page, code = ann
     tess = join(live_server, code, tmp_path)
@@ -306,13 +306,25 @@ def test_a_terminal_and_a_browser_play_one_room_and_see_the_same_events_and_verd
         page.wait_for_selector("#flip-0")
         until(page, lambda: tess.read(lambda app: app.model.playing), "the terminal's table dealt")
 
-        # A slap on the empty pile from each: the same wrong slap, explained in the same words.
+        # Watching from the start: a terminal without a seat and a browser page without one.
+        watcher = join(live_server, code, tmp_path, watching=True, name="Wes")
+        spectator, spectator_errors = open_page(browser, f"{live_server.url}#/room/{code}")
+        spectator.wait_for_selector("#flip-0", state="detached")
+        assert watcher.read(lambda app: app.model.yours) == ()
+
+        # A slap on the empty pile from each: the same wrong slaps, each page speaking to its own player.
         page.keyboard.press("j")
         same_point(page, tess, "Ann's wrong slap on both")
         tess.press("j")
         same_point(page, tess, "Tess's wrong slap on both")
-        assert terminal_feed(tess)[:2] == browser_feed(page)[:2]
-        assert terminal_feed(tess)[0] == ("wrong_slap", "Tess slaps wrong and burns 1: the pile was empty")
+        assert terminal_feed(tess)[:2] == [
+            ("wrong_slap", "You slap wrong and burn 1: the pile was empty"),
+            ("wrong_slap", "Ann slaps wrong and burns 1: the pile was empty"),
+        ]
+        assert browser_feed(page)[:2] == [
+            ("wrong_slap", "Tess slaps wrong and burns 1: the pile was empty"),
+            ("wrong_slap", "You slap wrong and burn 1: the pile was empty"),
+        ]
 
         # Each turns in turn (and Tess slaps once more on a card): the same events, the same table.
         def play() -> None:
@@ -325,13 +337,18 @@ def test_a_terminal_and_a_browser_play_one_room_and_see_the_same_events_and_verd
         until(page, lambda: cards(tess) >= 8, "eight cards", act=play)
         tess.press("j")
         same_point(page, tess, "the same point after eight cards")
-        shown = [item for item in browser_feed(page) if item[0] != "slap_correct"]
-        mine = [item for item in terminal_feed(tess) if item[0] != "slap_correct"][: len(shown)]
-        assert mine == shown and len(shown) >= 3
+        same_point(spectator, watcher, "the same point for the watchers")
+        kinds = [kind for kind, _text in browser_feed(page)]
+        assert [kind for kind, _text in terminal_feed(tess)][: len(kinds)] == kinds and len(kinds) >= 3
+        # The watchers are spoken to by no one: the terminal's lines are the page's, word for word.
+        shown = [item for item in browser_feed(spectator) if item[0] != "slap_correct"]
+        watched = [item for item in terminal_feed(watcher) if item[0] != "slap_correct"][: len(shown)]
+        assert watched == shown and len(shown) >= 3
         sizes = page.eval_on_selector_all(".seat .seat-count", "els => els.map(e => e.textContent)")
         stacks = tess.read(lambda app: app.model.state["stack_sizes"])
         assert isinstance(stacks, list)
         assert sizes == [f"{n} card{'s' if n != 1 else ''}" for n in stacks]
+        assert watcher.read(lambda app: app.model.state["stack_sizes"]) == stacks
 
         # The terminal's connection drops: it reconnects with its seat token and the last event it saw, keeps
         # its seat, and is sent what it missed.
@@ -343,20 +360,10 @@ def test_a_terminal_and_a_browser_play_one_room_and_see_the_same_events_and_verd
         until(page, lambda: cards(tess) >= 10, "two cards more", act=play)
         same_point(page, tess, "the same point after the reconnection")
         assert Tokens(tmp_path / "tui-seats.json").get(Address(live_server.url.rstrip("/"), code))  # kept for --join
-
-        # A third terminal watches: no seat, the same table.
-        watcher = join(live_server, code, tmp_path, watching=True, name="Wes")
-        until(
-            page,
-            lambda: watcher is not None and watcher.read(lambda app: app.model.seq) == browser_seq(page),
-            "the watcher",
-        )
-        assert watcher.read(lambda app: app.model.yours) == ()
-        assert watcher.read(lambda app: app.model.state["stack_sizes"]) == tess.read(
-            lambda app: app.model.state["stack_sizes"]
-        )
         names = page.eval_on_selector_all(".seat .seat-name", "els => els.map(e => e.textContent)")
         assert names == ["Ann", "Tess"]
+        spectator.context.close()
+        assert not spectator_errors, spectator_errors
     finally:
         tess.stop()
         if watcher is not None:

@@ -16,7 +16,7 @@ from ratscrew.engine.game import Game
 from ratscrew.engine.view import view_for
 from ratscrew.i18n import LANGUAGES
 from ratscrew.rooms.summary import public
-from ratscrew.rules import load_rules
+from ratscrew.rules import load_rules, rules_to_mapping
 from ratscrew.table.clock import VirtualClock
 from ratscrew.table.table import SeatSpec, Table, TableEvent, run_virtual
 from ratscrew.tui.run import language, plain_wanted
@@ -35,7 +35,7 @@ RULES = [  # (preset, changes, seed)
 SEATS = [SeatSpec("Ann", "easy:risk-faces"), SeatSpec("Élodie", "perfect"), SeatSpec("Computer 3", "instant:risk-3")]
 
 
-Item = tuple[dict[str, object], dict[str, object] | None, dict[str, object]]
+Item = tuple[dict[str, object], dict[str, object] | None, dict[str, object], dict[str, object]]
 
 
 def keeper(items: list[Item], game: Game) -> Callable[[TableEvent], None]:
@@ -43,7 +43,8 @@ def keeper(items: list[Item], game: Game) -> Callable[[TableEvent], None]:
 
     def keep(published: TableEvent) -> None:
         seen = None if published.seen is None else published.seen.to_dict()
-        items.append((public(published.event, game), seen, view_for(game).as_dict()))
+        rules = rules_to_mapping(game.rules, full=True)
+        items.append((public(published.event, game), seen, view_for(game).as_dict(), rules))
 
     return keep
 
@@ -60,8 +61,8 @@ def game_events() -> list[Item]:
         run_virtual(table, clock)
     items += late_slaps()
     # The computers never slap while locked out, nor twice on a card: slaps set aside, as a person's may be.
-    last = view_for(game).as_dict()
-    items += [(SlapDismissed(seat, reason).to_dict(), None, last) for seat, reason in enumerate(DismissReason)]
+    last, rules = view_for(game).as_dict(), rules_to_mapping(game.rules, full=True)
+    items += [(SlapDismissed(seat, reason).to_dict(), None, last, rules) for seat, reason in enumerate(DismissReason)]
     return items
 
 
@@ -92,15 +93,16 @@ def late_slaps() -> list[Item]:
 
 EVENTS = game_events()
 
-PAGE_LINES = """async ([lang, items, names]) => {
+PAGE_LINES = """async ([lang, items, names, you]) => {
   const i18n = await import('/static/js/i18n.js');
   await i18n.loadLanguage(lang);
   const { describe } = await import('/static/js/format.js');
   const { newMemory, remember, verdictWords } = await import('/static/js/table/verdicts.js');
   const seats = names.map((name) => ({ name }));
   const memory = newMemory();
-  return items.map(([event, seen]) => {
-    const line = verdictWords(event, seen, memory, seats)?.shown ?? describe(event, seats);
+  return items.map(([event, seen, rules]) => {
+    const voice = { seats, you, rules };
+    const line = verdictWords(event, seen, memory, voice)?.shown ?? describe(event, seats, voice);
     remember(memory, event);
     return line;
   });
@@ -118,25 +120,26 @@ def page(browser: Browser, live_server: Server) -> Iterator[Page]:
 
 
 def test_the_games_hold_every_kind_of_event_and_verdict() -> None:
-    kinds = {str(event["kind"]) for event, _seen, _state in EVENTS}
+    kinds = {str(event["kind"]) for event, _seen, _state, _rules in EVENTS}
     assert kinds >= {
         "card_turned", "challenge_opened", "debt_passed", "challenge_won", "challenge_stopped", "slap_correct",
         "wrong_slap", "slap_dismissed", "pile_won", "player_out", "game_over",
     }  # fmt: skip
     assert any(
-        seen is not None and seen.get("covered_by") and seen.get("missed") for _e, seen, _s in EVENTS
+        seen is not None and seen.get("covered_by") and seen.get("missed") for _e, seen, _s, _r in EVENTS
     )  # too late
-    assert any(event["kind"] == "pile_won" and len(event["shares"]) > 1 for event, _s, _t in EVENTS)  # type: ignore[arg-type]
+    assert any(event["kind"] == "pile_won" and len(event["shares"]) > 1 for event, _s, _t, _r in EVENTS)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("you", [None, 0], ids=["watching", "playing-seat-0"])
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_event_and_verdict_reads_as_the_page_says_it(page: Page, lang: str) -> None:
-    items = [[event, seen] for event, seen, _state in EVENTS]
-    expected: list[str] = page.evaluate(PAGE_LINES, [lang, items, NAMES])
+def test_every_event_and_verdict_reads_as_the_page_says_it(page: Page, lang: str, you: int | None) -> None:
+    items = [[event, seen, rules] for event, seen, _state, rules in EVENTS]
+    expected: list[str] = page.evaluate(PAGE_LINES, [lang, items, NAMES, you])
     words, memory = Words(lang), Memory()
     lines = []
-    for event, seen, _state in EVENTS:
-        lines.append(words.verdict(event, seen, memory, NAMES) or words.describe(event, NAMES))
+    for event, seen, _state, rules in EVENTS:
+        lines.append(words.verdict(event, seen, memory, NAMES, you, rules) or words.describe(event, NAMES, you, rules))
         memory.remember(event)
     assert len(lines) == len(expected) > 1000
     mismatched = [

@@ -23,7 +23,6 @@ from ratscrew.rules.model import MAX_PLAYERS, Rules
 from ratscrew.table.clock import AlarmClock
 from ratscrew.tui.link import LocalLink
 
-CLIENT = "terminal"  # the client the rooms' limits count this terminal as
 DATABASE = "ratscrew.sqlite3"  # the file ``ratscrew play`` keeps in its data folder (web/app.py)
 
 
@@ -103,7 +102,6 @@ class LocalTable:
         terminal's link to it."""
         seed = setup.seed if setup.seed is not None and self.runner is None else secrets.randbits(48)
         runner, token = self.rooms.create_game(
-            CLIENT,
             seats=setup.seats(computer),
             rules=setup.rules,
             bot_pace=setup.pace,
@@ -113,7 +111,7 @@ class LocalTable:
         )
         await runner.kept()
         self.runner, self.token = runner, token
-        return LocalLink(runner, self.rooms.connect(CLIENT))
+        return LocalLink(runner, self.rooms.new_link())
 
     def reactions(self) -> dict[int, list[int]]:
         """Each person's reaction times so far, for a ``match`` computer in the next game."""

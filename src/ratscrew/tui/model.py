@@ -175,7 +175,13 @@ class TableModel:
         if event.get("kind") == "card_turned":
             return  # the pile shows it
         names = self.names()
-        said = self.words.verdict(event, item.seen, self.memory, names) or self.words.describe(event, names)
+        # The page's voice: the one seat this page plays is "you"; two at one keyboard are called by name.
+        you = self.yours[0] if len(self.yours) == 1 else None
+        rules = self.room.rules if self.room is not None else None
+        words = self.words
+        said = words.verdict(event, item.seen, self.memory, names, you, rules) or words.describe(
+            event, names, you, rules
+        )
         self.memory.remember(event)
         tone = tone_of(event, self.yours)
         line = Line(said, tone, str(event.get("kind", "")))

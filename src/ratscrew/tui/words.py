@@ -44,6 +44,22 @@ def _doc(value: object) -> Doc:
     return value if isinstance(value, Mapping) else {}
 
 
+def you_key(key: str, you: int | None, seat: object, payer: object = None) -> str:
+    """The key of a sentence about ``seat`` as the page picks it (format.js ``youKey``): with ``.you`` when the
+    seat is the one this terminal plays (it plays one), ``.you_pay`` when the player is the one who pays.
+
+    >>> you_key("event.card_turned", 0, 0), you_key("event.challenge_opened", 1, 0, 1), you_key("k", None, 0)
+    ('event.card_turned.you', 'event.challenge_opened.you_pay', 'k')
+    """
+    if you is None:
+        return key
+    if seat == you:
+        return f"{key}.you"
+    if payer is not None and payer == you:
+        return f"{key}.you_pay"
+    return key
+
+
 def clock_text(ms: int) -> str:
     """A length of time as a clock shows it (``0:37``, ``12:05``), as the pages write it.
 
@@ -120,65 +136,104 @@ class Words:
 
     # ------------------------------------------------------------------ events
 
-    def describe(self, event: Doc, names: Sequence[str]) -> str:
-        """One sentence for an event, as the page's feed writes it."""
-        kind = _str(event.get("kind"))
+    def describe(self, event: Doc, names: Sequence[str], you: int | None = None, rules: Doc | None = None) -> str:
+        """One sentence for an event, as the page's feed writes it: ``you``, the seat this terminal plays when it
+        plays one, is spoken to in the second person; ``rules`` say what a wrong slap cost when no card moved."""
+        kind, seat = _str(event.get("kind")), event.get("seat")
 
         def name(key: str = "seat") -> str:
             return self.seat_name(names, event.get(key))
 
         card = self.card(event.get("card"))
         if kind == "card_turned":
-            return self.t("event.card_turned", name=name(), card=card)
+            return self.t(you_key("event.card_turned", you, seat), name=name(), card=card)
         if kind == "challenge_opened":
-            key = "event.challenge_passed" if event.get("passed_on") else "event.challenge_opened"
+            key = you_key(
+                "event.challenge_passed" if event.get("passed_on") else "event.challenge_opened",
+                you,
+                seat,
+                event.get("payer"),
+            )
             return self.t(key, name=name(), payer=name("payer"), owed=_int(event.get("owed")), card=card)
         if kind == "debt_passed":
+            key = you_key("event.debt_passed", you, event.get("from_seat"), event.get("to_seat"))
             owed = _int(event.get("owed"))
-            return self.t("event.debt_passed", **{"from": name("from_seat"), "to": name("to_seat"), "owed": owed})
+            return self.t(key, **{"from": name("from_seat"), "to": name("to_seat"), "owed": owed})
         if kind == "challenge_won":
-            return self.t(f"event.challenge_won.{_str(event.get('how'))}", name=name())
+            return self.t(you_key(f"event.challenge_won.{_str(event.get('how'))}", you, seat), name=name())
         if kind == "challenge_stopped":
-            return self.t(f"event.challenge_stopped.{_str(event.get('reason'))}", name=name())
+            reason = _str(event.get("reason"))
+            key = (
+                "event.challenge_stopped.ten"
+                if reason == "ten"
+                else you_key(f"event.challenge_stopped.{reason}", you, seat)
+            )
+            return self.t(key, name=name())
         if kind == "slap_correct":
-            return self.t("event.slap_correct", name=name(), why=self.patterns(event.get("matches")))
+            why = self.patterns(event.get("matches"))
+            return self.t(you_key("event.slap_correct", you, seat), name=name(), why=why)
         if kind == "wrong_slap":
-            given, burned = _list(event.get("given")), _list(event.get("burned"))
-            if given:
-                return self.t("event.wrong_slap_given", name=name(), n=len(given))
-            if burned:
-                return self.t("event.wrong_slap_burned", name=name(), n=len(burned))
-            return self.t("event.wrong_slap_free", name=name())
+            return self._wrong_slap(event, name(), you, rules)
         if kind == "slap_dismissed":
-            return self.t(f"event.slap_dismissed.{_str(event.get('reason'))}", name=name())
+            return self.t(you_key(f"event.slap_dismissed.{_str(event.get('reason'))}", you, seat), name=name())
         if kind == "pile_won":
-            return self._pile_won(event, names)
+            return self._pile_won(event, names, you)
         if kind == "player_out":
-            return self.t(f"event.player_out.{_str(event.get('reason'))}", name=name())
+            return self.t(you_key(f"event.player_out.{_str(event.get('reason'))}", you, seat), name=name())
         if kind == "game_over":
-            return self.game_over(_doc(event.get("outcome")), names)
+            return self.game_over(_doc(event.get("outcome")), names, you)
         return kind or "?"
 
-    def _pile_won(self, event: Doc, names: Sequence[str]) -> str:
+    def _wrong_slap(self, event: Doc, name: str, you: int | None, rules: Doc | None) -> str:
+        """A wrong slap and what it cost: the cards burned or given, else what the rules did instead."""
+
+        def key(base: str) -> str:
+            return you_key(base, you, event.get("seat"))
+
+        given, burned = _list(event.get("given")), _list(event.get("burned"))
+        if given:
+            return self.t(key("event.wrong_slap_given"), name=name, n=len(given))
+        if burned:
+            return self.t(key("event.wrong_slap_burned"), name=name, n=len(burned))
+        slapping = _doc(_doc(rules).get("slapping"))
+        penalty = slapping.get("penalty")
+        if penalty == "lockout":
+            return self.tn(key("event.wrong_slap_lockout"), _int(slapping.get("lockout_cards")), name=name)
+        if penalty == "lockout-pile":
+            return self.t(key("event.wrong_slap_lockout_pile"), name=name)
+        if penalty == "none":
+            return self.t(key("event.wrong_slap_none"), name=name)
+        return self.t(key("event.wrong_slap_free"), name=name)
+
+    def _pile_won(self, event: Doc, names: Sequence[str], you: int | None) -> str:
         shares = [_list(pair) for pair in _list(event.get("shares"))]
-        how, cards = _str(event.get("how")), len(_list(event.get("cards")))
-        name = self.seat_name(names, event.get("seat"))
+        how, cards, seat = _str(event.get("how")), len(_list(event.get("cards"))), event.get("seat")
+        name = self.seat_name(names, seat)
         if len(shares) > 1:
             parts = [
                 self.t("event.share", name=self.seat_name(names, p[0]), n=_int(p[1])) for p in shares if len(p) == 2
             ]
             return self.t("event.pile_split", parts=", ".join(parts))
         if how in ("slap", "challenge"):
-            return self.tn(f"access.event.pile_won.{how}", cards, name=name)
-        return self.t(f"event.pile_won.{how}", name=name, n=cards)
+            return self.tn(you_key(f"access.event.pile_won.{how}", you, seat), cards, name=name)
+        return self.t(you_key(f"event.pile_won.{how}", you, seat), name=name, n=cards)
 
-    def game_over(self, outcome: Doc, names: Sequence[str]) -> str:
+    def game_over(self, outcome: Doc, names: Sequence[str], you: int | None = None) -> str:
         result = _str(outcome.get("result"))
         if result == "win":
-            return self.t("event.game_over.win", name=self.seat_name(names, outcome.get("winner")))
+            winner = outcome.get("winner")
+            return self.t(you_key("event.game_over.win", you, winner), name=self.seat_name(names, winner))
         return self.t(f"event.game_over.{result}")
 
-    def verdict(self, event: Doc, seen: Doc | None, memory: Memory, names: Sequence[str]) -> str | None:
+    def verdict(
+        self,
+        event: Doc,
+        seen: Doc | None,
+        memory: Memory,
+        names: Sequence[str],
+        you: int | None = None,
+        rules: Doc | None = None,
+    ) -> str | None:
         """A verdict in one line that says why: a pile won with the pattern that won it, a wrong slap with what
         it landed on (and, when it came too late, what its player saw and the card that covered it), a won
         challenge with who paid what. None for any other event: its usual sentence says enough."""
@@ -189,9 +244,9 @@ class Words:
                 return None
             cards = len(_list(event.get("cards")))
             name = self.seat_name(names, seat)
-            return self.tn("verdict.pile_won_slap", cards, name=name, why=self.patterns(matches))
+            return self.tn(you_key("verdict.pile_won_slap", you, seat), cards, name=name, why=self.patterns(matches))
         if kind == "wrong_slap" and seen is not None:
-            penalty = self.describe(event, names)
+            penalty = self.describe(event, names, you, rules)
             missed, covered = _list(seen.get("missed")), seen.get("covered_by")
             if covered and missed:
                 return self.t("verdict.too_late", card=self.card(covered), why=self.patterns(missed), penalty=penalty)
@@ -203,7 +258,7 @@ class Words:
             if opened is None:
                 return None
             return self.tn(
-                "verdict.challenge_paid",
+                you_key("verdict.challenge_paid", you, seat, opened.get("payer")),
                 _int(opened.get("owed")),
                 name=self.seat_name(names, seat),
                 payer=self.seat_name(names, opened.get("payer")),
@@ -221,14 +276,21 @@ class Words:
             return self.t("access.status_paused")
         turn = _int(state.get("turn"))
         due = self.seat_name(names, turn)
+
+        def to_whom(key: str, seat: int) -> str:
+            """A line about one of this terminal's seats speaks to it (by name, when it plays two)."""
+            if seat not in yours:
+                return key
+            return f"{key}.you" if len(yours) == 1 else f"{key}.named"
+
         collecting = _seat(state.get("collect_pending"))
         if collecting is not None:
-            return self.t("game.status.waiting", name=self.seat_name(names, collecting))
+            return self.t(to_whom("game.status.waiting", collecting), name=self.seat_name(names, collecting))
         owed = _int(state.get("owed"))
         if owed > 0:
             challenger = _seat(state.get("challenger"))
             by = self.seat_name(names, turn if challenger is None else challenger)
-            return self.t("game.status.owes", name=due, n=owed, by=by)
+            return self.tn(to_whom("game.status.owes_cards", turn), owed, name=due, by=by)
         return self.t("game.status.you" if turn in yours else "game.status.turn", name=due)
 
     def seat_state(self, state: Doc, index: int, yours: Sequence[int]) -> str:

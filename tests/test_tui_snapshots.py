@@ -100,3 +100,24 @@ def test_plain_without_colour(snap_compare: Snap, data: Path, monkeypatch: pytes
     monkeypatch.setenv("NO_COLOR", "1")  # what `ratscrew tui --plain` sets for Textual
     app, _clock = local_app(data, folder="data", levels=("medium", "easy"), seed=21, pace=0.5, plain=True)
     assert on_a_thread(lambda: snap_compare(app, terminal_size=(80, 24), run_before=play_cards(6)))
+
+
+def test_the_slap_window_after_a_won_challenge(snap_compare: Snap, data: Path) -> None:
+    """A challenge won: the pile waits to be collected, the window's bar drains (a third of it gone here)."""
+    app, _clock = local_app(data, folder="data", levels=("medium", "easy"), seed=21, pace=0.5)
+
+    async def to_a_won_challenge(pilot: Pilot[int]) -> None:
+        assert isinstance(app, TableApp)
+        clock = app.venue.table.rooms.clock  # type: ignore[attr-defined]
+        await until(pilot, lambda: app.model.playing, "the deal")
+        for _ in range(5000):
+            if app.model.state.get("collect_pending") is not None:
+                break
+            if my_turn(app):
+                await pilot.press("f")
+            await advance(pilot, clock, 50, step=50)
+        assert app.model.state.get("collect_pending") is not None, "no challenge was won"
+        await advance(pilot, clock, 300, step=100)
+        await settle(pilot, redraw=True)
+
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=(80, 24), run_before=to_a_won_challenge))

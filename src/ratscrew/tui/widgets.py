@@ -29,7 +29,7 @@ TONES = {
     Tone.PLAIN: Style(),
 }
 DUE = "▶"
-WINDOW_BAR = 20
+WINDOW_BAR = 12
 
 
 class TableView(Protocol):
@@ -201,10 +201,12 @@ class Pile(Part):
         if state.get("paused"):
             left = model.window_left
         model.window_left = left
+        # The bar first, so it shows at any width; the words after it are cut to the room left.
         full = round(left * WINDOW_BAR)
-        text = Text(words.t("access.window_open", name=words.seat_name(model.names(), collecting)) + " ")
         style = Style(bold=True) if view.plain else Style(color="yellow", bold=True)
-        text.append("█" * full + "░" * (WINDOW_BAR - full), style)
+        text = Text("█" * full + "░" * (WINDOW_BAR - full), style)
+        text.append(" " + words.t("access.window_open", name=words.seat_name(model.names(), collecting)))
+        text.truncate(max(WINDOW_BAR, self.size.width), overflow="ellipsis")
         return text
 
 

@@ -9,7 +9,7 @@ it should be is described by its kind rather than stopping the table.
 >>> words = Words("de")
 >>> words.describe({"kind": "challenge_opened", "seat": 1, "card": "QH", "payer": 0, "owed": 2,
 ...                 "passed_on": False}, ["Ana", "Ben"])
-'Ben deckt D♥ auf: Ana schuldet 2'
+'Ben deckt D♥ auf: Ana muss 2 legen'
 """
 
 from __future__ import annotations

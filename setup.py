@@ -10,6 +10,9 @@ from setuptools.command.sdist import sdist
 
 # The game kernel must round every float exactly as CPython does: no fused multiply-adds, no fast math.
 EXACT_FLOATS = ["-O2", "-fno-fast-math", "-ffp-contract=off"]
+# A pattern's match_<key> function that _ers_rules.h names and the C lacks is an error, not a warning (C99 compilers
+# before GCC 14 would only warn, and the module would fail to load later instead).
+KERNEL_FLAGS = [*EXACT_FLOATS, "-Werror=implicit-function-declaration"]
 HERE = Path(__file__).resolve().parent
 
 
@@ -41,6 +44,12 @@ setup(
     ext_modules=[
         Extension("ratscrew._bmn_fast", ["src/ratscrew/_bmn_fast.c"], extra_compile_args=["-O2"]),
         Extension("ratscrew._bmn_hunt", ["src/ratscrew/_bmn_hunt.c"], extra_compile_args=["-O2"]),
-        Extension("ratscrew._ers_fast", ["src/ratscrew/_ers_fast.c"], extra_compile_args=EXACT_FLOATS),
+        # _ers_rules.h is generated from the rules' declarations (ratscrew/lab/kernel_header.py) and committed.
+        Extension(
+            "ratscrew._ers_fast",
+            ["src/ratscrew/_ers_fast.c"],
+            depends=["src/ratscrew/_ers_rules.h"],
+            extra_compile_args=KERNEL_FLAGS,
+        ),
     ],
 )

@@ -32,12 +32,9 @@ from ratscrew.engine.events import (
     WonBy,
     WrongSlap,
 )
-from ratscrew.patterns import find_matches
+from ratscrew.patterns import PATTERNS, find_matches
 from ratscrew.record import state_json
 from ratscrew.rules import Rules
-
-# The patterns whose match names the two ends of the pile rather than its top cards.
-END_PATTERNS = ("top_bottom", "top_bottom_ten")
 
 
 def pattern_case(
@@ -57,11 +54,13 @@ def check_pattern_case(preset: str, changes: dict[str, object], pile: str, expec
     matches = find_matches(cards, rules)
     assert [m.pattern for m in matches] == expected
     for match in matches:
-        # The cards a match names are the top cards of the pile (or its two ends, for top-bottom).
-        if match.pattern in END_PATTERNS:
-            assert match.cards == (cards[0], cards[-1])
-        else:
-            assert match.cards == tuple(cards[-len(match.cards) :])
+        # The cards a match names lie where its positions say, the top card always among them: its top cards,
+        # or the pile's two ends for the patterns that look at the bottom.
+        assert match.cards == tuple(cards[i] for i in match.positions)
+        assert match.positions[-1] == len(cards) - 1
+        bottom = next(p.bottom for p in PATTERNS if p.key == match.pattern)
+        places = (0, len(cards) - 1) if bottom else tuple(range(len(cards) - len(match.cards), len(cards)))
+        assert match.positions == places
         assert match.why
 
 

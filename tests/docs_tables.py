@@ -21,7 +21,8 @@ def option_line(opt: Option) -> str:
     meaning = opt.summary
     if opt.needs is not None:
         wanted = " or ".join(shown(v) for v in opt.needs.values)
-        meaning += f"; only with `{opt.needs.key}` = {wanted}"
+        keys = " or ".join(f"`{key}`" for key in opt.needs.keys)
+        meaning += f"; only with {keys} = {wanted}"
     return f"| `{opt.key}` | {shown(opt.default)} | {opt.allowed_text()} | {meaning} |"
 
 

@@ -37,7 +37,7 @@ def test_an_unknown_address_says_so_and_leads_back_to_play(page: Page, live_serv
     assert page.locator("[data-nav][aria-current=page]").count() == 0
     page.select_option("#lang-select", "fr")
     page.wait_for_selector("body[data-lang=fr]")
-    assert page.locator("#not-found h1").inner_text() == "Cette page n’existe pas"
+    assert page.locator("#not-found h1").inner_text() == "Cette page n'existe pas"
     page.click("#not-found-play")
     page.wait_for_selector("#start-game")
     assert page.url.endswith("#/")

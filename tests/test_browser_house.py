@@ -40,12 +40,12 @@ def test_a_lockout_is_set_up_shown_and_explained_in_french(browser: Browser, liv
         chips = page.locator(".rule-chips").first
         expect(chips).to_contain_text("Big Mac")
         expect(chips).to_contain_text("couleur de 3")
-        expect(chips).to_contain_text("bloqué 3 cartes")
+        expect(chips).to_contain_text("bloqué pendant 3 cartes")
 
         page.click("#start-game")
         mine = page.locator(".seat.mine")
         expect(mine).to_have_count(1)
-        expect(page.locator("#table-rules")).to_contain_text("bloqué 3 cartes")
+        expect(page.locator("#table-rules")).to_contain_text("bloqué pendant 3 cartes")
         expect(mine).to_have_class(re.compile(r"\bdue\b"))  # the first seat leads, and nothing moves till it does
         page.keyboard.press("j")  # a slap on an empty table: a wrong slap, and no card is lost
         expect(mine.locator(".seat-state")).to_contain_text("bloqué encore 3 cartes")
@@ -54,9 +54,7 @@ def test_a_lockout_is_set_up_shown_and_explained_in_french(browser: Browser, liv
         # lockout surely holds (once it leads, the computers' next two cards end it, on a busy machine
         # sometimes before a slap would land).
         page.keyboard.press("j")  # the slap is set aside, and the toast says why
-        expect(page.locator(".toast")).to_contain_text(
-            "Vous ne pouvez pas taper pour l'instant : la tape ne compte pas"
-        )
+        expect(page.locator(".toast")).to_contain_text("Vous êtes bloqué : la tape ne compte pas")
         page.keyboard.press("f")  # each card turned shortens the lockout
         page.wait_for_function(  # looked for at every frame: it reads so only until the computers' two cards
             "() => /bloqué encore [12] cartes?/.test(document.querySelector('.seat.mine .seat-state').textContent)"

@@ -99,6 +99,21 @@ def test_a_setting_without_effect_is_greyed_with_the_reason(page: Page) -> None:
     expect(page.locator("#sk-opt-slapping-once_per_card-why")).to_be_hidden()
 
 
+def test_learn_marks_the_cards_each_pattern_takes(page: Page) -> None:
+    """A top-bottom ten is made by the pile's bottom card and its top one: Learn marks those two (it once marked
+    the top two, as for a pattern at the top, since it only knew top-bottom by name)."""
+    page.click("details.house-rules summary")
+    page.select_option("#opt-slaps-ten", "numbers")
+    page.check("#opt-slaps-top_bottom_ten")
+    page.click(".learn-these a")
+    example = page.locator("#pattern-top_bottom_ten .example.is-slap").first
+    expect(example).to_be_visible()
+    cards = example.locator(".ex-card")
+    classes = [cards.nth(i).get_attribute("class") or "" for i in range(cards.count())]
+    assert len(classes) >= 3
+    assert [i for i, c in enumerate(classes) if "in-match" in c.split()] == [0, len(classes) - 1]
+
+
 def test_learn_explains_the_rules_a_table_set_up(page: Page) -> None:
     page.click("details.house-rules summary")
     page.check("#opt-slaps-bigmac")
@@ -130,3 +145,46 @@ def test_learn_explains_the_rules_a_table_set_up(page: Page) -> None:
     learn.wait_for_selector("#pattern-bigmac")  # the room started with the setup page's rules
     expect(learn.locator("#learn-preset")).to_have_value("*table*")
     learn.close()
+
+
+def test_the_rules_other_programs_play_are_offered_where_they_count(page: Page) -> None:
+    """The suits of a marriage count only with marriages or divorces on: the setup page and the score keeper grey
+    the setting out until one is, naming both; the table scope of one penalty per card counts only while one
+    penalty per card does. The score keeper offers the new leader rule, and its card says it."""
+    page.click("details.house-rules summary")
+    suits = "#opt-slaps-marriage_suits"
+    marriage = page.locator("label[for=opt-slaps-marriage]").inner_text()
+    divorce = page.locator("label[for=opt-slaps-divorce]").inner_text()
+    reason_shown(page, suits, f"No effect unless “{marriage}” or “{divorce}” is on.")
+    page.check("#opt-slaps-divorce")
+    expect(page.locator(suits)).to_be_enabled()
+    page.select_option(suits, "same-suit")
+    expect(page.locator(".setup .rule-chips")).to_contain_text("Divorce (one suit)")
+    # The table scope of one penalty per card needs one penalty per card, which needs a penalty that costs.
+    scope = "#opt-slapping-once_per_card_scope"
+    once = page.locator("label[for=opt-slapping-once_per_card]").inner_text()
+    reason_shown(page, scope, f"No effect unless “{once}” is on.")
+    page.check("#opt-slapping-once_per_card")
+    expect(page.locator(scope)).to_be_enabled()
+    page.select_option(scope, "table")
+    page.select_option("#opt-slapping-penalty", "none")
+    expect(page.locator("#opt-slapping-once_per_card")).to_be_disabled()
+    expect(page.locator(scope)).to_be_disabled()  # what it needs is on, but does nothing itself
+    page.select_option("#opt-slapping-penalty", "burn")
+    expect(page.locator(scope)).to_be_enabled()
+    expect(page.locator(".setup")).to_contain_text("the whole table")
+
+    page.goto(page.url.split("#")[0] + "#/scores")
+    page.click(".sk-changes summary")
+    reason_shown(page, "#sk-opt-slaps-marriage_suits", "No effect unless “Marriage (K Q)” or “Divorce (K 5 Q)” is on.")
+    page.check("#sk-opt-slaps-marriage")
+    expect(page.locator("#sk-opt-slaps-marriage_suits")).to_be_enabled()
+    page.select_option("#sk-opt-slaps-marriage_suits", json.dumps("same-colour"))
+    expect(page.locator(".sk-preview")).to_contain_text(
+        "a King and a Queen together, either way round, both red or both black"
+    )
+    # Who leads after a pile: play may go on from the player after the last card, as some programs play.
+    page.select_option("#sk-opt-players-leader", json.dumps("next"))
+    expect(page.locator(".sk-preview")).to_contain_text(
+        "play goes on from the player after whoever turned the last card"
+    )

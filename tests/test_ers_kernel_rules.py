@@ -156,3 +156,46 @@ def test_slapjack_plays_the_same_games() -> None:
     for i in range(6):
         python = kernel.play_python(rules, LEVELS, game_seed(31, i), want_hash=True)
         assert kernel.play_c(rules, LEVELS, game_seed(31, i), want_hash=True) == python
+
+
+# The rules other programs play (tests/test_peer_rules.py), each value against its default on the same seeds, in
+# games where it comes up: the kernel plays them exactly, and they change some game (else nothing was proved).
+PEER_RULES = (
+    [
+        pytest.param(
+            {"slaps.marriage": True, "slaps.divorce": True}, "slaps.marriage_suits", v, id=f"marriage_suits={v}"
+        )
+        for v in ("same-colour", "same-suit")
+    ]
+    + [
+        pytest.param({}, "players.leader", "next", id="leader=next"),
+        pytest.param({"slapping.penalty": "give-pile"}, "players.leader", "next", id="leader=next,give-pile"),
+        pytest.param({"players.slap_in": False}, "players.leader", "next", id="leader=next,out-is-out"),
+    ]
+    + [
+        pytest.param(
+            {"slapping.once_per_card": True, **penalty}, "slapping.once_per_card_scope", "table", id=f"table,{name}"
+        )
+        for name, penalty in (
+            ("burn", {}),
+            ("give-each", {"slapping.penalty": "give-each"}),
+            ("lockout-pile", {"slapping.penalty": "lockout-pile"}),
+        )
+    ]
+)
+
+
+@pytest.mark.parametrize(("base", "key", "value"), PEER_RULES)
+def test_the_peer_rules_play_the_same_games_in_c(base: dict[str, object], key: str, value: object) -> None:
+    # Players who slap on what the pile holds (risk-*) slap wrong often, several on one card: what the table scope
+    # of one penalty per card is about.
+    levels = ["easy:risk-faces", "medium", "easy:risk-2", "hard", "easy"]
+    changed = Rules.build("standard", {**base, key: value, "end.max_cards": 600})
+    default = Rules.build("standard", {**base, "end.max_cards": 600})
+    differs = 0
+    for i in range(6):
+        seed = game_seed(zlib.crc32(f"{key}={value}".encode()), i)
+        python = kernel.play_python(changed, levels, seed, want_hash=True)
+        assert kernel.play_c(changed, levels, seed, want_hash=True) == python, (key, value, seed)
+        differs += python != kernel.play_python(default, levels, seed, want_hash=True)
+    assert differs, f"{key}={value} changed none of these games: they prove nothing about it"

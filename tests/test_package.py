@@ -22,7 +22,7 @@ from tests.conftest import SCREENSHOTS, WAIT_MS, Server, serving, until
 
 ROOT = Path(__file__).resolve().parent.parent
 # Built from their sources on install; the wheel carries the compiled modules instead.
-BUILT_FROM = (".c",)
+BUILT_FROM = (".c", ".h")
 
 
 @dataclass

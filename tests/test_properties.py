@@ -225,7 +225,11 @@ class PenaltyModel:
             if isinstance(event, PileWon):
                 won += 1
             elif isinstance(event, WrongSlap):
-                self.paid_at[event.seat] = game.cards  # a slap turns no card: this is the card it slapped
+                # A slap turns no card: this is the card it slapped. Under the table scope the card is paid for
+                # everyone at once.
+                table = penalty.once_per_card_scope == "table"
+                for seat in range(game.players) if table else (event.seat,):
+                    self.paid_at[seat] = game.cards
                 if penalty.penalty == "lockout":
                     self.until[event.seat] = game.cards + penalty.lockout_cards
                 elif penalty.penalty == "lockout-pile":

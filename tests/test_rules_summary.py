@@ -109,7 +109,7 @@ def test_changes_from_the_preset_are_listed_as_chips(client: TestClient) -> None
     assert doc["preset"]["changed"] is True
     assert doc["preset"]["text"].startswith("Standard avec 1 règle maison modifiée")
     assert [c["key"] for c in doc["changes"]] == ["slaps.run"]
-    assert " : " in doc["changes"][0]["chip"]
+    assert "\u00a0: " in doc["changes"][0]["chip"]
     assert doc["preset"]["changes_text"] == "avec 1 modification"
 
 
@@ -153,7 +153,7 @@ def test_the_new_penalties_and_patterns_have_their_words(client: TestClient) -> 
     )
     assert {s["key"] for s in en["slaps"]} >= {"bigmac", "flush", "six_nine", "top_bottom_ten"}
     de = summary(client, {"rules": rules, "lang": "de"})
-    assert "Falsch geklatscht: 3 Karten gesperrt" in de["chips"]
+    assert "Falsch geklatscht: Sperre für 3 Karten" in de["chips"]
     given = summary(client, {"rules": {"slapping": {"penalty": "give-pile"}}, "lang": "fr"})
     assert "Tape à tort\u00a0: le tas part à gauche" in given["chips"]
     bottom = summary(client, {"rules": {"slapping": {"penalty_from": "bottom", "penalty_cards": 2}}, "lang": "en"})

@@ -4,6 +4,7 @@ one readable line per refusal, and the request-reading refusals every JSON endpo
 from __future__ import annotations
 
 import json
+import logging
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -164,3 +165,18 @@ def test_the_referee_refuses_bad_piles_with_one_line(client: TestClient, query: 
     message = response.json()["error"]
     assert words.lower() in message.lower()
     assert "\n" not in message
+
+
+def test_every_refusal_has_its_log_line_at_info(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    """docs/hosting.md: ``--log-level info`` adds a line for every refused input (an operator found none for
+    429, 404 or 400 answers: only sockets had theirs)."""
+    with caplog.at_level(logging.INFO, logger="ratscrew.web.errors"):
+        client.get("/test/raise/TooMany")
+        client.options("/api/check")
+        client.post("/api/rooms", content=b"{not json", headers={"content-type": "application/json"})
+    lines = [record.getMessage() for record in caplog.records if record.name == "ratscrew.web.errors"]
+    assert any(
+        line.startswith("refused GET /test/raise/TooMany from testclient (429): a TooMany happened") for line in lines
+    ), lines
+    assert any(line.startswith("refused OPTIONS /api/check from testclient (405)") for line in lines), lines
+    assert any(line.startswith("refused POST /api/rooms from testclient (400)") for line in lines), lines

@@ -44,7 +44,7 @@ def test_the_referee_says_why_in_the_readers_language(client: TestClient) -> Non
     french = check(client, ["7S", "2H", "KD", "7C"], rules, "fr")["matches"][0]
     assert english["name"] == "Big Mac" and english["cards"] == ["7S", "2H", "KD", "7C"]
     assert english["why"] == "7♠ 2♥ K♦ 7♣: the top card matches the fourth from the top"
-    assert french["why"] == "7♠ 2♥ R♦ 7♣ : la carte du dessus est de même valeur que la quatrième"
+    assert french["why"] == "7♠ 2♥ R♦ 7♣\u00a0: la carte du dessus est de même valeur que la quatrième"
 
 
 def test_bad_house_values_are_a_400_naming_the_allowed_ones(client: TestClient) -> None:
@@ -63,12 +63,27 @@ def test_meta_gives_every_option_its_labels_and_needs(client: TestClient) -> Non
             assert [c["value"] for c in doc["choices"]] == list(opt.choices)
             assert all(c["label"] and not c["label"].startswith("choice.") for c in doc["choices"])
         assert doc["summary"] and not doc["summary"].startswith("option.")
-    assert options["slapping.lockout_cards"]["needs"] == {"key": "slapping.penalty", "values": ["lockout"], "off": None}
+    assert options["slapping.lockout_cards"]["needs"] == {
+        "key": "slapping.penalty",
+        "keys": ["slapping.penalty"],
+        "values": ["lockout"],
+        "off": None,
+    }
     assert options["slaps.top_bottom_ten"]["needs"] == {
         "key": "slaps.ten",
+        "keys": ["slaps.ten"],
         "values": ["numbers", "ace-one"],
         "off": False,
     }
+    # The score keeper offers what people agree on at a real table, section by section: never the timings.
+    assert meta["table_sections"] == ["slaps", "challenge", "slapping", "players", "deck"]
+    assert [k for k, o in options.items() if not o["table"]] == [
+        "slapping.collect_delay_ms",
+        "slapping.tie_window_ms",
+        "end.time_limit_s",
+        "end.max_cards",
+    ]
+    assert not options["challenge.K"]["hint"] and options["slapping.penalty"]["hint"]
     assert (options["slapping.lockout_cards"]["minimum"], options["slapping.lockout_cards"]["maximum"]) == (1, 20)
     assert {"key": "bigmac", "label": "Big Mac"} in meta["patterns"]
     assert "slapjack" in [p["name"] for p in meta["presets"]]

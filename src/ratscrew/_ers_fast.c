@@ -37,57 +37,12 @@
  * Every list below is written once, as an X-macro, and exported by name when the module loads (see
  * PyInit__ers_fast): ratscrew/lab/kernel.py packs the configuration by these names and compares the enums and
  * patterns with its own, so a field, a value or an order that differs between the two sides is found before a
- * game is played, never read as the wrong number. */
-
-/* The rules: one double per rules key (the key as docs/rules.md spells it), in this order. The last two
- * columns say which values this file plays: an integer range (lo, hi) or, for a choice, its values as text
- * (the caller sends the value's place in that list, or the number itself when every value is a number). */
-#define RULE_FIELDS(X)                                                                                           \
-    X(DEMAND_J, "challenge.J", 0, 9, NULL)                                                                     \
-    X(DEMAND_Q, "challenge.Q", 0, 9, NULL)                                                                     \
-    X(DEMAND_K, "challenge.K", 0, 9, NULL)                                                                     \
-    X(DEMAND_A, "challenge.A", 0, 9, NULL)                                                                     \
-    X(EMPTY_PAYER, "challenge.empty_payer", 0, 0, "loses next_pays")                                           \
-    X(TEN_STOPS, "challenge.ten_stops", 0, 1, NULL)                                                            \
-    X(DEMAND_JOKER, "challenge.joker", 0, 9, NULL)                                                             \
-    X(COLLECT_DELAY, "slapping.collect_delay_ms", 0, 1000000000, NULL)                                         \
-    X(PENALTY, "slapping.penalty", 0, 0, "burn give-each none lockout lockout-pile give-pile")                 \
-    X(PENALTY_CARDS, "slapping.penalty_cards", 1, 100, NULL)                                                   \
-    X(LOCKOUT_CARDS, "slapping.lockout_cards", 1, 1000000000, NULL)                                            \
-    X(PENALTY_FROM, "slapping.penalty_from", 0, 0, "top bottom")                                               \
-    X(ONCE_PER_CARD, "slapping.once_per_card", 0, 1, NULL)                                                     \
-    X(TIE_WINDOW, "slapping.tie_window_ms", 0, 1000000000, NULL)                                               \
-    X(TIE, "slapping.tie", 0, 0, "first split")                                                                \
-    X(SLAP_IN, "players.slap_in", 0, 1, NULL)                                                                  \
-    X(OUT_WHEN, "players.out_when", 0, 0, "wrong-slap missed-slap never")                                      \
-    X(LEADER, "players.leader", 0, 0, "winner left")                                                           \
-    X(DOUBLE, "slaps.double", 0, 1, NULL)                                                                      \
-    X(SANDWICH, "slaps.sandwich", 0, 1, NULL)                                                                  \
-    X(TOP_BOTTOM, "slaps.top_bottom", 0, 1, NULL)                                                              \
-    X(MARRIAGE, "slaps.marriage", 0, 1, NULL)                                                                  \
-    X(DIVORCE, "slaps.divorce", 0, 1, NULL)                                                                    \
-    X(RUN, "slaps.run", 0, 4, NULL)                                                                            \
-    X(RUN_WRAP, "slaps.run_wrap", 0, 1, NULL)                                                                  \
-    X(TEN, "slaps.ten", 0, 0, "off numbers ace-one")                                                           \
-    X(TEN_GAP, "slaps.ten_gap", 0, 0, "off court any")                                                         \
-    X(JOKER, "slaps.joker", 0, 1, NULL)                                                                        \
-    X(BURNED_COUNT, "slaps.burned_count", 0, 1, NULL)                                                          \
-    X(BIGMAC, "slaps.bigmac", 0, 1, NULL)                                                                      \
-    X(FLUSH, "slaps.flush", 0, 8, NULL)                                                                        \
-    X(WILDCARD, "slaps.wildcard", 0, 0, "off 2 3 4 5 6 7 8 9 10 J Q K A")                                      \
-    X(SIX_NINE, "slaps.six_nine", 0, 1, NULL)                                                                  \
-    X(TOP_BOTTOM_TEN, "slaps.top_bottom_ten", 0, 1, NULL)                                                      \
-    X(TIME_LIMIT_S, "end.time_limit_s", 0, 1000000000, NULL)                                                   \
-    X(MAX_CARDS, "end.max_cards", 0, 1000000000000LL, NULL)                                                    \
-    X(DECKS, "deck.decks", 0, 0, "auto 1 2")                                                                   \
-    X(JOKERS, "deck.jokers", 0, 2, NULL)
-
-/* Patterns, in the order of ratscrew.patterns.PATTERNS (bit i of a match mask is pattern i). */
-#define PATTERN_LIST(X)                                                                                          \
-    X(DOUBLE, "double") X(SANDWICH, "sandwich") X(TOP_BOTTOM, "top_bottom") X(MARRIAGE, "marriage")            \
-    X(DIVORCE, "divorce") X(RUN, "run") X(TEN, "ten") X(TEN_GAP, "ten_gap") X(JOKER, "joker")                   \
-    X(BIGMAC, "bigmac") X(FLUSH, "flush") X(WILDCARD, "wildcard") X(SIX_NINE, "six_nine")                       \
-    X(TOP_BOTTOM_TEN, "top_bottom_ten")
+ * game is played, never read as the wrong number.
+ *
+ * The rules keys (RULE_FIELDS, with an enum of the places of each choice), the patterns (PATTERN_LIST) and the
+ * engine's enums come from the Python declarations, generated into _ers_rules.h by
+ * `python -m ratscrew.lab.kernel_header`; this file implements each pattern as its match_<key> function. */
+#include "_ers_rules.h"
 
 /* After the rules: the table and the bots' shared numbers, then (miss factor, extra ms) for each pattern. */
 #define TABLE_FIELDS(X) X(PLAYERS, "players") X(BOT_PACE, "bot_pace") X(LONG_MISS, "long_challenge_miss")       \
@@ -102,27 +57,8 @@
     X(COURTS, "courts")     /* bit r set: rank r counts */                                                      \
     X(MIN_CARDS, "min_cards")
 
-/* The engine's enums, each in its Python declaration order (ratscrew.engine.events and .outcome). */
-#define EVENT_KINDS(X)                                                                                           \
-    X(EV_CARD_TURNED, "card_turned") X(EV_CHALLENGE_OPENED, "challenge_opened") X(EV_DEBT_PASSED, "debt_passed") \
-    X(EV_CHALLENGE_WON, "challenge_won") X(EV_CHALLENGE_STOPPED, "challenge_stopped")                          \
-    X(EV_SLAP_CORRECT, "slap_correct") X(EV_WRONG_SLAP, "wrong_slap") X(EV_SLAP_DISMISSED, "slap_dismissed")   \
-    X(EV_PILE_WON, "pile_won") X(EV_PLAYER_OUT, "player_out") X(EV_GAME_OVER, "game_over")
-#define CHALLENGE_WINS(X) X(CW_PAID, "paid") X(CW_RAN_OUT, "ran_out") X(CW_UNOPPOSED, "unopposed") X(CW_LAST_CARD, "last_card")
-#define STOP_REASONS(X) X(STOP_TEN, "ten") X(STOP_CHALLENGER_OUT, "challenger_out") X(STOP_WINNER_OUT, "winner_out")
-#define DISMISS_REASONS(X)                                                                                       \
-    X(DISMISS_LATE, "late") X(DISMISS_ALREADY_SHARING, "already_sharing") X(DISMISS_LOCKED_OUT, "locked_out")  \
-    X(DISMISS_ONCE_PER_CARD, "once_per_card")
-#define WON_BY(X) X(WON_SLAP, "slap") X(WON_CHALLENGE, "challenge") X(WON_LAST_IN, "last_in") X(WON_GIVEN, "given")
-#define OUT_REASONS(X) X(OUT_EMPTY, "empty") X(OUT_WRONG_SLAP, "wrong_slap") X(OUT_MISSED_SLAP, "missed_slap")
-#define RESULTS(X) X(RES_WIN, "win") X(RES_DRAW, "draw") X(RES_LOOP, "loop") X(RES_LIMIT, "limit")
-#define ENDINGS(X)                                                                                               \
-    X(END_ALL_CARDS, "all_cards") X(END_LAST_IN, "last_in") X(END_TIME, "time") X(END_CARD_LIMIT, "card_limit") \
-    X(END_LOOP, "loop")
-#define SUITS(X) X(SUIT_S, "S") X(SUIT_H, "H") X(SUIT_D, "D") X(SUIT_C, "C")
-
 #define AS_CFG(id, ...) CFG_##id,
-#define AS_P(id, name) P_##id,
+#define AS_P(id, ...) P_##id,
 #define AS_SEAT(id, name) SEAT_##id,
 #define AS_ENUM(id, name) id,
 enum { RULE_FIELDS(AS_CFG) TABLE_FIELDS(AS_CFG) CFG_DIFFICULTY };
@@ -138,9 +74,6 @@ enum { OUT_REASONS(AS_ENUM) };
 enum { RESULTS(AS_ENUM) };
 enum { ENDINGS(AS_ENUM) };
 enum { SUITS(AS_ENUM) };
-/* Places in the choice lists of RULE_FIELDS. */
-enum { PEN_BURN, PEN_GIVE_EACH, PEN_NONE, PEN_LOCKOUT, PEN_LOCKOUT_PILE, PEN_GIVE_PILE };
-enum { OUTW_WRONG_SLAP, OUTW_MISSED_SLAP, OUTW_NEVER };
 enum { T_FLIP, T_BOT_SLAP, T_COLLECT, T_SPLIT_CLOSE, T_TIME_LIMIT };
 
 /* A card is rank * 4 + suit (suits S H D C as 0-3); a joker is 0 (rank 0). */
@@ -157,10 +90,10 @@ typedef struct {
     int demand[15];
     int next_pays, ten_stops, collect_delay, penalty, penalty_cards, tie_window, tie_split;
     long long lockout_cards;
-    int from_bottom, once_per_card;
-    int slap_in, out_when, leader_left;
+    int from_bottom, once_per_card, once_table;
+    int slap_in, out_when, leader;
     int p_on[P_COUNT];
-    int run, run_wrap, ten, ten_gap, burned_count, flush, wildcard;
+    int run, run_wrap, ten, ten_gap, burned_count, flush, wildcard, marriage_suits;
     long long time_limit_s, max_cards;
     int decks, jokers;
     double bot_pace;
@@ -212,6 +145,7 @@ typedef struct {
     long long locked_until[MAX_SEATS]; /* lockout: the card count from which the seat's slaps count again */
     long long locked_pile[MAX_SEATS];  /* lockout-pile: the tricks count the lock lasts for, or -1 */
     long long paid_at[MAX_SEATS];      /* the card count of the seat's last wrong slap (once_per_card), or -1 */
+    long long table_paid_at;           /* the card count of anyone's last wrong slap (scope = table), or -1 */
     int total;
     int over, result, winner;
     /* what the table reacts to after an action: ChallengeWon (seat -1) and SlapCorrect (its seat) */
@@ -344,6 +278,14 @@ static inline int royals(int a, int b) {
     int ra = RANK(a), rb = RANK(b);
     return (ra == R_KING && rb == R_QUEEN) || (ra == R_QUEEN && rb == R_KING);
 }
+static inline int red(int card) { return (card & 3) == SUIT_H || (card & 3) == SUIT_D; }
+/* A King and a Queen of the suits slaps.marriage_suits asks for (patterns._royal_couple). */
+static inline int royal_couple(const Config *c, int a, int b) {
+    if (!royals(a, b)) return 0;
+    if (c->marriage_suits == SLAPS_MARRIAGE_SUITS_SAME_SUIT) return (a & 3) == (b & 3);
+    if (c->marriage_suits == SLAPS_MARRIAGE_SUITS_SAME_COLOUR) return red(a) == red(b);
+    return 1;
+}
 static inline int ten_value(const Config *c, int card) {
     int r = RANK(card);
     if (r >= 2 && r <= R_TEN) return r;
@@ -396,6 +338,65 @@ static inline int six_nine(int a, int b) {
     return (ra == 6 && rb == 9) || (ra == 9 && rb == 6);
 }
 
+/* One function per pattern of ratscrew.patterns.PATTERNS (PATTERN_LIST names them): whether the pattern pile,
+ * `len` cards long with `top`, `second` and `third` from the top (-1 where the pile is shorter), shows it. */
+static int match_double(const Sim *s, int len, int top, int second, int third) {
+    (void)s, (void)third;
+    return len >= 2 && same_rank(top, second);
+}
+static int match_sandwich(const Sim *s, int len, int top, int second, int third) {
+    (void)s, (void)second;
+    return len >= 3 && same_rank(top, third);
+}
+static int match_top_bottom(const Sim *s, int len, int top, int second, int third) {
+    (void)len, (void)second, (void)third;
+    return s->npile >= 2 && same_rank(top, pp_at(s, 0));
+}
+static int match_marriage(const Sim *s, int len, int top, int second, int third) {
+    (void)third;
+    return len >= 2 && royal_couple(s->cfg, top, second);
+}
+static int match_divorce(const Sim *s, int len, int top, int second, int third) {
+    (void)second;
+    return len >= 3 && royal_couple(s->cfg, top, third);
+}
+static int match_run(const Sim *s, int len, int top, int second, int third) {
+    (void)top, (void)second, (void)third;
+    return run_matches(s, len);
+}
+static int match_ten(const Sim *s, int len, int top, int second, int third) {
+    (void)third;
+    return len >= 2 && sum_to_ten(s->cfg, second, top);
+}
+static int match_ten_gap(const Sim *s, int len, int top, int second, int third) {
+    if (len < 3 || !sum_to_ten(s->cfg, third, top)) return 0;
+    return !(s->cfg->ten_gap == SLAPS_TEN_GAP_COURT && RANK(second) < R_JACK);
+}
+static int match_joker(const Sim *s, int len, int top, int second, int third) {
+    (void)s, (void)len, (void)second, (void)third;
+    return RANK(top) == 0;
+}
+static int match_bigmac(const Sim *s, int len, int top, int second, int third) {
+    (void)second, (void)third;
+    return len >= 4 && same_rank(top, pp_at(s, len - 4));
+}
+static int match_flush(const Sim *s, int len, int top, int second, int third) {
+    (void)top, (void)second, (void)third;
+    return flush_matches(s, len);
+}
+static int match_wildcard(const Sim *s, int len, int top, int second, int third) {
+    (void)len, (void)second, (void)third;
+    return RANK(top) == s->cfg->wildcard;
+}
+static int match_six_nine(const Sim *s, int len, int top, int second, int third) {
+    (void)s, (void)third;
+    return len >= 2 && six_nine(top, second);
+}
+static int match_top_bottom_ten(const Sim *s, int len, int top, int second, int third) {
+    (void)len, (void)second, (void)third;
+    return s->npile >= 3 && sum_to_ten(s->cfg, pp_at(s, 0), top);
+}
+
 /* Every enabled pattern the pile shows, one bit per pattern. */
 static unsigned matches(const Sim *s) {
     const Config *c = s->cfg;
@@ -405,23 +406,11 @@ static unsigned matches(const Sim *s) {
     int second = len >= 2 ? pp_at(s, len - 2) : -1;
     int third = len >= 3 ? pp_at(s, len - 3) : -1;
     unsigned m = 0;
-    if (c->p_on[P_DOUBLE] && len >= 2 && same_rank(top, second)) m |= 1u << P_DOUBLE;
-    if (c->p_on[P_SANDWICH] && len >= 3 && same_rank(top, third)) m |= 1u << P_SANDWICH;
-    if (c->p_on[P_TOP_BOTTOM] && s->npile >= 2 && same_rank(top, pp_at(s, 0))) m |= 1u << P_TOP_BOTTOM;
-    if (c->p_on[P_MARRIAGE] && len >= 2 && royals(top, second)) m |= 1u << P_MARRIAGE;
-    if (c->p_on[P_DIVORCE] && len >= 3 && royals(top, third)) m |= 1u << P_DIVORCE;
-    if (c->p_on[P_RUN] && run_matches(s, len)) m |= 1u << P_RUN;
-    if (c->p_on[P_TEN] && len >= 2 && sum_to_ten(c, second, top)) m |= 1u << P_TEN;
-    if (c->p_on[P_TEN_GAP] && len >= 3 && sum_to_ten(c, third, top)) {
-        int middle = RANK(second);
-        if (!(c->ten_gap == 1 && !(middle >= R_JACK))) m |= 1u << P_TEN_GAP;
-    }
-    if (c->p_on[P_JOKER] && RANK(top) == 0) m |= 1u << P_JOKER;
-    if (c->p_on[P_BIGMAC] && len >= 4 && same_rank(top, pp_at(s, len - 4))) m |= 1u << P_BIGMAC;
-    if (c->p_on[P_FLUSH] && flush_matches(s, len)) m |= 1u << P_FLUSH;
-    if (c->p_on[P_WILDCARD] && RANK(top) == c->wildcard) m |= 1u << P_WILDCARD;
-    if (c->p_on[P_SIX_NINE] && len >= 2 && six_nine(top, second)) m |= 1u << P_SIX_NINE;
-    if (c->p_on[P_TOP_BOTTOM_TEN] && s->npile >= 3 && sum_to_ten(c, pp_at(s, 0), top)) m |= 1u << P_TOP_BOTTOM_TEN;
+    /* One direct call per pattern (the compiler inlines them), as PATTERN_LIST lists them. */
+#define TEST_PATTERN(id, key, test, ...) \
+    if (c->p_on[P_##id] && test(s, len, top, second, third)) m |= 1u << P_##id;
+    PATTERN_LIST(TEST_PATTERN)
+#undef TEST_PATTERN
     return m;
 }
 
@@ -493,11 +482,22 @@ static inline int next_player(Sim *s, int seat, int include_start) {
     return settle_from(s, (seat + 1) % s->n, include_start ? -1 : seat);
 }
 
+/* players.leader = next: the seat after the one who turned the last card (seat 0 before any card). */
+static inline int after_last_card(const Sim *s) { return s->last_flipper >= 0 ? (s->last_flipper + 1) % s->n : 0; }
+
 static int peek_leader(const Sim *s, int winner) {
-    if (!s->cfg->leader_left) return winner;
-    for (int step = 1; step < s->n; step++) {
-        int seat = (winner + step) % s->n;
-        if (!s->out[seat] && stack_len(s, seat)) return seat;
+    if (s->cfg->leader == PLAYERS_LEADER_WINNER) return winner;
+    if (s->cfg->leader == PLAYERS_LEADER_LEFT) {
+        for (int step = 1; step < s->n; step++) {
+            int seat = (winner + step) % s->n;
+            if (!s->out[seat] && stack_len(s, seat)) return seat;
+        }
+        return winner;
+    }
+    int start = after_last_card(s);
+    for (int step = 0; step < s->n; step++) {
+        int seat = (start + step) % s->n;
+        if (!s->out[seat] && (stack_len(s, seat) || seat == winner)) return seat; /* the winner will hold the pile */
     }
     return winner;
 }
@@ -624,7 +624,7 @@ static void out_missed(Sim *s, const int *keep, int nkeep) {
 static void flip(Sim *s) {
     const Config *c = s->cfg;
     int seat = s->turn;
-    if (c->out_when == OUTW_MISSED_SLAP && c->slap_in && matches(s)) {
+    if (c->out_when == PLAYERS_OUT_WHEN_MISSED_SLAP && c->slap_in && matches(s)) {
         out_missed(s, NULL, 0);
         if (s->over) return;
     }
@@ -743,7 +743,7 @@ static void collect(Sim *s) {
     }
     s->nsplit = 0;
     if (!nseats) return;
-    if (c->out_when == OUTW_MISSED_SLAP && c->slap_in && matches(s)) {
+    if (c->out_when == PLAYERS_OUT_WHEN_MISSED_SLAP && c->slap_in && matches(s)) {
         out_missed(s, seats, nseats);
         if (s->over) return;
     }
@@ -752,8 +752,12 @@ static void collect(Sim *s) {
     s->owed = 0;
     s->challenger = -1;
     int leader = seats[0];
-    if (c->leader_left) {
+    if (c->leader == PLAYERS_LEADER_LEFT) {
         int nxt = next_player(s, leader, 0);
+        if (s->over) return;
+        leader = nxt < 0 ? leader : nxt;
+    } else if (c->leader == PLAYERS_LEADER_NEXT) {
+        int nxt = settle_from(s, after_last_card(s), -1);
         if (s->over) return;
         leader = nxt < 0 ? leader : nxt;
     }
@@ -808,12 +812,12 @@ static void wrong_slap(Sim *s, int seat) {
     const Config *c = s->cfg;
     int was_empty = !stack_len(s, seat);
     int nburn = 0, ngiven = 0;
-    s->paid_at[seat] = s->cards;
-    if (c->penalty == PEN_BURN) {
+    s->paid_at[seat] = s->table_paid_at = s->cards;
+    if (c->penalty == SLAPPING_PENALTY_BURN) {
         int count = c->penalty_cards < stack_len(s, seat) ? c->penalty_cards : stack_len(s, seat);
         for (int i = 0; i < count; i++) s->burned[s->nburned++] = (uint8_t)take_penalty_card(s, seat);
         nburn = count;
-    } else if (c->penalty == PEN_GIVE_EACH) {
+    } else if (c->penalty == SLAPPING_PENALTY_GIVE_EACH) {
         int receivers[MAX_SEATS], nr = 0;
         for (int step = 1; step < s->n; step++) {
             int r = (seat + step) % s->n;
@@ -826,17 +830,17 @@ static void wrong_slap(Sim *s, int seat) {
                 ngiven++;
             }
         }
-    } else if (c->penalty == PEN_LOCKOUT) {
+    } else if (c->penalty == SLAPPING_PENALTY_LOCKOUT) {
         s->locked_until[seat] = s->cards + c->lockout_cards;
-    } else if (c->penalty == PEN_LOCKOUT_PILE) {
+    } else if (c->penalty == SLAPPING_PENALTY_LOCKOUT_PILE) {
         s->locked_pile[seat] = s->tricks;
     }
     emit(s, EV_WRONG_SLAP, seat, -1, nburn, ngiven);
-    if (c->penalty == PEN_GIVE_PILE) {
+    if (c->penalty == SLAPPING_PENALTY_GIVE_PILE) {
         give_pile(s, seat);
         if (s->over) return;
     }
-    if (c->slap_in && c->out_when == OUTW_WRONG_SLAP && was_empty) {
+    if (c->slap_in && c->out_when == PLAYERS_OUT_WHEN_WRONG_SLAP && was_empty) {
         mark_out(s, seat, OUT_WRONG_SLAP);
         if (s->over) return;
     }
@@ -878,7 +882,7 @@ static void slap(Sim *s, int seat, long long t, long long card) {
     }
     unsigned m = matches(s);
     if (!m) {
-        if (c->once_per_card && s->paid_at[seat] == s->cards) {
+        if (c->once_per_card && (c->once_table ? s->table_paid_at : s->paid_at[seat]) == s->cards) {
             emit(s, EV_SLAP_DISMISSED, seat, -1, DISMISS_ONCE_PER_CARD, 0);
             return;
         }
@@ -1105,51 +1109,43 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
     if (players < 2 || players > MAX_SEATS || count != CFG_HEADER + (Py_ssize_t)players * SEAT_SIZE) return 0;
     memset(c, 0, sizeof *c);
     c->players = players;
-    c->demand[R_JACK] = (int)v[CFG_DEMAND_J];
-    c->demand[R_QUEEN] = (int)v[CFG_DEMAND_Q];
-    c->demand[R_KING] = (int)v[CFG_DEMAND_K];
-    c->demand[R_ACE] = (int)v[CFG_DEMAND_A];
-    c->demand[0] = (int)v[CFG_DEMAND_JOKER];
-    c->next_pays = v[CFG_EMPTY_PAYER] == 1; /* loses, next_pays */
-    c->ten_stops = (int)v[CFG_TEN_STOPS];
-    c->collect_delay = (int)v[CFG_COLLECT_DELAY];
-    c->penalty = (int)v[CFG_PENALTY];
-    c->penalty_cards = (int)v[CFG_PENALTY_CARDS];
-    c->lockout_cards = (long long)v[CFG_LOCKOUT_CARDS];
-    c->from_bottom = v[CFG_PENALTY_FROM] == 1; /* top, bottom */
-    c->once_per_card = v[CFG_ONCE_PER_CARD] != 0;
-    c->tie_window = (int)v[CFG_TIE_WINDOW];
-    c->tie_split = v[CFG_TIE] == 1; /* first, split */
-    c->slap_in = (int)v[CFG_SLAP_IN];
-    c->out_when = (int)v[CFG_OUT_WHEN];
-    c->leader_left = v[CFG_LEADER] == 1; /* winner, left */
-    c->run = (int)v[CFG_RUN];
-    c->run_wrap = (int)v[CFG_RUN_WRAP];
-    c->ten = (int)v[CFG_TEN]; /* off, numbers, ace-one */
-    c->ten_gap = (int)v[CFG_TEN_GAP]; /* off, court, any */
-    c->burned_count = (int)v[CFG_BURNED_COUNT];
-    c->flush = (int)v[CFG_FLUSH];
-    int wild = (int)v[CFG_WILDCARD]; /* off, then the ranks 2 .. A: place i is rank i + 1 */
+    c->demand[R_JACK] = (int)v[CFG_CHALLENGE_J];
+    c->demand[R_QUEEN] = (int)v[CFG_CHALLENGE_Q];
+    c->demand[R_KING] = (int)v[CFG_CHALLENGE_K];
+    c->demand[R_ACE] = (int)v[CFG_CHALLENGE_A];
+    c->demand[0] = (int)v[CFG_CHALLENGE_JOKER];
+    c->next_pays = v[CFG_CHALLENGE_EMPTY_PAYER] == CHALLENGE_EMPTY_PAYER_NEXT_PAYS;
+    c->ten_stops = (int)v[CFG_CHALLENGE_TEN_STOPS];
+    c->collect_delay = (int)v[CFG_SLAPPING_COLLECT_DELAY_MS];
+    c->penalty = (int)v[CFG_SLAPPING_PENALTY];
+    c->penalty_cards = (int)v[CFG_SLAPPING_PENALTY_CARDS];
+    c->lockout_cards = (long long)v[CFG_SLAPPING_LOCKOUT_CARDS];
+    c->from_bottom = v[CFG_SLAPPING_PENALTY_FROM] == SLAPPING_PENALTY_FROM_BOTTOM;
+    c->once_per_card = v[CFG_SLAPPING_ONCE_PER_CARD] != 0;
+    c->once_table = v[CFG_SLAPPING_ONCE_PER_CARD_SCOPE] == SLAPPING_ONCE_PER_CARD_SCOPE_TABLE;
+    c->tie_window = (int)v[CFG_SLAPPING_TIE_WINDOW_MS];
+    c->tie_split = v[CFG_SLAPPING_TIE] == SLAPPING_TIE_SPLIT;
+    c->slap_in = (int)v[CFG_PLAYERS_SLAP_IN];
+    c->out_when = (int)v[CFG_PLAYERS_OUT_WHEN];
+    c->leader = (int)v[CFG_PLAYERS_LEADER];
+    c->marriage_suits = (int)v[CFG_SLAPS_MARRIAGE_SUITS];
+    c->run = (int)v[CFG_SLAPS_RUN];
+    c->run_wrap = (int)v[CFG_SLAPS_RUN_WRAP];
+    c->ten = (int)v[CFG_SLAPS_TEN];
+    c->ten_gap = (int)v[CFG_SLAPS_TEN_GAP];
+    c->burned_count = (int)v[CFG_SLAPS_BURNED_COUNT];
+    c->flush = (int)v[CFG_SLAPS_FLUSH];
+    int wild = (int)v[CFG_SLAPS_WILDCARD]; /* off, then the ranks 2 .. A: place i is rank i + 1 */
     c->wildcard = wild ? wild + 1 : -1;
-    c->p_on[P_DOUBLE] = v[CFG_DOUBLE] != 0;
-    c->p_on[P_SANDWICH] = v[CFG_SANDWICH] != 0;
-    c->p_on[P_TOP_BOTTOM] = v[CFG_TOP_BOTTOM] != 0;
-    c->p_on[P_MARRIAGE] = v[CFG_MARRIAGE] != 0;
-    c->p_on[P_DIVORCE] = v[CFG_DIVORCE] != 0;
-    c->p_on[P_RUN] = c->run > 0;
-    c->p_on[P_TEN] = c->ten != 0;
-    c->p_on[P_TEN_GAP] = c->ten != 0 && c->ten_gap != 0;
-    c->p_on[P_JOKER] = v[CFG_JOKER] != 0;
-    c->p_on[P_BIGMAC] = v[CFG_BIGMAC] != 0;
-    c->p_on[P_FLUSH] = c->flush > 0;
-    c->p_on[P_WILDCARD] = c->wildcard > 0;
-    c->p_on[P_SIX_NINE] = v[CFG_SIX_NINE] != 0;
-    c->p_on[P_TOP_BOTTOM_TEN] = c->ten != 0 && v[CFG_TOP_BOTTOM_TEN] != 0;
-    c->time_limit_s = (long long)v[CFG_TIME_LIMIT_S];
-    c->max_cards = (long long)v[CFG_MAX_CARDS];
-    int decks = (int)v[CFG_DECKS]; /* auto, 1, 2: auto is one deck up to 6 players (Rules.deck_for) */
+    /* A pattern is on when both the fields PATTERN_LIST names are (each reads 0 when off). */
+#define AS_SWITCH(id, key, test, first, last) c->p_on[P_##id] = v[first] != 0 && v[last] != 0;
+    PATTERN_LIST(AS_SWITCH)
+#undef AS_SWITCH
+    c->time_limit_s = (long long)v[CFG_END_TIME_LIMIT_S];
+    c->max_cards = (long long)v[CFG_END_MAX_CARDS];
+    int decks = (int)v[CFG_DECK_DECKS]; /* auto, 1, 2: auto is one deck up to 6 players (Rules.deck_for) */
     c->decks = decks ? decks : (players <= 6 ? 1 : 2);
-    c->jokers = (int)v[CFG_JOKERS];
+    c->jokers = (int)v[CFG_DECK_JOKERS];
     c->bot_pace = v[CFG_BOT_PACE];
     for (int p = 0; p < P_COUNT; p++) {
         c->diff_miss[p] = v[CFG_DIFFICULTY + 2 * p];
@@ -1158,7 +1154,7 @@ static int read_config(const double *v, Py_ssize_t count, Config *c) {
     c->long_miss = v[CFG_LONG_MISS];
     c->near_wrong = v[CFG_NEAR_WRONG];
     if (c->decks < 1 || c->decks > 2 || c->jokers < 0 || c->jokers > 2 || c->run > 4 || c->penalty_cards < 0 ||
-        c->flush > 8 || c->penalty < PEN_BURN || c->penalty > PEN_GIVE_PILE || c->wildcard > R_ACE)
+        c->flush > 8 || c->penalty < SLAPPING_PENALTY_BURN || c->penalty > SLAPPING_PENALTY_GIVE_PILE || c->wildcard > R_ACE)
         return 0;
     for (int i = 0; i < players; i++) {
         const double *seat = v + CFG_HEADER + i * SEAT_SIZE;
@@ -1198,6 +1194,7 @@ static int play_game(Sim *s, const Config *c, uint64_t seed, int want_hash, cons
     s->last_flipper = -1;
     s->winner = -1;
     for (int seat = 0; seat < MAX_SEATS; seat++) s->locked_pile[seat] = s->paid_at[seat] = -1;
+    s->table_paid_at = -1;
 
     /* The deck (cards.DeckSpec.cards), shuffled (shuffle.SeededRandom.shuffle) and dealt from seat 0. */
     uint8_t deck[MAX_TOTAL];
@@ -1326,7 +1323,7 @@ static PyMethodDef methods[] = {
 
 /* ------------------------------------------------------------------ the lists, by name */
 
-#define AS_NAME(id, name) name,
+#define AS_NAME(id, name, ...) name,
 #define AS_RULE_SPEC(id, key, lo, hi, choices) {key, lo, hi, choices},
 typedef struct {
     const char *key;

@@ -67,6 +67,11 @@ SAVE_GAME = "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES 
 SAVE_GAME_IF_MISSING = "INSERT OR IGNORE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)"
 
 
+# The write-ahead log is cut back to this size when it starts over (SQLite otherwise keeps it at the largest it
+# ever was); the rooms' journal also empties it once it passes this (``rooms/journal.py``, ``Checkpoints``).
+WAL_LIMIT_BYTES = 64 * 1024 * 1024
+
+
 def connect(
     path: Path, *, synchronous: Literal["FULL", "NORMAL"], timeout: float, any_thread: bool = False
 ) -> sqlite3.Connection:
@@ -76,6 +81,7 @@ def connect(
     db = sqlite3.connect(path, timeout=timeout, check_same_thread=not any_thread)
     db.execute("PRAGMA journal_mode = WAL")
     db.execute(f"PRAGMA synchronous = {synchronous}")
+    db.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")
     return db
 
 

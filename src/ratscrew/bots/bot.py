@@ -103,8 +103,9 @@ class Sight:
         )
         easiest = None
         if matches:
-            pattern = min(matches, key=lambda m: PATTERN_DIFFICULTY.get(m.pattern, (2.0, 100.0))).pattern
-            easiest = (pattern, *PATTERN_DIFFICULTY.get(pattern, (2.0, 100.0)))
+            # Every pattern has its difficulty (tests/test_declarations.py names one that lacks it).
+            pattern = min(matches, key=lambda m: PATTERN_DIFFICULTY[m.pattern]).pattern
+            easiest = (pattern, *PATTERN_DIFFICULTY[pattern])
         near_miss = not matches and _nearly(pile)
         return Sight(rules, pile, out, over, cards, tuple(matches), long_challenge, near_miss, burned, easiest, locked)
 

@@ -105,6 +105,7 @@ class Game:
         self._locked_until = [0] * players  # lockout: the card count from which the seat's slaps count again
         self._locked_pile: list[int | None] = [None] * players  # lockout-pile: the tricks count the lock lasts
         self._paid_at = [-1] * players  # the card count at the seat's last wrong slap (once_per_card)
+        self._table_paid_at = -1  # the card count at anyone's last wrong slap (once_per_card_scope = table)
         self._patterns = enabled_patterns(rules)
         self._total = len(every_card)
         jokers = any(c.is_joker for c in every_card)
@@ -325,13 +326,26 @@ class Game:
 
     def _peek_leader(self, winner: Seat) -> Seat:
         """Who will lead once ``winner`` collects (without settling anybody yet)."""
-        if self.rules.players.leader == "winner":
+        leader = self.rules.players.leader
+        if leader == "winner":
             return winner
-        for step in range(1, self.players):
-            s = (winner + step) % self.players
-            if not self.out[s] and self.stacks[s]:
+        if leader == "left":
+            for step in range(1, self.players):
+                s = (winner + step) % self.players
+                if not self.out[s] and self.stacks[s]:
+                    return s
+            return winner
+        start = self._after_last_card()
+        for step in range(self.players):
+            s = (start + step) % self.players
+            if not self.out[s] and (self.stacks[s] or s == winner):  # the winner will hold the pile
                 return s
         return winner
+
+    def _after_last_card(self) -> Seat:
+        """``players.leader`` = ``next``: the seat after the one who turned the last card (the first seat when no
+        card has been turned yet), from which play goes on, whoever won the pile."""
+        return self.first if self.last_flipper is None else (self.last_flipper + 1) % self.players
 
     def _nearest_in(self, seat: Seat) -> Seat:
         for step in range(self.players):
@@ -365,7 +379,7 @@ class Game:
                 return
         matches = self.matches()
         if not matches:
-            if self.rules.slapping.once_per_card and self._paid_at[seat] == self.cards:
+            if self.rules.slapping.once_per_card and self._paid_for_this_card(seat):
                 self._events.append(SlapDismissed(seat, DismissReason.ONCE_PER_CARD))
                 return
             self._wrong_slap(seat)
@@ -382,6 +396,13 @@ class Game:
         else:
             self._collect()
 
+    def _paid_for_this_card(self, seat: Seat) -> bool:
+        """``once_per_card``: a wrong slap on this card was punished already, the seat's own (``player``) or
+        anyone's (``table``), so this one is set aside."""
+        if self.rules.slapping.once_per_card_scope == "table":
+            return self._table_paid_at == self.cards
+        return self._paid_at[seat] == self.cards
+
     def _end_split_window(self) -> None:
         if self._split:
             self._collect()
@@ -395,7 +416,7 @@ class Game:
         penalty = slapping.penalty
         count = slapping.penalty_cards
         take = stack.pop if slapping.penalty_from == "bottom" else stack.popleft
-        self._paid_at[seat] = self.cards
+        self._paid_at[seat] = self._table_paid_at = self.cards
         if penalty == "burn":
             for _ in range(min(count, len(stack))):
                 burned.append(take())
@@ -504,6 +525,12 @@ class Game:
         leader = seats[0]
         if self.rules.players.leader == "left":
             nxt = self._next_player(leader)
+            if self.outcome is not None:
+                return
+            leader = leader if nxt is None else nxt
+        elif self.rules.players.leader == "next":
+            # Play goes on as it would have: from the seat after the last card's, skipping as play always does.
+            nxt = self._settle_from(self._after_last_card())
             if self.outcome is not None:
                 return
             leader = leader if nxt is None else nxt

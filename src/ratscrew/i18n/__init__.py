@@ -10,12 +10,19 @@ strangers who meet in online rooms and by adults at a shared table, the rules an
 texts) already said *vous*, and *vous* is what French card sites use with their players; buttons use the
 infinitive ("Retourner") or the *vous* imperative ("Tapez !"). German says *du*, as German card apps do (and
 *ihr* to a table of several in the score keeper). ``tests/test_table_words.py`` holds both.
+
+French typography puts a no-break space (U+00A0) before : ; ! ? » and after «, with the straight apostrophe the
+elision inserts; each concept has one word per language (tape à tort, tas, défi, total de dix, carte désignée;
+Klatscher, Stapel, Herausforderung, Zehnersumme, Wunschkarte, Kartenspiel, Partie). ``tests/test_catalog_words.py``
+lists the synonyms each language left behind.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 
@@ -47,8 +54,25 @@ def _rules_english() -> dict[str, str]:
     return texts
 
 
+_recorders: list[set[str]] = []
+
+
+@contextmanager
+def recording() -> Iterator[set[str]]:
+    """Every key looked up while it lasts (a count's ``.one`` and ``.other`` both): the tests check that each
+    key a page asks for exists in every language, since ``text`` would quietly fall back to English."""
+    seen: set[str] = set()
+    _recorders.append(seen)
+    try:
+        yield seen
+    finally:
+        _recorders.remove(seen)
+
+
 def text(lang: str, key: str, **values: object) -> str:
     """One message with ``{name}`` placeholders filled; falls back to English, then to the key itself."""
+    for seen in _recorders:
+        seen.add(key)
     template = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
     if lang == "fr":
         template = _elide(template, values)
@@ -110,4 +134,6 @@ def plural(lang: str, n: int) -> str:
 
 def text_count(lang: str, key: str, n: int, **values: object) -> str:
     """``key.one`` or ``key.other`` by the plural category of ``n``, with ``{n}`` filled in."""
+    for seen in _recorders:
+        seen.update((f"{key}.one", f"{key}.other"))
     return text(lang, f"{key}.{plural(lang, n)}", n=n, **values)

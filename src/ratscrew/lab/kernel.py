@@ -50,12 +50,14 @@ from ratscrew.engine.events import (
 )
 from ratscrew.engine.outcome import Ending, Result
 from ratscrew.lab.game import GameStats, play_one
+from ratscrew.lab.kernel_header import COMMAND as HEADER_COMMAND
 from ratscrew.patterns import PATTERN_KEYS
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, Value
 from ratscrew.table.table import TableEvent
 
 MODULE = "ratscrew._ers_fast"
+_REBUILD = f"run `{HEADER_COMMAND}` and rebuild it (scripts/setup-env)"
 # The levels whose every draw the kernel makes as the Python bot does. ``match`` plays at Medium's speed
 # in the lab: its person is another computer, never measured, so its reaction fit is Medium's, fixed.
 COVERED_LEVELS = frozenset({"easy", "medium", "hard", "expert", "perfect", "instant", "match"})
@@ -88,7 +90,8 @@ KernelRow = tuple[int, int, int, int, int, int, int, int, int, int, tuple[int, .
 
 class KernelMismatch(RuntimeError):
     """The compiled kernel was built from other sources than these modules: a field, a value or an order
-    differs, so its numbers cannot be read. Rebuild it (``scripts/setup-env``)."""
+    differs, so its numbers cannot be read. Regenerate its lists and rebuild it (``python -m
+    ratscrew.lab.kernel_header``, then ``scripts/setup-env``)."""
 
 
 def covers(rules: Rules, levels: Sequence[str]) -> str | None:
@@ -127,14 +130,14 @@ def kernel_mismatch(module: ModuleType) -> str | None:
     """What differs between the compiled kernel's lists and these modules' (None when nothing does)."""
     row = getattr(module, "ROW_FIELDS", None)
     if row != ROW_FIELDS:
-        return f"{MODULE} returns {row} for a game, these modules read {ROW_FIELDS}: rebuild it"
+        return f"{MODULE} returns {row} for a game, these modules read {ROW_FIELDS}: {_REBUILD}"
     enums: dict[str, tuple[str, ...]] = module.ENUMS
     for name, values in _ENUMS.items():
         if enums.get(name) != values:
-            return f"{MODULE} numbers {name} as {enums.get(name)}, these modules as {values}: rebuild it"
+            return f"{MODULE} numbers {name} as {enums.get(name)}, these modules as {values}: {_REBUILD}"
     missing = [key for key in module.RULE_VALUES if key not in OPTIONS_BY_KEY]
     if missing:
-        return f"{MODULE} plays rules key {missing[0]}, which these modules do not know: rebuild it"
+        return f"{MODULE} plays rules key {missing[0]}, which these modules do not know: {_REBUILD}"
     return None
 
 
@@ -164,10 +167,10 @@ def _packed(named: dict[str, float], names: Sequence[str], what: str) -> list[fl
     """``named`` in the kernel's order of ``names``; a name either side lacks is a KernelMismatch."""
     missing = [n for n in names if n not in named]
     if missing:
-        raise KernelMismatch(f"{MODULE} reads {what} field {missing[0]!r}, which these modules do not send: rebuild it")
+        raise KernelMismatch(f"{MODULE} reads {what} field {missing[0]!r}, which these modules do not send: {_REBUILD}")
     extra = [n for n in named if n not in names]
     if extra:
-        raise KernelMismatch(f"these modules send {what} field {extra[0]!r}, which {MODULE} does not read: rebuild it")
+        raise KernelMismatch(f"these modules send {what} field {extra[0]!r}, which {MODULE} does not read: {_REBUILD}")
     return [named[n] for n in names]
 
 
@@ -191,7 +194,7 @@ def config(rules: Rules, levels: Sequence[str], bot_pace: float = 1.0) -> bytes:
         "near_miss_wrong": NEAR_MISS_WRONG,
     }
     for key in PATTERN_KEYS:
-        named[f"miss.{key}"], named[f"extra.{key}"] = PATTERN_DIFFICULTY.get(key, (2.0, 100.0))
+        named[f"miss.{key}"], named[f"extra.{key}"] = PATTERN_DIFFICULTY[key]
     values = _packed(named, module.CONFIG_FIELDS, "configuration")
     for name in levels:
         values += _packed(_seat(resolve(name)), module.SEAT_FIELDS, "seat")

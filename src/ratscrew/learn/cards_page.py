@@ -52,6 +52,8 @@ def _fact(
     tr: Texts, rules: Rules, key: str, pile: Sequence[Card] | None, pattern: str | None = None, **values: object
 ) -> Doc:
     fact: Doc = {"text": tr(key, **values)}
+    if pattern is not None:
+        fact["pattern"] = pattern  # the pattern the fact tells of (a test checks each one is told of)
     if pile is not None:
         fact["example"] = example(tr, rules, pile, shows=pattern)
     return fact
@@ -115,7 +117,9 @@ def card_facts(tr: Texts, rules: Rules, rank: Rank) -> list[Doc]:
     if s.sandwich:
         facts.append(_fact(tr, rules, "learn.cards.sandwich", [other, _filler([rank]), card], "sandwich", rank=name))
     if rank in (Rank.KING, Rank.QUEEN):
-        mate = show_card(Rank.QUEEN if rank is Rank.KING else Rank.KING)
+        # Of the card's own suit where the table asks a King and Queen to share one (slaps.marriage_suits).
+        suit = card.suit.value if s.marriage_suits != "any" and card.suit is not None else None
+        mate = show_card(Rank.QUEEN if rank is Rank.KING else Rank.KING, suit)
         if s.marriage:
             facts.append(_fact(tr, rules, "learn.cards.marriage", [mate, card], "marriage"))
         if s.divorce:
@@ -124,16 +128,11 @@ def card_facts(tr: Texts, rules: Rules, rank: Rank) -> list[Doc]:
         partners = _ten_partners(rules, rank)
         if partners:
             first = partners[0]
-            facts.append(
-                _fact(
-                    tr,
-                    rules,
-                    "learn.cards.ten",
-                    [_partner(first, card), card],
-                    "ten",
-                    partners=", ".join(r.symbol if r is not Rank.TEN else "10" for r in partners),
-                )
-            )
+            shown = ", ".join(r.symbol if r is not Rank.TEN else "10" for r in partners)
+            facts.append(_fact(tr, rules, "learn.cards.ten", [_partner(first, card), card], "ten", partners=shown))
+            if s.ten_gap != "off":
+                around = [_partner(first, card), _filler([rank, first]), card]
+                facts.append(_fact(tr, rules, f"learn.cards.ten_gap.{s.ten_gap}", around, "ten_gap", partners=shown))
         else:
             facts.append({"text": tr("learn.cards.no_ten")})
     if s.run:
@@ -141,7 +140,7 @@ def card_facts(tr: Texts, rules: Rules, rank: Rank) -> list[Doc]:
         if run_pile is not None:
             facts.append(_fact(tr, rules, "learn.cards.run", run_pile, "run", n=s.run))
     if s.top_bottom:
-        facts.append({"text": tr("learn.cards.top_bottom", rank=name)})
+        facts.append(_fact(tr, rules, "learn.cards.top_bottom", None, "top_bottom", rank=name))
     facts.extend(_house_facts(tr, rules, rank, card, other))
     return facts
 

@@ -28,7 +28,7 @@ from ratscrew.errors import MalformedInput, NotFound, RulesError
 from ratscrew.learn.examples import match_doc
 from ratscrew.learn.narrator import Step, challenge_steps, narrate
 from ratscrew.learn.words import Doc, Texts, card_text, cards_text, no_challenges, rank_name, slap_keys
-from ratscrew.patterns import find_matches, wildcard_rank
+from ratscrew.patterns import PATTERNS_BY_KEY, find_matches, wildcard_rank
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
 
@@ -280,9 +280,10 @@ class _Shoe:
         self.rng = rng
         self.cards = [c for c in _deck(rules, rng, jokers=bool(rules.deck.jokers)) if c not in avoid]
 
-    def take(self, rank: Rank) -> Card:
+    def take(self, rank: Rank, suits: Collection[Suit | None] | None = None) -> Card:
+        """The next card of ``rank`` (and of one of ``suits``, when given)."""
         for i, card in enumerate(self.cards):
-            if card.rank is rank:
+            if card.rank is rank and (suits is None or card.suit in suits):
                 return self.cards.pop(i)
         raise _ShoeEmpty(f"no {rank.symbol} left in the shoe")
 
@@ -338,9 +339,11 @@ def _pattern_top(rng: SeededRandom, rules: Rules, shoe: _Shoe, pattern: str) -> 
         return [shoe.take(rank), shoe.any(avoid=[rank]), shoe.take(rank)]
     if pattern in ("marriage", "divorce"):
         pair = [Rank.KING, Rank.QUEEN] if rng.below(2) else [Rank.QUEEN, Rank.KING]
+        first = shoe.take(pair[0])
+        second = shoe.take(pair[1], _partner_suits(rules, first))
         if pattern == "marriage":
-            return [shoe.take(pair[0]), shoe.take(pair[1])]
-        return [shoe.take(pair[0]), shoe.any(avoid=[Rank.KING, Rank.QUEEN]), shoe.take(pair[1])]
+            return [first, second]
+        return [first, shoe.any(avoid=[Rank.KING, Rank.QUEEN]), second]
     if pattern == "run":
         length = rules.slaps.run
         start = rng.below(13) if rules.slaps.run_wrap else rng.below(14 - length)
@@ -355,7 +358,23 @@ def _pattern_top(rng: SeededRandom, rules: Rules, shoe: _Shoe, pattern: str) -> 
         a, b = _ten_pair(rng, rules)
         middle = shoe.take(courts[rng.below(3)]) if rules.slaps.ten_gap == "court" else shoe.any(avoid=[a, b])
         return [shoe.take(a), middle, shoe.take(b)]
-    return [shoe.take(Rank.JOKER)]
+    if pattern == "joker":
+        return [shoe.take(Rank.JOKER)]
+    # A pattern this module does not build is a declaration with a piece missing (tests/test_declarations.py).
+    raise LookupError(f"learn/drills.py builds no pile for the pattern {pattern}: add it to _pattern_top")
+
+
+_RED = (Suit.HEARTS, Suit.DIAMONDS)
+_BLACK = (Suit.SPADES, Suit.CLUBS)
+
+
+def _partner_suits(rules: Rules, card: Card) -> Collection[Suit | None] | None:
+    """The suits a King or Queen may have to marry ``card`` under ``slaps.marriage_suits`` (None: any)."""
+    if rules.slaps.marriage_suits == "same-suit":
+        return (card.suit,)
+    if rules.slaps.marriage_suits == "same-colour":
+        return _RED if card.suit in _RED else _BLACK
+    return None
 
 
 # Patterns made by the two ends of the pile, with the fewest cards between them.
@@ -443,12 +462,6 @@ def _segment(rng: SeededRandom, rules: Rules, target: str, used: set[Card]) -> l
     return [_Shoe(rules, rng).any()]
 
 
-def _span(rules: Rules, pattern: str) -> int:
-    """How many top cards of the pile a pattern looks at (the page shows that many)."""
-    spans = {"run": rules.slaps.run, "flush": rules.slaps.flush, "bigmac": 4}
-    return spans.get(pattern, 3)
-
-
 def stream_drill(
     tr: Texts, rules: Rules, rng: SeededRandom, patterns: Sequence[str], length: int = STREAM_LENGTH
 ) -> Doc:
@@ -474,8 +487,10 @@ def stream_drill(
                 pile = []
     return {
         "cards": items,
-        "shown": max(3, *(_span(rules, k) for k in patterns)),
+        # The page shows as many top cards as the patterns in play look at (three at least), and the bottom card
+        # too where a pattern joins it to the top.
+        "shown": max(3, *(PATTERNS_BY_KEY[k].reach_under(rules.slaps) for k in patterns)),
         "interval_ms": 1200,
-        "patterns": [{"key": k, "name": tr(f"pattern.{k}")} for k in patterns],
+        "patterns": [{"key": k, "name": tr(f"pattern.{k}"), "bottom": PATTERNS_BY_KEY[k].bottom} for k in patterns],
         "question": tr("drill.stream.q"),
     }

@@ -31,11 +31,13 @@ OTHER_SUIT = {"S": "H", "H": "C", "C": "D", "D": "S"}
 
 
 def match_doc(tr: Texts, match: Match) -> Doc:
-    """A match with its name and a one-line reason in the page's language."""
+    """A match with its name, a one-line reason in the page's language, and the places of its cards in the pile
+    (``positions``, from the bottom: what a page marks)."""
     return {
         "pattern": match.pattern,
         "name": tr(f"pattern.{match.pattern}"),
         "cards": [str(c) for c in match.cards],
+        "positions": list(match.positions),
         "why": tr(f"pattern.{match.pattern}.why", cards=cards_text(match.cards, tr)),
     }
 
@@ -79,8 +81,9 @@ _SHOWS: dict[str, tuple[str, ...]] = {
     "double": ("4C 9H 9S", "JD 6S 6H", "2C 8D 8S"),
     "sandwich": ("3D 7S KD 7C", "5H 8C 2S 8D", "JH 4S 9D 4C"),
     "top_bottom": ("8C 3D KS 5H 8H", "6S 2H JC 6D", "QH 4C 9S 2D QC"),
-    "marriage": ("5S KH QC", "9D QS KD", "3H KS QD"),
-    "divorce": ("4H KC 7D QS", "2S QH 8C KD"),
+    # The last of each is a King and a Queen of one suit, for tables that ask for that (slaps.marriage_suits).
+    "marriage": ("5S KH QC", "9D QS KD", "3H KS QD", "7C KH QH"),
+    "divorce": ("4H KC 7D QS", "2S QH 8C KD", "6D KS 3H QS"),
     "ten": ("KS 3H 7D", "JC 6S 4H", "QD 2C 8H"),
     "ten_gap": ("5D 3H KC 7S", "9S 2C QH 8D", "6D 3H 5C 7S"),
     "joker": ("5D X", "QC X"),
@@ -177,6 +180,8 @@ def _near_misses(tr: Texts, rules: Rules, pattern: str) -> list[Doc]:
         near.append(("KD AS 9H", "learn.near.ten_ace"))
     if pattern == "ten_gap" and slaps.ten_gap == "court":
         near.append(("6D 3H 5C 7S", "learn.near.ten_gap"))
+    if pattern == "marriage" and slaps.marriage_suits != "any":
+        near.append(("5S KH QC", f"learn.near.marriage_suits.{slaps.marriage_suits}"))
     out: list[Doc] = []
     for pile_text, key in near:
         pile = _clean(rules, pile_text)

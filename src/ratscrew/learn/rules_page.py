@@ -29,7 +29,7 @@ from ratscrew.learn.words import (
     value_label,
     wildcard_text,
 )
-from ratscrew.patterns import PATTERN_KEYS
+from ratscrew.patterns import PATTERN_KEYS, PATTERNS, PATTERNS_BY_KEY
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, SECTIONS, Rules
 
 COURT_RANKS: tuple[Rank, ...] = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
@@ -245,6 +245,8 @@ def pattern_rule(tr: Texts, rules: Rules, pattern: str) -> str:
     if pattern == "top_bottom_ten":
         return tr(f"learn.pattern.top_bottom_ten.{s.ten}")
     sentence = tr(f"learn.pattern.{pattern}.rule")
+    if pattern in ("marriage", "divorce") and s.marriage_suits != "any":
+        sentence += " " + tr(f"learn.pattern.marriage_suits.{s.marriage_suits}")
     if pattern in ("top_bottom", "top_bottom_ten") and s.burned_count:
         sentence += " " + tr("learn.pattern.top_bottom.burned")
     if pattern == "joker" and not rules.deck.jokers:
@@ -264,12 +266,17 @@ def pattern_block(tr: Texts, rules: Rules, pattern: str) -> Doc:
 
 
 def pattern_keys(pattern: str) -> tuple[str, ...]:
-    """The rules keys a pattern depends on (shown beside it)."""
-    return {
-        "run": ("slaps.run", "slaps.run_wrap"),
-        "ten_gap": ("slaps.ten", "slaps.ten_gap"),
-        "top_bottom_ten": ("slaps.ten", "slaps.top_bottom_ten"),
-    }.get(pattern, (f"slaps.{pattern}",))
+    """The rules keys a pattern depends on (shown beside it): those that switch it on, and the options that
+    change it (they need its switch, as ``slaps.run_wrap`` needs ``slaps.run``) without being another pattern's
+    switch (``slaps.ten_gap`` needs a ten, but is a pattern of its own)."""
+    declared = PATTERNS_BY_KEY[pattern]
+    switches = {p.switch for p in PATTERNS}
+    changes = [
+        o.key
+        for o in OPTIONS
+        if o.needs is not None and declared.switch in o.needs.keys and o.key not in switches | set(declared.on)
+    ]
+    return (*declared.on, *changes)
 
 
 def section_slaps(tr: Texts, rules: Rules) -> Doc:
@@ -324,7 +331,8 @@ def section_wrong(tr: Texts, rules: Rules) -> Doc:
         blocks.append(paragraph(tr("learn.wrong.locked")))
     if s.penalty == "give-pile":
         blocks.append(paragraph(tr("learn.wrong.give_pile_leader")))
-    blocks.append(paragraph(tr("learn.wrong.once_per_card" if s.once_per_card else "learn.wrong.several")))
+    once = "learn.wrong.once_per_card" + ("_table" if s.once_per_card_scope == "table" else "")
+    blocks.append(paragraph(tr(once if s.once_per_card else "learn.wrong.several")))
     blocks.append(paragraph(tr("learn.wrong.late")))
     keys = (
         "slapping.penalty",
@@ -332,6 +340,7 @@ def section_wrong(tr: Texts, rules: Rules) -> Doc:
         "slapping.lockout_cards",
         "slapping.penalty_from",
         "slapping.once_per_card",
+        "slapping.once_per_card_scope",
     )
     return {"id": "wrong", "title": tr("learn.wrong.title"), "blocks": blocks, "keys": keys_doc(tr, rules, keys)}
 

@@ -25,11 +25,6 @@ from ratscrew.learn.words import (
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
 
 COURT_LETTERS: tuple[Rank, ...] = (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
-# Options a person at a real table never agrees on (timing only a computer measures, simulation guards):
-# left out of the list of changes, as the score keeper always did.
-MACHINE_ONLY: frozenset[str] = frozenset(
-    ("slapping.collect_delay_ms", "slapping.tie_window_ms", "end.time_limit_s", "end.max_cards")
-)
 
 
 def letter(tr: Texts, rank: Rank) -> str:
@@ -49,6 +44,8 @@ def _pattern_note(tr: Texts, rules: Rules, key: str) -> str:
         return tr("scores.rules.flush", n=s.flush)
     if key == "wildcard":
         return tr("scores.rules.wildcard", rank=wildcard_text(tr, rules))
+    if key in ("marriage", "divorce") and s.marriage_suits != "any":
+        return tr(f"scores.rules.pattern.{key}") + tr(f"scores.rules.suits.{s.marriage_suits}")
     return tr(f"scores.rules.pattern.{key}")
 
 
@@ -96,6 +93,8 @@ def chips(tr: Texts, rules: Rules) -> list[str]:
             on.append(tr("rules.chip.flush", n=s.flush))
         elif key == "wildcard":
             on.append(tr("rules.chip.wildcard", rank=wildcard_text(tr, rules)))
+        elif key in ("marriage", "divorce") and s.marriage_suits != "any":
+            on.append(tr(f"rules.chip.suited.{s.marriage_suits}", name=tr(f"pattern.{key}")))
         else:
             on.append(tr(f"pattern.{key}"))
     p = rules.players
@@ -138,7 +137,7 @@ def changes(tr: Texts, rules: Rules) -> list[Doc]:
                 "label": label,
                 "value_label": words,
                 "chip": tr("rules.chip.change", label=label, value=words),
-                "table": key not in MACHINE_ONLY,
+                "table": opt.table,
             }
         )
     return out
@@ -167,7 +166,7 @@ def penalty_sentence(tr: Texts, rules: Rules) -> str:
         if s.penalty_from == "bottom":
             sentence += " " + tr("scores.rules.penalty_bottom")
     if s.once_per_card:
-        sentence += " " + tr("scores.rules.once_per_card")
+        sentence += " " + tr("scores.rules.once_per_card" + ("_table" if s.once_per_card_scope == "table" else ""))
     return sentence
 
 
@@ -207,7 +206,7 @@ def lines(tr: Texts, rules: Rules, players: int) -> list[str]:
         out.append(tr("scores.rules.out_is_out"))
     else:
         out.append(tr(f"scores.rules.out_{p.out_when.replace('-', '_')}"))
-    out.append(tr("scores.rules.leader_left" if p.leader == "left" else "scores.rules.leader_winner"))
+    out.append(tr(f"scores.rules.leader_{p.leader}"))
     out.append(str(deck_doc(tr, rules, players)["text"]))
     if slapping and rules.slaps.burned_count:
         out.append(tr("scores.rules.burned_count"))

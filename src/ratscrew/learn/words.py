@@ -29,11 +29,7 @@ def slap_keys(rules: Rules) -> list[str]:
     """The patterns that can really be slapped: enabled, and what their option needs (rules/options.py) is
     set so; the joker slap needs jokers in the deck. Learn, the summary and the cheat sheet all ask here."""
     values = rules.values()
-    return [
-        p.key
-        for p in enabled_patterns(rules)
-        if (opt := OPTIONS_BY_KEY.get(f"slaps.{p.key}")) is None or needs_met(opt, values)
-    ]
+    return [p.key for p in enabled_patterns(rules) if needs_met(OPTIONS_BY_KEY[p.switch], values)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,9 +111,9 @@ def value_label(tr: Texts, opt: Option, value: Value) -> str:
 
 
 def option_label(tr: Texts, key: str) -> str:
-    """A rules key's short name for players (the score keeper's label), or its summary where it has none."""
-    label = tr(f"scores.opt.{key}")
-    return tr(f"option.{key}") if label == f"scores.opt.{key}" else label
+    """A rules key's short name for players (the score keeper's label), or its summary for what only a computer
+    measures (the score keeper has no label for those: it leaves them out)."""
+    return tr(f"scores.opt.{key}") if OPTIONS_BY_KEY[key].table else tr(f"option.{key}")
 
 
 def key_doc(tr: Texts, rules: Rules, key: str) -> Doc:

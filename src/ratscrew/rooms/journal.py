@@ -51,6 +51,7 @@ LOG_EVERY_S = 30.0  # a failure that goes on is logged again this often
 MOST_WAITING = 50_000
 CHECKPOINT_EVERY_S = 2.0  # the log is copied into the file, and synced, this often (what a power cut may lose)
 LOCKED_WAIT_S = 0.25  # how long a commit waits for the store's own writes to the file, on the loop's thread
+TRUNCATE_WAIT_S = 0.05  # how long that emptying may hold the writers up, at most, before it tries next time
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,21 +298,36 @@ def _saved(db: sqlite3.Connection, code: str, doc: dict[str, Any], seq: int) -> 
 
 
 class Checkpoints:
-    """Copies the log into the file every ``CHECKPOINT_EVERY_S``, on a thread of its own: a checkpoint syncs
-    the disk, which no commit on the event loop should wait for. Passive: it never holds up a writer."""
+    """Copies the log into the file every ``every_s``, on a thread of its own: a checkpoint syncs the disk,
+    which no commit on the event loop should wait for. Passive: it never holds up a writer.
 
-    def __init__(self, path: Path) -> None:
+    A passive checkpoint copies the log as it was when it began, and the log only starts over from its first
+    byte once a writer finds all of it copied: while the rooms write without a pause (hundreds of rooms, both
+    workers), that never happens and the file grew by megabytes a second, for as long as the writes went on
+    (425 MB in two minutes). So once the log passes ``limit_bytes``, a truncating checkpoint follows the
+    passive one: it holds new writers back only to copy what came in since (a moment's writes), waits at
+    most ``TRUNCATE_WAIT_S`` for the writer in progress, else gives up until the next round, and leaves the
+    log empty."""
+
+    def __init__(
+        self, path: Path, *, every_s: float = CHECKPOINT_EVERY_S, limit_bytes: int = database.WAL_LIMIT_BYTES
+    ) -> None:
         self.path = path
+        self.every_s = every_s
+        self.limit_bytes = limit_bytes
+        self._log = path.with_name(path.name + "-wal")
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ratscrew checkpoints", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         db: sqlite3.Connection | None = None
-        while not self._stop.wait(CHECKPOINT_EVERY_S):
+        while not self._stop.wait(self.every_s):
             try:
-                db = db or database.connect(self.path, synchronous="NORMAL", timeout=5, any_thread=True)
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                db = db or self._connect()
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                if self._log_size() > self.limit_bytes:
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             except sqlite3.Error as exc:  # the journal's own commits say when the file fails; this waits
                 log.warning("journal: a checkpoint failed (%s: %s)", exc.__class__.__name__, exc)
                 if db is not None:
@@ -319,6 +335,15 @@ class Checkpoints:
                 db = None
         if db is not None:
             db.close()
+
+    def _connect(self) -> sqlite3.Connection:
+        return database.connect(self.path, synchronous="NORMAL", timeout=TRUNCATE_WAIT_S, any_thread=True)
+
+    def _log_size(self) -> int:
+        try:
+            return self._log.stat().st_size
+        except FileNotFoundError:
+            return 0
 
     def close(self) -> None:
         self._stop.set()

@@ -12,101 +12,62 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from ratscrew.cards import Card, DeckSpec, Rank
 from ratscrew.patterns import PATTERNS
-from ratscrew.rules.options import LOCKING, OPTIONS, PAYING, Value, check_needs, option
+from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, Value, check_needs, option
 from ratscrew.rules.presets import preset as find_preset
+from ratscrew.rules.sections import (
+    SECTION_TYPES,
+    ChallengeRules,
+    DeckRules,
+    Decks,
+    EmptyPayer,
+    EndRules,
+    Leader,
+    MarriageSuits,
+    OnceScope,
+    OutWhen,
+    Penalty,
+    PenaltyFrom,
+    PlayerRules,
+    Section,
+    SlappingRules,
+    SlapRules,
+    TenGap,
+    TenRule,
+    Tie,
+    Wildcard,
+)
 
-EmptyPayer = Literal["loses", "next_pays"]
-Penalty = Literal["burn", "give-each", "none", "lockout", "lockout-pile", "give-pile"]
-PenaltyFrom = Literal["top", "bottom"]
-Tie = Literal["first", "split"]
-OutWhen = Literal["wrong-slap", "missed-slap", "never"]
-Leader = Literal["winner", "left"]
-TenRule = Literal["off", "numbers", "ace-one"]
-TenGap = Literal["off", "court", "any"]
-Decks = Literal["auto", 1, 2]
-Wildcard = Literal["off", 2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A"]
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "ChallengeRules",
+    "DeckRules",
+    "Decks",
+    "EmptyPayer",
+    "EndRules",
+    "Leader",
+    "MarriageSuits",
+    "OnceScope",
+    "OutWhen",
+    "Penalty",
+    "PenaltyFrom",
+    "PlayerRules",
+    "Rules",
+    "Section",
+    "SlapRules",
+    "SlappingRules",
+    "TenGap",
+    "TenRule",
+    "Tie",
+    "Wildcard",
+]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengeRules:
-    J: int = 1
-    Q: int = 2
-    K: int = 3
-    A: int = 4
-    empty_payer: EmptyPayer = "loses"
-    ten_stops: bool = False
-    joker: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class SlappingRules:
-    collect_delay_ms: int = 1000
-    penalty: Penalty = "burn"
-    penalty_cards: int = 1
-    lockout_cards: int = 5
-    penalty_from: PenaltyFrom = "top"
-    once_per_card: bool = False
-    tie_window_ms: int = 0
-    tie: Tie = "first"
-
-    @property
-    def locks_out(self) -> bool:
-        """A wrong slap stops the slapper slapping for a while (``lockout``, ``lockout-pile``)."""
-        return self.penalty in LOCKING
-
-    @property
-    def pays_in_cards(self) -> bool:
-        """A wrong slap costs cards from the slapper's stack (``burn``, ``give-each``)."""
-        return self.penalty in PAYING
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRules:
-    slap_in: bool = True
-    out_when: OutWhen = "wrong-slap"
-    leader: Leader = "winner"
-
-
-@dataclass(frozen=True, slots=True)
-class SlapRules:
-    double: bool = True
-    sandwich: bool = True
-    top_bottom: bool = False
-    marriage: bool = False
-    divorce: bool = False
-    run: int = 0
-    run_wrap: bool = True
-    ten: TenRule = "off"
-    ten_gap: TenGap = "off"
-    joker: bool = True
-    burned_count: bool = False
-    bigmac: bool = False
-    flush: int = 0
-    wildcard: Wildcard = "off"
-    six_nine: bool = False
-    top_bottom_ten: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class EndRules:
-    time_limit_s: int = 0
-    max_cards: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class DeckRules:
-    decks: Decks = "auto"
-    jokers: int = 0
-
-
-Section = ChallengeRules | SlappingRules | PlayerRules | SlapRules | EndRules | DeckRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,26 +127,27 @@ class Rules:
         return any(p.enabled(s) and (p.key != "joker" or jokers_in_play) for p in PATTERNS)
 
 
+def _check_patterns() -> None:
+    """Every pattern is switched on by slap rules keys (a typo in a pattern's declaration is named here)."""
+    for pattern in PATTERNS:
+        unknown = [k for k in pattern.on if k not in OPTIONS_BY_KEY or not k.startswith("slaps.")]
+        if unknown:
+            raise TypeError(f"pattern {pattern.key} is switched on by {unknown[0]}, which is no slaps.* rules key")
+
+
+_check_patterns()
+
+
 @cache
 def _demands(challenge: ChallengeRules) -> dict[Rank, int]:
     c = challenge
     return {Rank.JACK: c.J, Rank.QUEEN: c.Q, Rank.KING: c.K, Rank.ACE: c.A, Rank.JOKER: c.joker}
 
 
-_SECTION_TYPES: dict[str, type[Section]] = {
-    "challenge": ChallengeRules,
-    "slapping": SlappingRules,
-    "players": PlayerRules,
-    "slaps": SlapRules,
-    "end": EndRules,
-    "deck": DeckRules,
-}
-
-
 def _from_values(preset: str, values: Mapping[str, Value]) -> Rules:
     check_needs(values)
     sections: dict[str, Any] = {}
-    for name, cls in _SECTION_TYPES.items():
+    for name, cls in SECTION_TYPES:
         updates: dict[str, Any] = {k.split(".", 1)[1]: v for k, v in values.items() if k.split(".", 1)[0] == name}
         sections[name] = cls(**updates)
     return Rules(preset, **sections)

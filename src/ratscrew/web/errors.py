@@ -49,17 +49,27 @@ def error_response(message: str, status: int, extra: Mapping[str, object] | None
     return JSONResponse({"error": message, **(extra or {})}, status_code=status)
 
 
+def refused(request: Request, status: int, message: str) -> None:
+    """One log line for a refused request, at info (``--log-level info``; busy at hundreds of rooms): who, what,
+    and the answer it got. The metrics count refusals at any level."""
+    client = request.client.host if request.client else "unknown"
+    log.info("refused %s %s from %s (%d): %s", request.method, request.url.path[:80], client, status, message)
+
+
 async def ratscrew_error(request: Request, exc: Exception) -> Response:
     """An error from the tree: its own message, and any fields it carries for the page (``exc.extra``)."""
     assert isinstance(exc, RatscrewError)
     extra = getattr(exc, "extra", None)
-    return error_response(str(exc), status_for(exc), extra if isinstance(extra, Mapping) else None)
+    status = status_for(exc)
+    refused(request, status, str(exc))
+    return error_response(str(exc), status, extra if isinstance(extra, Mapping) else None)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own refusals (a method a route does not take, a missing static file), as JSON like the rest."""
     assert isinstance(exc, HTTPException)
     message = f"{request.method} is not allowed here" if exc.status_code == 405 else str(exc.detail)
+    refused(request, exc.status_code, message)
     response = error_response(message, exc.status_code)
     response.headers.update(exc.headers or {})
     return response

@@ -13,7 +13,7 @@ from ratscrew.i18n import LANGUAGE_NAMES, LANGUAGES, catalog, text
 from ratscrew.patterns import PATTERN_KEYS
 from ratscrew.rooms.runner import CODE_LENGTH
 from ratscrew.rules import OPTIONS, PRESETS, Rules, rules_to_mapping
-from ratscrew.rules.options import Option
+from ratscrew.rules.options import TABLE_SECTIONS, Option
 from ratscrew.web.language import request_lang
 
 
@@ -26,15 +26,20 @@ def option_doc(opt: Option, lang: str) -> dict[str, object]:
         "default": opt.default,
         "summary": text(lang, f"option.{opt.key}"),
         "allowed": opt.allowed_text(),
+        # Whether people at a real table agree on it (the score keeper offers only those), and whether its
+        # summary says more than its short label (the score keeper's form shows it as a hint only then).
+        "table": opt.table,
+        "hint": opt.hint,
     }
     if opt.kind == "choice":
         doc["choices"] = [{"value": c, "label": text(lang, f"choice.{opt.key}.{c}")} for c in opt.choices]
     if opt.kind == "int":
         doc["minimum"], doc["maximum"] = opt.minimum, opt.maximum
     if opt.needs is not None:
-        # The form greys this option out unless ``key`` holds one of ``values`` (and sets it to ``off``, when
-        # the rules refuse it on its own: a ten with a gap needs a ten).
-        doc["needs"] = {"key": opt.needs.key, "values": list(opt.needs.values), "off": opt.needs.off}
+        # The form greys this option out unless one of ``keys`` holds one of ``values`` (and sets it to ``off``,
+        # when the rules refuse it on its own: a ten with a gap needs a ten). ``key`` is the first of ``keys``.
+        needs = opt.needs
+        doc["needs"] = {"key": needs.key, "keys": list(needs.keys), "values": list(needs.values), "off": needs.off}
     return doc
 
 
@@ -45,6 +50,8 @@ async def meta(request: Request) -> Response:
             "lang": lang,
             "languages": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES],
             "options": [option_doc(o, lang) for o in OPTIONS],
+            # The sections the score keeper asks about, in the order people talk them through.
+            "table_sections": list(TABLE_SECTIONS),
             "presets": [
                 {
                     "name": p.name,

@@ -21,6 +21,7 @@ from ratscrew.errors import RatscrewError
 from ratscrew.web.app import create_app
 from ratscrew.web.wslink import TimedWebSocket
 
+LISTEN_BACKLOG = 2048
 WS_MAX_BYTES = 64 * 1024  # the protocol itself refuses anything over 1 KiB with a readable error
 
 
@@ -29,7 +30,9 @@ def default_data_dir() -> Path:
     return Path(base) / "ratscrew"
 
 
-def bind(host: str, port: int) -> socket.socket:
+def bind(host: str, port: int, *, listen: bool = True) -> socket.socket:
+    """The server's socket on ``host:port``, listening unless ``listen`` is false: then the port is held but
+    refuses connections until uvicorn serves on it, once the app has started (its rooms restored)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -41,7 +44,10 @@ def bind(host: str, port: int) -> socket.socket:
         raise RatscrewError(
             f"cannot listen on {host}:{port}: {what}; choose another --port, or leave it out for a free one"
         ) from None
-    sock.listen(128)
+    # Room set-ups come in bursts (a proxy opens a connection for each page's socket): a queue of 128 overflowed
+    # on this machine's loaded runs. 2048 is uvicorn's own default; the kernel caps it at net.core.somaxconn.
+    if listen:
+        sock.listen(LISTEN_BACKLOG)
     return sock
 
 
@@ -87,6 +93,7 @@ def server_config(
         ws=TimedWebSocket,
         # Messages are small and many: compressing each costs more CPU than it saves on a table's link.
         ws_per_message_deflate=False,
+        backlog=LISTEN_BACKLOG,  # for a socket that listens only once uvicorn serves on it (``bind``)
         # Limits are per client address: take it from X-Forwarded-For only when the proxy sending it is trusted,
         # never from a header any local process could set.
         proxy_headers=bool(trusted_proxies),

@@ -6,15 +6,22 @@ import { has, lang, t } from "./i18n.js";
 /** @import { OptionDoc, RuleValue } from "./types.js" */
 
 /**
- * Whether `opt` applies, and the value it must then hold when it does not (null: any value, unused).
+ * Whether `opt` applies, and the value it must then hold when it does not (null: any value, unused). It applies
+ * while one of the keys it needs holds one of its values, and (given `options`) that key applies in turn: the
+ * table scope of one penalty per card needs one penalty per card, which needs a penalty that costs something.
  * @param {OptionDoc} opt
  * @param {(key: string) => RuleValue | undefined} valueOf the rules chosen so far, by "section.name"
+ * @param {OptionDoc[]} [options] every option (meta.options), to follow what the needed key needs in turn
  * @returns {{ met: boolean, off: RuleValue | null }}
  */
-export function dependency(opt, valueOf) {
+export function dependency(opt, valueOf, options = []) {
   const needs = opt.needs;
   if (!needs) return { met: true, off: null };
-  const met = needs.values.some((v) => String(v) === String(valueOf(needs.key)));
+  const met = needs.keys.some((key) => {
+    if (!needs.values.some((v) => String(v) === String(valueOf(key)))) return false;
+    const other = options.find((o) => o.key === key);
+    return !other || dependency(other, valueOf, options).met;
+  });
   return { met, off: met ? null : needs.off };
 }
 
@@ -40,14 +47,24 @@ export function forcedValue(opt, valueOf) {
  */
 export function needsReason(opt, options, nameOf = optionName) {
   const needs = opt.needs;
-  const other = needs && options.find((o) => o.key === needs.key);
-  if (!needs || !other) return "";
-  const values = needs.values.map((v) => valueWords(other, v));
-  let list = values.join(", ");
+  const others = needs ? needs.keys.map((key) => options.find((o) => o.key === key)).filter((o) => o !== undefined) : [];
+  if (!needs || !others.length) return "";
+  const values = either(needs.values.map((v) => valueWords(others[0], v)));
+  if (others.length === 1) return t("rules.needs", { setting: nameOf(others[0]), values });
+  const [first, ...rest] = others.map(nameOf);
+  return t("rules.needs_either", { first, second: rest.join(" / "), values });
+}
+
+/**
+ * Words joined by "or" as the page's language writes a list of choices.
+ * @param {string[]} words
+ */
+function either(words) {
   try {
-    list = new Intl.ListFormat(lang(), { type: "disjunction" }).format(values);
-  } catch { /* an old browser: commas will do */ }
-  return t("rules.needs", { setting: nameOf(other), values: list });
+    return new Intl.ListFormat(lang(), { type: "disjunction" }).format(words);
+  } catch {
+    return words.join(", "); // an old browser: commas will do
+  }
 }
 
 /**

@@ -82,7 +82,7 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
   /** @type {Dependent[]} */
   const dependents = [];
   /** @type {OnRuleChange} */
-  const changed = (key, value) => { settleNeeds(dependents, values, onChange); onChange(key, value); };
+  const changed = (key, value) => { settleNeeds(dependents, values, meta.options, onChange); onChange(key, value); };
   const form = sections.map((section) => {
     const fields = h("div", { class: "option-grid" });
     const options = meta.options.filter((o) => o.section === section);
@@ -97,7 +97,7 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
     return h("fieldset", { class: "option-section", disabled: !editable }, h("legend", {}, t(`rules.section.${section}`)), fields,
       optionKeys(options));
   });
-  settleNeeds(dependents, values, () => {});
+  settleNeeds(dependents, values, meta.options, () => {});
   return form;
 }
 
@@ -107,13 +107,14 @@ export function rulesForm(meta, values, { idPrefix = "opt", editable = true, onC
  * (meta.options[].needs).
  * @param {Dependent[]} dependents
  * @param {RulesDoc} values
+ * @param {OptionDoc[]} options every option (meta.options)
  * @param {OnRuleChange} onChange
  */
-function settleNeeds(dependents, values, onChange) {
+function settleNeeds(dependents, values, options, onChange) {
   /** @param {string} key */
   const valueOf = (key) => getValue(values, key);
   for (const { opt, field, editable } of dependents) {
-    const { met } = dependency(opt, valueOf);
+    const { met } = dependency(opt, valueOf, options);
     field.classList.toggle("option-inactive", !met);
     const why = /** @type {HTMLElement} */ (field.querySelector(".option-why"));
     why.hidden = met;

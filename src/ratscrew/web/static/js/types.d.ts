@@ -39,6 +39,10 @@ interface OptionBase {
   /** In the page's language. */
   summary: string;
   allowed: string;
+  /** Whether people at a real table agree on it (the score keeper offers only those). */
+  table: boolean;
+  /** Whether its summary says more than its short label (a form's hint under it). */
+  hint: boolean;
   /** Only for an option that depends on another. */
   needs?: OptionNeeds;
 }
@@ -57,7 +61,10 @@ export interface ChoiceOption extends OptionBase {
 /** An option that only applies while another holds one of some values (rules/options.py `Needs`): a form
  * greys it out otherwise, and sets it to `off` when that is not null (the rules refuse it on its own). */
 export interface OptionNeeds {
+  /** The first of `keys`. */
   key: string;
+  /** It applies while any of these holds one of `values` (and itself applies). */
+  keys: string[];
   values: RuleValue[];
   off: RuleValue | null;
 }
@@ -76,6 +83,8 @@ export interface Meta {
   lang: string;
   languages: { code: string; name: string }[];
   options: OptionDoc[];
+  /** The sections the score keeper asks about, in order (rules/sections.py `TABLE_SECTIONS`). */
+  table_sections: string[];
   presets: PresetDoc[];
   levels: { name: string; label: string; summary: string }[];
   patterns: { key: string; label: string }[];
@@ -722,6 +731,8 @@ export interface KeyDoc {
 /** A pattern found in an example pile, named in the page's language (learn/examples.py `match_doc`). */
 export interface MatchDoc extends PatternMatch {
   name: string;
+  /** Where its cards lie in the pile, from the bottom (patterns.py `Match.positions`). */
+  positions: number[];
 }
 /** An example pile, bottom first, with the engine's verdict (learn/examples.py). */
 export interface ExampleDoc {
@@ -866,7 +877,8 @@ export interface StreamDrill {
   /** How many top cards to show: as many as the patterns in play look at. */
   shown: number;
   interval_ms: number;
-  patterns: { key: string; name: string }[];
+  /** `bottom`: the pattern joins the pile's bottom card to the top (the page shows the bottom card too). */
+  patterns: { key: string; name: string; bottom: boolean }[];
   question: string;
 }
 

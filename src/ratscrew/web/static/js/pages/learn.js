@@ -111,13 +111,8 @@ export function keyChips(keys, { title = t("learn.ui.set_by") } = {}) {
 export function examplePile(example) {
   /** @type {Set<number>} */
   const inMatch = new Set();
-  for (const m of example.matches) {
-    // Mark the cards that make a pattern (by position from the top: the matches are always at the top,
-    // except top-bottom, which also takes the bottom card).
-    const n = example.cards.length;
-    if (m.pattern === "top_bottom") { inMatch.add(0); inMatch.add(n - 1); }
-    else m.cards.forEach((_, i) => inMatch.add(n - m.cards.length + i));
-  }
+  // Mark the cards that make each pattern, where the engine says they lie in the pile.
+  for (const m of example.matches) for (const p of m.positions) inMatch.add(p);
   const names = example.cards.map((c) => cardName(c, t)).join(", ");
   const pile = h("div", { class: "ex-pile", role: "img", "aria-label": t("learn.ui.pile_label", { cards: names }) },
     example.cards.map((c, i) => h("span", { class: `ex-card${inMatch.has(i) ? " in-match" : ""}`, "aria-hidden": "true" },

@@ -190,19 +190,13 @@ function answer(run, values) {
 }
 
 /**
- * The cards that make each pattern found, marked on the pile (by position: a pattern lies at the top, but
- * the two that join the ends take the bottom card and the top one).
+ * The cards that make each pattern found, marked on the pile where the engine says they lie.
  * @param {HTMLElement} stage
  * @param {SlapQuestion} q
  */
 function markMatches(stage, q) {
-  const n = q.pile.length;
   const cards = stage.querySelectorAll(".slap-card");
-  for (const m of q.matches) {
-    const ends = m.pattern === "top_bottom" || m.pattern === "top_bottom_ten";
-    const positions = ends ? [0, n - 1] : m.cards.map((_, i) => n - m.cards.length + i);
-    for (const p of positions) cards[p]?.classList.add("in-match");
-  }
+  for (const m of q.matches) for (const p of m.positions) cards[p]?.classList.add("in-match");
 }
 
 /**

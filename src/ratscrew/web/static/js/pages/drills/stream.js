@@ -234,7 +234,7 @@ function drawPile(run) {
   clear(pileButton);
   const visible = run.pile.slice(-(run.q.shown ?? 3));
   const offset = run.pile.length - visible.length;
-  const showsBottom = offset > 0 && run.q.patterns.some((p) => p.key === "top_bottom" || p.key === "top_bottom_ten");
+  const showsBottom = offset > 0 && run.q.patterns.some((p) => p.bottom);
   if (showsBottom) {
     pileButton.append(h("span", { class: "stream-bottom", "aria-hidden": "true" },
       h("span", { class: "card-slot card-xs" }, cardFace(run.pile[0], { label: "" })), h("span", {}, t("learn.ui.bottom"))));

@@ -13,23 +13,6 @@ import { nest, presetValues, rulesHolderDrawer } from "./rules.js";
 
 const MAX_NAME = 24;
 const TIMER_CHOICES = [0, 5, 10, 15, 20, 30, 45, 60]; // minutes
-// Rules people at a real table agree on, grouped as they are usually discussed. Timing details that only a
-// computer can measure (collect delay, tie window) and the simulation guards (end.*) are left out.
-/** @type {[string, string[]][]} */
-const EDITABLE = [
-  ["slaps", ["slaps.double", "slaps.sandwich", "slaps.top_bottom", "slaps.marriage", "slaps.divorce", "slaps.bigmac",
-    "slaps.six_nine", "slaps.run", "slaps.run_wrap", "slaps.flush", "slaps.ten", "slaps.ten_gap", "slaps.top_bottom_ten",
-    "slaps.wildcard", "slaps.joker", "slaps.burned_count"]],
-  ["challenge", ["challenge.J", "challenge.Q", "challenge.K", "challenge.A", "challenge.empty_payer",
-    "challenge.ten_stops", "challenge.joker"]],
-  ["slapping", ["slapping.penalty", "slapping.penalty_cards", "slapping.lockout_cards", "slapping.penalty_from",
-    "slapping.once_per_card", "slapping.tie"]],
-  ["players", ["players.slap_in", "players.out_when", "players.leader"]],
-  ["deck", ["deck.decks", "deck.jokers"]],
-];
-// Labels that already say everything; their long summaries would only repeat them.
-const NO_HINT = new Set(["challenge.J", "challenge.Q", "challenge.K", "challenge.A", "challenge.joker", "deck.decks", "deck.jokers"]);
-
 /**
  * What the form has chosen so far: the preset, the options changed from it, the timer in minutes.
  * @typedef {{ preset: string, changes: FlatRules, timer: number }} Choices
@@ -208,12 +191,13 @@ function ruleChoices(meta, state, translated, playerCount) {
     refreshPreview();
     announce(t("scores.form.reset_done"));
   });
-  for (const [section, keys] of EDITABLE) {
+  // The rules people at a real table agree on (meta says which: not the timings only a computer measures, nor
+  // the simulation guards), section by section in the order people usually talk them through.
+  for (const section of meta.table_sections) {
     const grid = h("div", { class: "sk-opts" });
     const fieldset = h("fieldset", { class: "sk-section" }, h("legend", {}, t(`scores.section.${section}`)), grid);
-    for (const key of keys) {
-      const opt = meta.options.find((o) => o.key === key);
-      if (!opt) continue;
+    for (const opt of meta.options.filter((o) => o.section === section && o.table)) {
+      const { key } = opt;
       const control = optionControl(opt, translated, needsReason(opt, meta.options));
       grid.append(control.field);
       control.onChange(() => {
@@ -250,7 +234,7 @@ function ruleChoices(meta, state, translated, playerCount) {
     /** @param {string} key */
     const valueOf = (key) => values[key];
     for (const [key, { opt, control }] of controls) {
-      control.setActive(dependency(opt, valueOf).met);
+      control.setActive(dependency(opt, valueOf, meta.options).met);
       const forced = forcedValue(opt, valueOf);
       if (forced === undefined) continue;
       choose(key, forced);
@@ -292,7 +276,7 @@ function optionControl(opt, translated, reason) {
   const { key } = opt;
   const id = `sk-opt-${key.replace(/\W/g, "-")}`;
   const hintId = `${id}-hint`;
-  const hint = opt.summary && !NO_HINT.has(key) && translated(`option.${key}`) ? h("small", { id: hintId, class: "sk-opt-hint" }, opt.summary) : null;
+  const hint = opt.summary && opt.hint && translated(`option.${key}`) ? h("small", { id: hintId, class: "sk-opt-hint" }, opt.summary) : null;
   const why = reason ? h("small", { id: `${id}-why`, class: "sk-opt-hint sk-opt-why", hidden: true }, reason) : null;
   const label = h("label", { for: id }, t(`scores.opt.${key}`));
   /** @type {HTMLInputElement | HTMLSelectElement} */

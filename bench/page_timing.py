@@ -40,8 +40,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import Browser, Page, sync_playwright
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, open_page, start_server
-from tests.page_weight import address
+
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, open_page
+from harness.page_weight import address
+from harness.server import start_server
 
 # Runs before the app's scripts. Keys: a and l flip, s and k slap (two on one screen).
 PROBE = """

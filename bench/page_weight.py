@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Page weight: the bytes a first visit to each page costs, per language, as the browser receives them (gzip
 on, headers included), with the app served in this process and Debian's Chromium loading each page into an
-empty browser (``tests/page_weight.py`` does the counting). The budget is 150 KB a page. With the pages
+empty browser (``harness/page_weight.py`` does the counting). The budget is 150 KB a page. With the pages
 loaded under a CPU slowed down four times (``--cpu-slowdown``, as Lighthouse's phone), it also prints each
 page's first contentful paint and total blocking time (long tasks past 50 ms, from that paint until the page
 is ready), both in ms.
@@ -20,8 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import sync_playwright
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.page_weight import BUDGET, LANGS, PAGES, weigh_all
+
+from harness.browser import CHROMIUM, CHROMIUM_ARGS
+from harness.page_weight import BUDGET, LANGS, PAGES, weigh_all
 
 
 def main() -> int:

@@ -27,9 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.rooms_fuzzing import RoomFuzzer, Tally, check_alive, check_room
-from tests.rooms_fuzzing_ws import ws_fuzz
-
+from harness.rooms_fuzzing import RoomFuzzer, Tally, check_alive, check_room
+from harness.rooms_fuzzing_ws import ws_fuzz
 from ratscrew.rooms.core import HISTORY
 
 

@@ -20,7 +20,7 @@ input is applied, part of every verdict's latency by design), the rooms and clie
 With ``--through-nginx`` the rooms run behind nginx instead (``ratscrew serve`` with Redis, as hosted; see
 docs/hosting.md): first one worker, then two, then the echo through the same kind of nginx, all in one run;
 it prints one line for each (rooms kept at the players' pace, verdicts, the window, what the server adds).
-nginx runs from Debian's stock /etc/nginx/nginx.conf changed as docs/hosting.md says (tests/hosting_site.py),
+nginx runs from Debian's stock /etc/nginx/nginx.conf changed as docs/hosting.md says (harness/site.py),
 not from a configuration of the benchmark's own.
 
 Usage: python bench/rooms_load.py [--rooms 500] [--duration 30] [--quick] [--seed 1] [--through-nginx]
@@ -52,7 +52,7 @@ from websockets.exceptions import ConnectionClosed
 from ratscrew.rooms import wire
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the hosted site the tests also start
-from tests.hosting_site import free_ports, start_site
+from harness.site import free_ports, start_site
 
 VERDICTS = ("slap_correct", "wrong_slap", "slap_dismissed")
 SLAP_REFUSALS = ("game_over", "cannot_slap", "wrong_phase", "not_yours")
@@ -576,7 +576,7 @@ def said_about_files(folder: Path) -> str:
 
 
 def run_hosted(args: argparse.Namespace) -> None:
-    from tests.hosting_site import run_nginx
+    from harness.site import run_nginx
 
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"behind nginx: {args.rooms} rooms of {SEATS}, {args.duration:.0f} s measured; load average {load}")

@@ -38,10 +38,11 @@ from websockets.exceptions import ConnectionClosed
 from ratscrew.rooms import wire
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the tests' helpers: free ports, a redis-server, calls from an address
+sys.path.insert(0, str(ROOT))  # harness/: free ports, a redis-server, calls from an address
 sys.path.insert(0, str(ROOT / "bench"))
 from simulate_speed import export_src  # noqa: E402
-from tests.hosting_site import call, free_ports, start_redis  # noqa: E402
+
+from harness.site import call, free_ports, start_redis  # noqa: E402
 
 PREFIX = "ratscrew:"
 CAP = 48

@@ -6,95 +6,19 @@ respect to run beside others.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import signal
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-CHROMIUM = os.environ.get("RATSCREW_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-]
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, chromium_available, open_page
+from harness.server import Server, start_server
+
 # Playwright's expect() gives up after 5 s by default, its waits after 30 s: a worker sharing two cores with
 # two others and with Chromium can take longer than 5 s to see a page answer, so expect() waits as long.
-WAIT_MS = 30_000
 expect.set_options(timeout=WAIT_MS)
-HANG_S = 300  # a game a test plays to a point, or a state it waits for, is there long before this
-
-
-@dataclass
-class Server:
-    url: str
-    data: Path
-    process: subprocess.Popen[str]
-
-    def get(self, path: str) -> tuple[int, Any]:
-        """GET a JSON endpoint: the status and the decoded body (error bodies included)."""
-        return self._call(urllib.request.Request(self.url.rstrip("/") + path))
-
-    def post(self, path: str, body: object) -> tuple[int, Any]:
-        request = urllib.request.Request(
-            self.url.rstrip("/") + path,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-            method="POST",
-        )
-        return self._call(request)
-
-    @staticmethod
-    def _call(request: urllib.request.Request) -> tuple[int, Any]:
-        try:
-            with urllib.request.urlopen(request, timeout=20) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        return self.process.wait(timeout=20)
-
-
-def start_server(data: Path) -> Server:
-    """Start `ratscrew play` as a user would, on a free port, and wait for its address line."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ratscrew", "play", "--no-browser", "--port", "0", "--data", str(data)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    return serving(process, data)
-
-
-def serving(process: subprocess.Popen[str], data: Path) -> Server:
-    """The server ``process`` started, once it has printed its address line (killed, with its error, if not)."""
-    assert process.stdout is not None
-    first = process.stdout.readline().strip()
-    prefix = "ratscrew: serving on "
-    if not first.startswith(prefix):
-        process.kill()
-        raise RuntimeError(f"server did not start: {first!r} {process.stderr.read() if process.stderr else ''}")
-    return Server(first[len(prefix) :], data, process)
 
 
 WIDER_SCOPES = frozenset({"class", "module", "package"})
@@ -140,43 +64,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
     finally:
         server.stop()
-
-
-def chromium_available() -> bool:
-    return shutil.which(CHROMIUM) is not None or Path(CHROMIUM).is_file()
-
-
-def until(
-    page: Page, done: Callable[[], bool], what: str, *, act: Callable[[], object] | None = None, every_ms: int = 80
-) -> None:
-    """Look at the page until ``done()``, doing ``act()`` (a player's move) and waiting ``every_ms`` between
-    looks. The bound is on real time, not on the number of looks, and only a hang reaches it: on a loaded
-    machine each look takes longer, and the game's own timers run on real time regardless."""
-    deadline = time.monotonic() + HANG_S
-    while not done():
-        assert time.monotonic() < deadline, f"{what}: not within {HANG_S} s"
-        if act is not None:
-            act()
-        page.wait_for_timeout(every_ms)
-
-
-def open_page(
-    browser: Browser, url: str, *, lang: str | None = "en", width: int = 1280, height: int = 860, touch: bool = False
-) -> tuple[Page, list[str]]:
-    """A fresh browser context (a phone with ``touch``) showing ``url`` once the app is ready, and the list the
-    page's script errors are collected in. ``lang`` is the language kept in the browser (None: the browser's
-    own, English here); it is set again on every load."""
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, locale="en-GB", has_touch=touch, is_mobile=touch
-    )
-    if lang is not None:
-        context.add_init_script(f"localStorage.setItem('ratscrew.lang', {json.dumps(lang)})")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]")
-    return page, errors
 
 
 @pytest.fixture(scope="session")

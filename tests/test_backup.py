@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from harness.players import Player, journaled, open_room, play
+from harness.server import Server, start_server
+from harness.site import call, free_ports, wait_ready
 from ratscrew import database
 from ratscrew.cli import main
-from tests.conftest import Server, start_server
-from tests.hosting_site import call, free_ports
-from tests.test_hosting import wait_ready
-from tests.test_rooms_live import Player, journaled, open_room, play
 
 SHORT_GAME = {"preset": "standard", "end": {"max_cards": 8}}
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import Server, open_page, until
+from harness.browser import open_page, until
+from harness.server import Server
 
 
 def deal_against_computer(page: Page) -> str:

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from harness.browser import HANG_S, SCREENSHOTS, open_page, until
+from harness.server import Server
 from ratscrew.record import Record
-from tests.conftest import HANG_S, SCREENSHOTS, Server, open_page, until
 
 
 @pytest.fixture

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from harness.browser import SCREENSHOTS, open_page, until
+from harness.server import Server
 from ratscrew.i18n import LANGUAGES, catalog
-from tests.conftest import SCREENSHOTS, Server, open_page, until
 
 
 def shot(page: Page, name: str) -> None:

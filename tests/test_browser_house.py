@@ -8,7 +8,8 @@ import re
 
 from playwright.sync_api import Browser, expect
 
-from tests.conftest import Server, open_page
+from harness.browser import open_page
+from harness.server import Server
 
 
 def test_a_lockout_is_set_up_shown_and_explained_in_french(browser: Browser, live_server: Server) -> None:

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import Server, open_page, until
+from harness.browser import open_page, serious_violations, until
+from harness.server import Server
 
 SIZES = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
 LANGS = ["en", "fr", "de"]
@@ -366,17 +366,6 @@ def test_seat_names_keep_the_whole_name_in_a_title(pages: dict[str, Page], live_
     for person in PEOPLE:
         assert person in labels
     go(page, "#/")
-
-
-def serious_violations(page: Page) -> list[str]:
-    """What axe-core finds on the page as it is now, serious or critical only: the rule, and where."""
-    results = Axe().run(page)
-    found = []
-    for violation in results.response["violations"]:
-        if violation["impact"] in ("serious", "critical"):
-            where = [node["target"] for node in violation["nodes"]][:4]
-            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {where}")
-    return found
 
 
 @pytest.mark.parametrize(("lang", "width", "height"), [("en", 1280, 800), ("de", 390, 844)])

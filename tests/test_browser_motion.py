@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import HANG_S, Server, open_page, until
+from harness.browser import HANG_S, open_page, until
+from harness.server import Server
 
 PROBE = """() => {
   const probe = { landings: [], flights: [] };

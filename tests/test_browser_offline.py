@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute
 
+from harness.browser import open_page
+from harness.server import Server
 from ratscrew.i18n import catalog
-from tests.conftest import Server, open_page
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "offline"
 GLOW = "(el) => getComputedStyle(el).boxShadow"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from tests.page_weight import address, serving
+from harness.page_weight import address, serving
 
 PAGES = ("play", "game", "room", "learn", "drills", "scores", "history", "replay")
 SCRIPTS = "/static/js/"

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from tests.conftest import SCREENSHOTS, Server, open_page, until
+from harness.browser import SCREENSHOTS, open_page, until
+from harness.server import Server
 
 # Keeps every websocket the page opens, so a test can drop one as a flaky network would, and can hold what
 # the page sends (while window.__hold is set) until it lets it go.

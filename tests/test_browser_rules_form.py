@@ -9,7 +9,8 @@ import json
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import Server, open_page
+from harness.browser import open_page
+from harness.server import Server
 
 
 def test_a_number_out_of_range_is_kept_and_explained_until_it_is_fixed(browser: Browser, live_server: Server) -> None:

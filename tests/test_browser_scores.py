@@ -10,7 +10,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import SCREENSHOTS, Server, open_page, start_server
+from harness.browser import SCREENSHOTS, open_page
+from harness.server import Server, start_server
 
 
 def wins(page: Page) -> list[str]:

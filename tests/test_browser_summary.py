@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
+from harness.browser import open_page
+from harness.server import Server
 from ratscrew.i18n import LANGUAGES, plural
-from tests.conftest import Server, open_page
 
 
 @pytest.fixture

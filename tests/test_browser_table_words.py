@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from harness.browser import open_page
+from harness.server import Server
 from ratscrew.engine import Game
 from ratscrew.engine.actions import Flip
 from ratscrew.i18n import LANGUAGES, catalog, text
 from ratscrew.rules import Rules
-from tests.conftest import Server, open_page
 
 LOCKOUT = {"slapping.penalty": "lockout", "slapping.lockout_cards": 3}
 SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot", "level": "easy"}]

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute
 
+from harness.browser import SCREENSHOTS, open_page, serious_violations
+from harness.server import Server
 from ratscrew.engine import Game
 from ratscrew.engine.actions import Flip, Slap
 from ratscrew.engine.events import WrongSlap
 from ratscrew.rules import Rules
-from tests.conftest import SCREENSHOTS, Server, open_page
-from tests.test_browser_layout import serious_violations
 
 SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800)]
 # Notes the seat of every hand mark put on the pile from now on (by its colour's hue, as motion.js sets it).

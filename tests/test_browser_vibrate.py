@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.conftest import Server, open_page
+from harness.browser import open_page
+from harness.server import Server
 
 STUB = """() => {
   window.__buzzed = [];

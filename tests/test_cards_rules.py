@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.rules_md import DEFAULTS, PRESET_CHANGES, settled
 from ratscrew.cards import FULL_DECK, JOKER, Card, DeckSpec, Rank, Suit, format_cards, parse_cards
 from ratscrew.errors import NotationError, RulesError
 from ratscrew.patterns import enabled_patterns
@@ -28,7 +29,6 @@ from ratscrew.rules import (
 )
 from ratscrew.rules.options import Value
 from ratscrew.shuffle import SeededRandom, seeded_shuffle
-from tests.rules_md import DEFAULTS, PRESET_CHANGES, settled
 
 # ---------------------------------------------------------------------------------------------------- notation
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
+from harness.rules_md import DEFAULTS, PRESET_CHANGES
 from ratscrew.bmn import random_deal
 from ratscrew.cards import Card
 from ratscrew.engine import Flip, Game
 from ratscrew.rules import PRESETS, Rules, load_rules
 from ratscrew.shuffle import SeededRandom
-from tests.rules_md import DEFAULTS, PRESET_CHANGES
 
 PAULHUS = ["------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--"]
 MANN_WU = ["K-KK----K-A-----JAA--Q--J-", "---Q---Q-J-----J------AQ--"]

@@ -11,8 +11,8 @@ from typing import Any
 
 from click.testing import CliRunner
 
+from harness.rules_md import DEFAULTS, PRESET_CHANGES
 from ratscrew.cli import main
-from tests.rules_md import DEFAULTS, PRESET_CHANGES
 from tests.test_cli import write_record
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from harness.docs_tables import option_lines, preset_lines
 from ratscrew.cli import main
 from ratscrew.patterns import PATTERN_KEYS
 from ratscrew.record import Record, state_json
-from tests.docs_tables import option_lines, preset_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_PAGE = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from harness.browser import open_page
 from ratscrew.cards import parse_cards
 from ratscrew.engine import Flip, Game
 from ratscrew.engine.events import ChallengeStopped, ChallengeWon
@@ -18,7 +19,6 @@ from ratscrew.learn.drills import slap_patterns
 from ratscrew.learn.words import no_challenges
 from ratscrew.patterns import find_matches
 from ratscrew.rules import PRESETS, Rules
-from tests.conftest import open_page
 
 
 def make_drill(kind: str, seed: int, rules: Rules, lang: str) -> Any:

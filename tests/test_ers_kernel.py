@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.rules_md import settled
 from ratscrew import kernels
 from ratscrew.bmn import parse_bmn_hands
 from ratscrew.bots.registry import LEVEL_NAMES, STRATEGY_NAMES
@@ -33,7 +34,6 @@ from ratscrew.rules.options import OPTIONS
 from ratscrew.rules.presets import PRESETS
 from ratscrew.table.clock import VirtualClock
 from ratscrew.table.table import SeatSpec, Table, TableConfig, TableEvent, run_virtual
-from tests.rules_md import settled
 
 
 @pytest.fixture(autouse=True)

@@ -10,11 +10,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ratscrew.engine.actions import Flip, Slap
-from ratscrew.engine.game import Game
+from harness.games import played_record, summary_for
 from ratscrew.i18n import LANGUAGES
-from ratscrew.record import Record, play_out, state_json
-from ratscrew.rules import Rules
+from ratscrew.record import Record, state_json
 from ratscrew.web.app import create_app
 from ratscrew.web.history import MAX_ACTIONS, MAX_STEPS
 from ratscrew.web.store import Store
@@ -31,65 +29,16 @@ def store_of(client: TestClient) -> Store:
     return store
 
 
-def played_record(seed: int = 5, max_cards: int = 60) -> dict[str, Any]:
-    """A whole game: flips to the end of ``end.max_cards``, with one slap by seat 1 on the way."""
-    rules = Rules.build("standard").with_changes({"end.max_cards": max_cards})
-    game = Game.from_seed(rules, 2, seed)
-    for _ in range(10):
-        game.apply(Flip())
-    game.apply(Slap(1, game.now, game.cards))
-    play_out(game)
-    record = Record(rules, 2, seed=seed, players=("Ann", "Bob"), actions=tuple(game.actions))
-    return record.to_json()
-
-
-def summary_for(game_id: str, reactions: list[int]) -> dict[str, object]:
-    return {
-        "game": game_id,
-        "result": "win",
-        "winner": 0,
-        "reason": "last player with cards",
-        "how": None,
-        "cards": 312,
-        "tricks": 41,
-        "ms": 185_000,
-        "players": [
-            {
-                "seat": 0,
-                "name": "<b>Ann</b>",
-                "bot": None,
-                "cards": 52,
-                "piles_by_slap": 3,
-                "piles_by_challenge": 9,
-                "wrong_slaps": 1,
-                "reaction_ms": reactions,
-                "median_reaction_ms": 410,
-            },
-            {
-                "seat": 1,
-                "name": "Computer 2",
-                "bot": "expert",
-                "cards": 0,
-                "piles_by_slap": 5,
-                "piles_by_challenge": 8,
-                "wrong_slaps": 0,
-                "reaction_ms": [],
-                "median_reaction_ms": None,
-            },
-        ],
-        "out_order": [1],
-        "races": [],
-    }
-
-
 # ------------------------------------------------------------------ history
 
 
 def test_history_answers_the_named_finished_games_newest_first(client: TestClient) -> None:
     store = store_of(client)
-    store.save_game("AAAAAA", played_record(), summary_for("AAAAAA", [380, 410, 520]))
-    store.save_game("BBBBBB", played_record(), summary_for("BBBBBB", []))
-    store.save_game("CCCCCC", played_record(), summary_for("CCCCCC", []))  # someone else's: not asked for
+    store.save_game("AAAAAA", Record.from_json(played_record()), summary_for("AAAAAA", [380, 410, 520]))
+    store.save_game("BBBBBB", Record.from_json(played_record()), summary_for("BBBBBB", []))
+    store.save_game(
+        "CCCCCC", Record.from_json(played_record()), summary_for("CCCCCC", [])
+    )  # someone else's: not asked for
     response = client.get("/api/history?ids=AAAAAA,BBBBBB,ZZZZZZ,AAAAAA")
     assert response.status_code == 200
     doc = response.json()

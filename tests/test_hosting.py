@@ -6,7 +6,6 @@ the limits, its own client addresses."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
@@ -21,12 +20,22 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from harness.players import Player, journaled, open_room, play
+from harness.server import Server
+from harness.site import (
+    Site,
+    call,
+    free_ports,
+    log_lines_of,
+    missing_programs,
+    start_site,
+    stored,
+    stream_across_a_restart,
+    wait_ready,
+)
 from ratscrew.cli import main
 from ratscrew.hosting.ring import Ring
 from ratscrew.web.serve import bind
-from tests.conftest import Server
-from tests.hosting_site import Site, call, free_ports, missing_programs, start_site, stored, stream_across_a_restart
-from tests.test_rooms_live import Player, journaled, open_room, play
 
 ROOMS_PER_HOUR = 20
 
@@ -90,11 +99,6 @@ def eventually(check: Callable[[], bool], what: str, timeout: float = 30.0) -> N
 def log_lines(site: Site) -> list[dict[str, Any]]:
     """The JSON log lines of ratscrew serve and its workers so far."""
     return log_lines_of(site.folder / "serve.log")
-
-
-def log_lines_of(log: Path) -> list[dict[str, Any]]:
-    text = log.read_text(encoding="utf-8", errors="replace")
-    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
 def test_nginx_sends_each_code_to_the_worker_the_ring_says(site: Site) -> None:
@@ -289,18 +293,6 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path, capsys: pytest.Ca
     assert code == 0 and "\nratscrew.example.org {" in shown and "reverse_proxy @worker1 127.0.0.1:9002" in shown
     code, _, err = serve("--print-caddy-config", "--print-nginx-config")
     assert code == 2 and "give one of" in err
-
-
-def wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if call(url + "/readyz")[0] == 200:
-                return
-        except OSError:
-            pass
-        assert process.poll() is None and time.monotonic() < deadline, log.read_text()
-        time.sleep(0.1)
 
 
 def gone(pid: int) -> bool:

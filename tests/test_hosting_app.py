@@ -7,14 +7,11 @@ SIGSTOP): the request waiting on it waits, the worker's rooms play on."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import re
 import signal
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,6 +21,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from harness.site import eventually_answers, free_ports, require_programs, start_redis
 from ratscrew.errors import TooMany
 from ratscrew.hosting import link
 from ratscrew.hosting.limits import SharedLimits
@@ -37,7 +35,6 @@ from ratscrew.rooms import wire
 from ratscrew.rooms.runner import CODE_ALPHABET
 from ratscrew.table.clock import ManualClock
 from ratscrew.web.app import create_app
-from tests.hosting_site import free_ports, require_programs, start_redis
 
 
 class Switch:
@@ -199,12 +196,3 @@ def test_a_redis_that_does_not_answer_holds_up_its_request_not_the_rooms(
     finally:
         server.kill()
         server.wait()
-
-
-def eventually_answers(port: int) -> None:
-    """Until a redis-server just started on ``port`` accepts connections."""
-    for _ in range(300):
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"redis-server did not listen on port {port}")

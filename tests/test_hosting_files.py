@@ -24,22 +24,23 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from ratscrew.cli import main
-from ratscrew.hosting import files, nginx, systemd
-from ratscrew.rooms import wire
-from tests.hosting_site import (
+from harness.site import (
     HOSTING_DOC,
     Site,
     call,
     doc_nginx_command,
     files_limit,
     free_ports,
+    log_lines_of,
     program,
     require_programs,
     start_redis,
     start_site,
+    wait_ready,
 )
-from tests.test_hosting import log_lines_of, wait_ready
+from ratscrew.cli import main
+from ratscrew.hosting import files, nginx, systemd
+from ratscrew.rooms import wire
 
 ROOMS = 300
 SOCKETS = 4  # a room's: one a seat

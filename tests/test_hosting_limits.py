@@ -33,6 +33,8 @@ from starlette.testclient import TestClient
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from harness.lookups import new_prefix
+from harness.site import call, eventually_answers, free_ports, require_programs, start_redis
 from ratscrew.errors import TooMany
 from ratscrew.hosting.link import RedisLink
 from ratscrew.hosting.settings import ENV, Hosting
@@ -40,9 +42,6 @@ from ratscrew.hosting.site import Hosted
 from ratscrew.limits import Caps, Lease
 from ratscrew.rooms import wire
 from ratscrew.web.app import create_app
-from tests.hosting_site import call, free_ports, require_programs, start_redis
-from tests.lookups_apps import new_prefix
-from tests.test_hosting_app import eventually_answers
 
 T = TypeVar("T")
 CAP = Caps().sockets

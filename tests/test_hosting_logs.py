@@ -15,11 +15,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from harness.players import Player
+from harness.server import Server
+from harness.site import call, free_ports, wait_ready
 from ratscrew.hosting.logs import JsonStderr
-from tests.conftest import Server
-from tests.hosting_site import call, free_ports
-from tests.test_hosting import wait_ready
-from tests.test_rooms_live import Player
 
 FIELDS = ("t", "level", "logger", "msg")
 

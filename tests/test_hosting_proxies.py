@@ -13,13 +13,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from harness.players import Player, open_room, play
+from harness.server import Server
+from harness.site import Site, call, require_programs, start_site, stored, stream_across_a_restart
 from ratscrew.hosting.ring import Letters
 from ratscrew.hosting.routes import MATCH_ALPHABET
 from ratscrew.limits import Caps
 from ratscrew.rooms.runner import CODE_ALPHABET
-from tests.conftest import Server
-from tests.hosting_site import Site, call, require_programs, start_site, stored, stream_across_a_restart
-from tests.test_rooms_live import Player, open_room, play
 
 PROXIES = ("haproxy", "caddy", "nginx")
 

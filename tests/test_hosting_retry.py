@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.site import CODELESS, START_PROXY, Site, call, free_ports, require_programs
 from ratscrew.hosting.ring import Letters, Ring
 from ratscrew.hosting.settings import Hosting
 from ratscrew.rooms.runner import CODE_ALPHABET
-from tests.hosting_site import CODELESS, START_PROXY, Site, call, free_ports, require_programs
 
 SETUPS = ("nginx", "nginx-letters", "haproxy", "caddy")
 

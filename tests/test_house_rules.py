@@ -2,20 +2,20 @@
 six-nine, top-bottom tens, lockouts, giving the pile away, penalties from the bottom of the stack, one
 penalty per card, challenges of 0 to 5 cards and the Slapjack preset.
 
-The tables use the notation of tests/casebook.py. Each case is a worked example of docs/rules.md.
+The tables use the notation of harness/casebook.py. Each case is a worked example of docs/rules.md.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from harness.casebook import GameCase, check_game_case, check_pattern_case, game_case, pattern_case, step
 from ratscrew.cards import parse_cards
 from ratscrew.engine import Flip, Game, Slap
 from ratscrew.engine.events import DismissReason, SlapDismissed
 from ratscrew.engine.view import view_for
 from ratscrew.record import state_json
 from ratscrew.rules import Rules
-from tests.casebook import GameCase, check_game_case, check_pattern_case, game_case, pattern_case, step
 
 BIGMAC = {"slaps.bigmac": True}
 FLUSH3 = {"slaps.flush": 3}

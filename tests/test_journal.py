@@ -4,6 +4,7 @@ when its writes are in the file, tries a failing one again until it is, and a ro
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sqlite3
 import threading
@@ -19,7 +20,7 @@ from ratscrew.errors import Unavailable
 from ratscrew.rooms import delivery, wire
 from ratscrew.rooms import journal as journal_module
 from ratscrew.rooms.core import RoomCore
-from ratscrew.rooms.document import GAME_WAITS
+from ratscrew.rooms.document import GAME_WAITS, KeptRoom
 from ratscrew.rooms.fairness import MIN_WINDOW_MS
 from ratscrew.rooms.journal import ROOM_KEPT_S, Health, SqliteJournal, Write
 from ratscrew.rooms.runner import PageLink, Rooms
@@ -27,6 +28,12 @@ from ratscrew.rooms.seating import SeatInfo
 from ratscrew.rooms.wire import FlipMsg, Hello, Phase, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.table.clock import ManualClock
+
+
+def kept(code: str, phase: Phase, game_no: int) -> KeptRoom:
+    """A room as the journal keeps it, in ``phase``, at its game ``game_no``."""
+    room = RoomCore(code, ManualClock(), seats=[SeatInfo(), SeatInfo()], rules=Rules.build("standard")).kept()
+    return dataclasses.replace(room, phase=phase, game_no=game_no)
 
 
 def count(path: Path, table: str, code: str) -> int:
@@ -39,7 +46,7 @@ def test_rooms_untouched_for_weeks_are_forgotten_and_recent_ones_kept(tmp_path: 
     path = tmp_path / "store.sqlite3"
     journal = SqliteJournal(path)
     for code, phase in (("OLDLOB", "lobby"), ("OLDPLY", "playing"), ("NEWPLY", "playing")):
-        journal.room(code, {"code": code, "phase": phase, "game_no": 1})
+        journal.room(code, kept(code, Phase(phase), 1))
         journal.actions(code, 1, 0, [{"type": "flip", "t": 0}], 0)
     journal.flush()
     journal.close()
@@ -47,7 +54,7 @@ def test_rooms_untouched_for_weeks_are_forgotten_and_recent_ones_kept(tmp_path: 
         db.execute("UPDATE rooms SET updated = ? WHERE code LIKE 'OLD%'", (time.time() - 21 * 24 * 3600,))
     journal = SqliteJournal(path)
     assert journal.expire() == 2
-    assert [saved.doc["code"] for saved in journal.playing_rooms()] == ["NEWPLY"]
+    assert [saved.room.code for saved in journal.playing_rooms()] == ["NEWPLY"]
     assert count(path, "room_actions", "OLDPLY") == 0 and count(path, "rooms", "OLDLOB") == 0
     assert journal.expire(now=time.time() + ROOM_KEPT_S + 60) == 1  # and the recent one, once it is old
     journal.close()
@@ -56,7 +63,7 @@ def test_rooms_untouched_for_weeks_are_forgotten_and_recent_ones_kept(tmp_path: 
 def test_a_new_game_drops_the_actions_of_the_rooms_earlier_games(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
     journal = SqliteJournal(path)
-    journal.room("REMATC", {"code": "REMATC", "phase": "playing", "game_no": 2})
+    journal.room("REMATC", kept("REMATC", Phase.PLAYING, 2))
     journal.actions("REMATC", 1, 0, [{"type": "flip", "t": 0}, {"type": "flip", "t": 500}], 1)
     journal.actions("REMATC", 2, 0, [{"type": "flip", "t": 0}], 2)
     journal.actions("REMATC", 2, 1, [{"type": "flip", "t": 400}], 3)
@@ -119,7 +126,7 @@ def test_a_write_is_told_only_once_committed_and_a_failing_one_is_retried_until_
 
     async def scenario() -> None:
         told = asyncio.Event()
-        journal.room("KEPT01", {"code": "KEPT01", "phase": "lobby", "game_no": 0})
+        journal.room("KEPT01", kept("KEPT01", Phase.LOBBY, 0))
         journal.after(journal.queued, told.set)
         await asyncio.sleep(0.05)
         assert not told.is_set() and journal.committed == 0  # the transaction waits at the gate
@@ -133,7 +140,7 @@ def test_a_write_is_told_only_once_committed_and_a_failing_one_is_retried_until_
         await asyncio.wait_for(told.wait(), 10)  # the same transaction, tried again, went in
         assert journal.health() == Health(True, None, None, 0)
         saved = journal.load_room("KEPT01")
-        assert saved is not None and saved.doc["code"] == "KEPT01"
+        assert saved is not None and saved.room.code == "KEPT01"
 
     try:
         in_a_loop(scenario)
@@ -186,7 +193,9 @@ def test_a_room_sends_only_what_is_committed_and_stops_when_its_journal_fails(
         journal.failing.clear()
         await until(lambda: journal.committed == journal.queued, "the writes to go in")
         again = rooms.get(runner.code)
-        assert again is not None and again.core.seq == 0 and again.core.state()["cards"] == 1  # as it was kept
+        assert again is not None and again.core.seq == 0
+        state = again.core.state()
+        assert isinstance(state, wire.TableState) and state.cards == 1  # as it was kept
         await rooms.close()
 
     try:
@@ -225,7 +234,7 @@ def test_a_finished_game_whose_end_was_lost_gets_its_record_rebuilt_from_the_jou
     clock = ManualClock()
     seats = [SeatInfo(SeatKind.BOT, "Ace", "expert", ready=True), SeatInfo(SeatKind.BOT, "Bee", "expert", ready=True)]
     core = RoomCore("ENDED1", clock, seats=seats, rules=Rules.build("standard"), journal=journal)
-    journal.room(core.code, core.to_doc())
+    journal.room(core.code, core.kept())
     core.start_game(seed=8)
     while core.phase is Phase.PLAYING:
         due = core.next_deadline()
@@ -266,7 +275,7 @@ def test_a_restart_in_the_lobby_after_a_rematch_still_says_who_asked_and_older_r
     core = RoomCore("AGAIN1", clock, seats=seats, rules=rules, journal=journal)
     core.tokens[core.host_token] = frozenset({0})
     bo = core.issue_token({1})
-    journal.room(core.code, core.to_doc())
+    journal.room(core.code, core.kept())
     core.start_game(seed=3)
     clock.advance(1_100)  # the game's time runs out
     core.tick()
@@ -294,5 +303,5 @@ def test_a_restart_in_the_lobby_after_a_rematch_still_says_who_asked_and_older_r
     doc = json.loads(text)
     assert doc["version"] == 2
     older = {key: value for key, value in doc.items() if key not in ("version", "rematch_by")}
-    again = RoomCore.from_doc(older, ManualClock())
+    again = RoomCore.restored(KeptRoom.from_doc(older), ManualClock())
     assert again.phase is Phase.LOBBY and again.room_view().rematch_by is None and again.seats[1].ready

@@ -51,7 +51,7 @@ class HeldRoom:
             "HELD01", self.clock, seats=seats, rules=Rules.build("standard"), journal=self.journal
         )
         core.tokens[core.host_token] = frozenset({0, 1})
-        self.journal.room(core.code, core.to_doc())
+        self.journal.room(core.code, core.kept())
         core.start_game(seed=5)
         self.links: dict[int, PageLink] = {}
         self.delivery = Delivery(core, self.links, self.journal, self.clock)
@@ -97,8 +97,7 @@ class HeldRoom:
         kept, and the cards down."""
         saved = self.journal.load_room(self.core.code)
         assert saved is not None
-        seed = saved.doc["seed"]
-        assert isinstance(seed, int)
+        seed = saved.room.seed
         game = Game.from_seed(self.core.rules, len(self.core.seats), seed)
         events: list[dict[str, Any]] = []
         for index, raw in enumerate(saved.actions):

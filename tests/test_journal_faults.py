@@ -1,7 +1,7 @@
 """Told only once kept: a real server whose journal is slow, fails, or fills its disk, killed with -9 in the
 middle of games; no page ever saw an event that the file (so the restarted room) does not hold.
 
-Each server is ``tests/journal_faults.py``: ``ratscrew play`` with the fault put into its journal. A game is
+Each server is ``harness/journal_faults.py``: ``ratscrew play`` with the fault put into its journal. A game is
 two people on one screen, played by one page (it holds both seats and flips whenever it is due), so cards
 go down as fast as the room lets them. After the kill, the test replays the room's game from the SQLite
 file with the engine and numbers its events from the kept count: every event a page was shown must be
@@ -23,20 +23,20 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from harness.server import Server, serving, start_server
 from ratscrew.engine.game import Game
 from ratscrew.record import action_from_json
 from ratscrew.rooms import wire
 from ratscrew.rooms.document import GAME_WAITS, NO_NEW_GAME, KeptRoom
 from ratscrew.rooms.summary import public
-from tests.conftest import Server, serving, start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 TWO_ON_ONE_SCREEN = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}], "seed": 11}
 
 
 def start_faulty(data: Path, *faults: str) -> Server:
-    """``ratscrew play`` on a free port, its journal given ``faults`` (``tests/journal_faults.py``)."""
-    command = [sys.executable, "-m", "tests.journal_faults", *faults, "--", "play", "--no-browser", "--port", "0"]
+    """``ratscrew play`` on a free port, its journal given ``faults`` (``harness/journal_faults.py``)."""
+    command = [sys.executable, "-m", "harness.journal_faults", *faults, "--", "play", "--no-browser", "--port", "0"]
     process = subprocess.Popen(
         [*command, "--data", str(data)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from harness.browser import open_page
 from ratscrew.bots.levels import LEVELS
 from ratscrew.cards import Card, parse_cards
 from ratscrew.engine import Flip, Game
@@ -26,7 +27,6 @@ from ratscrew.learn.examples import iter_examples
 from ratscrew.learn.words import missing_texts, slap_keys
 from ratscrew.patterns import PATTERN_KEYS, enabled_patterns, find_matches
 from ratscrew.rules import OPTIONS, PRESETS, Rules
-from tests.conftest import open_page
 
 # House-rule mixes the presets never produce, so the rarely used sentences are generated and checked too.
 ODD_RULES: tuple[dict[str, object], ...] = (

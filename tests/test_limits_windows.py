@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from harness.lookups import Redis, new_prefix, redis_server
 from ratscrew.errors import TooMany
 from ratscrew.hosting.limits import SharedLimits
 from ratscrew.hosting.link import RedisLink
 from ratscrew.limits import Caps, Grant, Lease, Limits, LocalLimits
 from ratscrew.table.clock import ManualClock
-from tests.lookups_apps import Redis, new_prefix, redis_server
 
 CAPS = Caps(rooms_per_hour=3, misses_per_minute=20, sockets=4)
 

@@ -13,12 +13,13 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from harness.games import played_record, summary_for
+from harness.lookups import Redis, app_client, hosting_for, new_prefix, redis_server, spend
 from ratscrew.limits import Caps
+from ratscrew.record import Record
 from ratscrew.rooms import wire
 from ratscrew.table.clock import ManualClock
 from ratscrew.web.store import Store
-from tests.lookups_apps import Redis, app_client, hosting_for, new_prefix, redis_server, spend
-from tests.test_history import played_record, summary_for
 
 CAP = Caps().misses_per_minute
 MINUTES = 5
@@ -119,7 +120,9 @@ def test_a_players_own_history_costs_nothing_and_a_spent_address_is_told_nothing
     with app_client(kind, tmp_path, clock, redis) as client:
         mine = [f"{code(i)}-1" for i in range(100)]
         for game_id in mine:
-            store_of(client).save_game(game_id, played_record(max_cards=20), summary_for(game_id, [400]))
+            store_of(client).save_game(
+                game_id, Record.from_json(played_record(max_cards=20)), summary_for(game_id, [400])
+            )
         for _ in range(3):  # the page opened again and again: every game listed, nothing spent
             answer = client.get(f"/api/history?ids={','.join(mine)}").json()
             assert len(answer["games"]) == 100 and answer["unknown"] == answer["unchecked"] == []

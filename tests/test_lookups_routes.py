@@ -23,13 +23,13 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from harness.lookups import FrozenPlay, Known, Redis, app_client, make_known, redis_server, spend
 from ratscrew.hosting.settings import Hosting
 from ratscrew.hosting.site import Hosted
 from ratscrew.rooms import wire
 from ratscrew.table.clock import ManualClock
 from ratscrew.web.app import create_app
 from ratscrew.web.lookups import is_marked
-from tests.lookups_apps import FrozenPlay, Known, Redis, app_client, make_known, redis_server, spend
 
 # Path parameters that name nothing private: every value gets the same kind of answer from anyone.
 PUBLIC_PARAMS = {

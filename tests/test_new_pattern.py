@@ -48,7 +48,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the source tree (with the kernels as they were compiled) plus the made-up pattern."""
     copy = tmp_path_factory.mktemp("tree")
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "artifacts", "test-artifacts")
-    for folder in ("src", "tests", "docs"):
+    for folder in ("src", "tests", "harness", "docs"):
         shutil.copytree(ROOT / folder, copy / folder, ignore=skip)
     for name in ("pyproject.toml", "CONTRIBUTING.md", "README.md"):
         shutil.copy(ROOT / name, copy / name)

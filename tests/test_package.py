@@ -18,7 +18,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response
 
-from tests.conftest import SCREENSHOTS, WAIT_MS, Server, serving, until
+from harness.browser import SCREENSHOTS, WAIT_MS, until
+from harness.server import Server, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 # Built from their sources on install; the wheel carries the compiled modules instead.

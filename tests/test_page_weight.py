@@ -1,5 +1,5 @@
 """A first visit to each page stays small: its own style sheets and one catalog, in the page's language only
-(``tests/page_weight.py`` counts the bytes; ``bench/page_weight.py`` prints every page in every language)."""
+(``harness/page_weight.py`` counts the bytes; ``bench/page_weight.py`` prints every page in every language)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
+from harness.page_weight import BUDGET, PAGES, serving, weigh
 from ratscrew.i18n import LANGUAGES, catalog
-from tests.page_weight import BUDGET, PAGES, serving, weigh
 
 # The style sheets each page needs besides base.css (which the shell links).
 SHEETS = {

@@ -3,7 +3,7 @@ them: which King and Queen make a marriage (``slaps.marriage_suits``), who leads
 (``players.leader`` = ``next``) and whose wrong slaps one penalty per card spares
 (``slapping.once_per_card_scope``).
 
-The tables use the notation of tests/casebook.py. Each rule's default leaves every game as it was: the golden
+The tables use the notation of harness/casebook.py. Each rule's default leaves every game as it was: the golden
 records and every other case replay unchanged under it.
 """
 
@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from harness.casebook import GameCase, action, check_game_case, check_pattern_case, game_case, pattern_case, step
 from ratscrew.cards import parse_cards
 from ratscrew.cli import main
 from ratscrew.engine import Game
 from ratscrew.record import Record, state_json
 from ratscrew.rules import Rules
-from tests.casebook import GameCase, action, check_game_case, check_pattern_case, game_case, pattern_case, step
 
 ROYALS = {"slaps.marriage": True, "slaps.divorce": True}
 SAME_SUIT = {**ROYALS, "slaps.marriage_suits": "same-suit"}

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from harness.rules_md import settled
 from ratscrew.cards import Card, Rank
 from ratscrew.engine import Action, Event, Flip, Game, Result, Slap, Wait
 from ratscrew.engine.events import (
@@ -37,7 +38,6 @@ from ratscrew.engine.game import Lockout
 from ratscrew.errors import IllegalAction, RulesError
 from ratscrew.record import Record, state_json
 from ratscrew.rules import OPTIONS, PRESETS, Option, Rules
-from tests.rules_md import settled
 
 MAX_CARDS = 3000
 PRESET_NAMES = sorted(PRESETS)

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.rules_md import settled
 from ratscrew.engine import Game
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
 from ratscrew.rules.options import Value
-from tests.rules_md import settled
 from tests.test_properties import MAX_CARDS, Driver, Op, check_round_trip, ops_strategy, rules_for
 
 # Each house rule with the values that turn it on, and what it needs beside it to mean anything.

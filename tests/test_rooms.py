@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
+from harness.rooms_sim import SimNet, SimPage, slapper
 from ratscrew.rooms.core import GRACE_MS, HISTORY, HOST_GRACE_MS, RoomCore
 from ratscrew.rooms.fairness import HARD_CAP_MS, HUMAN_FLOOR_MS, LagEstimate, Quota, credit, decision_window
 from ratscrew.rooms.seating import SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.table.clock import VirtualClock
-from tests.rooms_sim import SimNet, SimPage, slapper
 
 RULES = Rules.build("standard")
 

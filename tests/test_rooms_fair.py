@@ -1,6 +1,6 @@
 """Fair to the millisecond, on virtual time: send times through a rematch, pages that answer probes late or lie
 about their reactions, people and computers on one clock, quotas in close races, and the window that says
-whom it waits for. Links are simulated (rooms_sim.py): the server times each one with pings no page's script
+whom it waits for. Links are simulated (harness/rooms_sim.py): the server times each one with pings no page's script
 sees. Nothing here sleeps."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from harness.rooms_sim import Script, SimNet, SimPage, slapper
 from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
 from ratscrew.engine.events import SlapCorrect
@@ -22,7 +23,6 @@ from ratscrew.rooms.wire import SeatKind
 from ratscrew.rules import Rules
 from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import VirtualClock
-from tests.rooms_sim import Script, SimNet, SimPage, slapper
 
 FAR_MS, NEAR_MS = 75, 5  # one way: 150 ms of extra round trip against a 10 ms link
 

@@ -1,4 +1,4 @@
-"""Fuzzing rooms (``tests/rooms_fuzzing.py``; ``bench/rooms_fuzz.py`` runs the long version): malformed,
+"""Fuzzing rooms (``harness/rooms_fuzzing.py``; ``bench/rooms_fuzz.py`` runs the long version): malformed,
 oversized, out-of-order, replayed and other-seat messages, floods and drops. No crash, no stuck room, no
 corrupted room, nothing kept growing."""
 
@@ -11,10 +11,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from harness.rooms_fuzzing import RoomFuzzer, Tally, check_alive, check_room
+from harness.rooms_fuzzing_ws import ws_fuzz
+from harness.server import Server, start_server
 from ratscrew.rooms.core import HISTORY
-from tests.conftest import Server, start_server
-from tests.rooms_fuzzing import RoomFuzzer, Tally, check_alive, check_room
-from tests.rooms_fuzzing_ws import ws_fuzz
 
 
 def assert_clean(tally: Tally, what: str) -> None:

@@ -28,12 +28,12 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from harness.server import Server
 from ratscrew.cards import Card
 from ratscrew.patterns import find_matches
 from ratscrew.rooms import wire
 from ratscrew.rules import Rules
 from ratscrew.rules.io import rules_from_mapping
-from tests.conftest import Server
 
 # Every pattern on, so that races come often; a won challenge waits only briefly before its pile moves; two
 # decks, so that nobody holds every card before the first game's 130th.

@@ -10,7 +10,8 @@ import json
 
 from playwright.sync_api import Browser
 
-from tests.conftest import Server, open_page
+from harness.browser import open_page
+from harness.server import Server
 
 KEEP_SOCKETS = """(() => {
   const Native = window.WebSocket;

@@ -4,6 +4,8 @@ millisecond it stopped, and the pause outlives a restart. Online rooms with othe
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ratscrew.engine.events import CardTurned
@@ -11,6 +13,7 @@ from ratscrew.errors import BadMessage
 from ratscrew.record import action_to_json
 from ratscrew.rooms import wire
 from ratscrew.rooms.core import RoomCore
+from ratscrew.rooms.document import KeptRoom
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules import Rules
@@ -80,7 +83,8 @@ def test_while_paused_no_card_is_turned_and_resuming_goes_on_exactly() -> None:
     run_until(room, clock, clock.now() + 10 * 60_000)  # ten minutes away from the table
     assert cards_turned(room) == turned
     assert table.clock.now() == stopped_at
-    assert room.state()["paused"] is True
+    state = room.state()
+    assert isinstance(state, wire.TableState) and state.paused
     room.receive(page, wire.FlipMsg(0))  # nothing is played while paused
     refused = [m for _, m in room.take_outgoing() if m.get("type") == "rejected"]
     assert refused and refused[-1]["code"] == "paused"
@@ -98,12 +102,12 @@ def test_a_paused_game_stays_paused_after_a_restart_and_then_plays_on() -> None:
     room, page = against_computers(clock)
     pause_while_the_computers_play(room, clock, page)
     assert room.game is not None and room.table is not None
-    doc = room.to_doc()
-    assert doc["paused"] is True and doc["pausable"] is True
+    kept = KeptRoom.from_doc(json.loads(json.dumps(room.kept().to_doc())))  # as the journal keeps it
+    assert kept.paused and kept.options.pausable
     actions = [action_to_json(a) for a in room.game.actions]
     cards = room.game.cards
     later = VirtualClock(5_000_000)
-    again = RoomCore.from_doc(doc, later)
+    again = RoomCore.restored(kept, later)
     again.resume_game(room.game_no, room.seed, actions)
     assert again.phase is Phase.PLAYING and again.paused and again.options.pausable
     run_until(again, later, later.now() + 60_000)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from harness.rooms_sim import SimNet, SimPage
 from ratscrew.errors import BadMessage
 from ratscrew.rooms import wire
 from ratscrew.rooms.core import RoomCore
@@ -18,7 +19,6 @@ from ratscrew.rooms.seating import SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.table.clock import VirtualClock
-from tests.rooms_sim import SimNet, SimPage
 
 RULES = Rules.build("standard")
 
@@ -100,6 +100,6 @@ def test_the_page_offers_exactly_the_reactions_of_the_protocol() -> None:
     offered = re.search(r"export const REACTIONS = \{(.*?)\};", script)
     assert offered is not None
     assert re.findall(r"(\w+): \"", offered.group(1)) == [reaction.value for reaction in wire.Reaction]
-    typed = re.search(r"export type ReactionCode = (.*?);", (static / "types.d.ts").read_text(encoding="utf-8"))
+    typed = re.search(r"export type ReactionCode = (.*?);", (static / "wire.d.ts").read_text(encoding="utf-8"))
     assert typed is not None
     assert re.findall(r"\"(\w+)\"", typed.group(1)) == [reaction.value for reaction in wire.Reaction]

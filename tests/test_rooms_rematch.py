@@ -7,6 +7,7 @@ from ratscrew.rooms.seating import RoomOptions, SeatInfo, Seating
 from ratscrew.rooms.views import room_view
 from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules import Rules
+from ratscrew.rules.io import RulesDoc
 
 
 def seating_after_a_game() -> Seating:
@@ -16,7 +17,7 @@ def seating_after_a_game() -> Seating:
 
 
 def view(seating: Seating, phase: Phase) -> tuple[int | None, list[tuple[str, bool]]]:
-    room = room_view("R", phase, seating, Pages(), {}, game="R", window_ms=None, waits_for=None)
+    room = room_view("R", phase, seating, Pages(), RulesDoc({}), game="R", window_ms=None, waits_for=None)
     return room.rematch_by, [(seat.name, seat.ready) for seat in room.seats]
 
 

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ratscrew.rooms import wire
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import PageLink, RoomRunner, Rooms
 from ratscrew.rooms.seating import SeatInfo
@@ -57,7 +58,9 @@ def more_verdicts(runner: RoomRunner, than: int) -> Callable[[], bool]:
 
 def shown(runner: RoomRunner, key: str) -> int:
     """A number the room's state shows every page (``cards``: the number of the top card; ``turn``: a seat)."""
-    value = runner.core.state()[key]
+    state = runner.core.state()
+    assert isinstance(state, wire.TableState)
+    value = getattr(state, key)
     assert isinstance(value, int)
     return value
 

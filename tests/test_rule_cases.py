@@ -1,6 +1,6 @@
 """The rule cases people argue about at the table, each with the answer docs/rules.md gives.
 
-Two tables, in the notation of tests/casebook.py: ``PATTERN_CASES`` asks the referee about a pile, bottom card
+Two tables, in the notation of harness/casebook.py: ``PATTERN_CASES`` asks the referee about a pile, bottom card
 first; ``GAME_CASES`` drives the engine action by action, with every event each action must produce. The
 house rules added later (Big Mac, flushes, lockouts...) have their own tables in tests/test_house_rules.py.
 """
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from harness.casebook import GameCase, check_game_case, check_pattern_case, game_case, pattern_case, step
 from ratscrew.cards import FULL_DECK, deal, parse_cards
 from ratscrew.engine import Flip, Game, Slap, Wait
 from ratscrew.engine.events import ChallengeOpened, ChallengeWin, ChallengeWon, PileWon, WonBy, WrongSlap
 from ratscrew.errors import IllegalAction, NotationError
 from ratscrew.rules import Rules
 from ratscrew.shuffle import seeded_shuffle
-from tests.casebook import GameCase, check_game_case, check_pattern_case, game_case, pattern_case, step
 
 # ---------------------------------------------------------------------------------------------------- patterns
 

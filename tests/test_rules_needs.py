@@ -94,14 +94,24 @@ MET = [
 ]
 
 
+def settings_of_dependents(opt: Option) -> list[dict[str, Value]]:
+    """No change, and each value of every option that needs ``opt``: once_per_card matters under a lockout only
+    with scope table, which needs it."""
+    return [{}] + [
+        {dep.key: v} for dep in OPTIONS if dep.needs is not None and opt.key in dep.needs.keys for v in values_of(dep)
+    ]
+
+
 @pytest.mark.parametrize(("opt", "value"), MET)
 def test_a_setting_whose_needs_are_met_changes_some_game(opt: Option, value: Value) -> None:
     assert opt.needs is not None
     rules = Rules.build("standard", {opt.needs.key: value, "end.max_cards": MAX_CARDS})
-    for seed in range(300):
-        rng = random.Random(seed)
-        seats, ops = rng.randint(2, 3), random_ops(rng, 60)
-        games = [play(rules.with_changes({opt.key: v}), seats, seed, ops, 400) for v in values_of(opt)]
-        if any(g != games[0] for g in games[1:]):
-            return
+    for held in settings_of_dependents(opt):
+        base = rules.with_changes(held)
+        for seed in range(300):
+            rng = random.Random(seed)
+            seats, ops = rng.randint(2, 3), random_ops(rng, 60)
+            games = [play(base.with_changes({opt.key: v}), seats, seed, ops, 400) for v in values_of(opt)]
+            if any(g != games[0] for g in games[1:]):
+                return
     pytest.fail(f"{opt.key} changed no game in 300 deals under {opt.needs.key} = {value}")

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from harness.vocabulary_games import random_games
 from ratscrew.engine import events as ev
 from ratscrew.engine.events import EVENT_TYPES, Event, EventKind, event_from_dict
 from ratscrew.engine.outcome import Ending, Result
 from ratscrew.errors import RecordError
 from ratscrew.record import Record
 from ratscrew.table.table import RejectCode, TimerKind
-from tests.vocabulary_games import random_games
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = json.loads((ROOT / "tests" / "golden" / "events.json").read_text(encoding="utf-8"))

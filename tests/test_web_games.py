@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from harness.server import Server
 from ratscrew.record import Record, state_json
 from ratscrew.rooms import wire
 from ratscrew.rooms.journal import SqliteJournal
@@ -22,7 +23,6 @@ from ratscrew.rooms.seating import SeatInfo
 from ratscrew.rooms.wire import Hello, SeatKind
 from ratscrew.rules import Rules
 from ratscrew.table.clock import ManualClock
-from tests.conftest import Server
 
 
 def new_game(server: Server, **extra: object) -> dict[str, Any]:

@@ -108,3 +108,26 @@ def test_a_number_out_of_range_is_refused_by_the_server_as_clearly_as_by_the_for
     response = client.post("/api/games", json={"seats": seats, "rules": rules})
     assert response.status_code == 400
     assert error in response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "says"),
+    [
+        ({"preset": "standard", "slaps": {"run": 5}}, "slaps.run cannot be 5: allowed values are 0, 3, 4"),
+        ("nonsense", "nonsense"),
+        ({"slaps": 3}, "[slaps] must be a table of keys"),
+    ],
+)
+def test_every_route_that_takes_rules_refuses_the_same_wrong_rules_the_same_way(
+    client: TestClient, rules: object, says: str
+) -> None:
+    # A game, a room and a score-keeper match read their rules through one reader (web/bodies.py).
+    bodies = {
+        "/api/games": {"seats": [{"name": "Ann"}, {"kind": "bot", "level": "easy"}], "rules": rules},
+        "/api/rooms": {"seats": 2, "name": "Ann", "rules": rules},
+        "/api/matches": {"players": ["Ann", "Bo"], "rules": rules},
+    }
+    answers = {path: client.post(path, json=body) for path, body in bodies.items()}
+    assert {r.status_code for r in answers.values()} == {400}
+    messages = {r.json()["error"] for r in answers.values()}
+    assert len(messages) == 1 and says in messages.pop()

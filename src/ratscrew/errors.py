@@ -84,3 +84,18 @@ def by_branch(exc: RatscrewError, table: Mapping[type[RatscrewError], T], defaul
         if kind in table:
             return table[kind]
     return default
+
+
+def json_type(value: object) -> str:
+    """How a JSON value is named in an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"

@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from ratscrew.cards import Card
 from ratscrew.engine.actions import Action, Flip, Slap, Wait
@@ -241,7 +241,9 @@ def describe_action(action: Action) -> str:
 
 
 class StateJson(TypedDict):
-    status: str
+    """The state after a record's last action, as ``ratscrew replay --json`` prints it."""
+
+    status: Literal["over", "playing"]
     result: str | None
     winner: int | None
     hands: list[list[str]]

@@ -106,6 +106,8 @@ class Game:
         self._locked_pile: list[int | None] = [None] * players  # lockout-pile: the tricks count the lock lasts
         self._paid_at = [-1] * players  # the card count at the seat's last wrong slap (once_per_card)
         self._table_paid_at = -1  # the card count at anyone's last wrong slap (once_per_card_scope = table)
+        # Unused where no penalty would make a second wrong slap cost anything (its needs, rules/sections.py).
+        self._once_per_card = rules.slapping.once_per_card and rules.applies("slapping.once_per_card")
         self._patterns = enabled_patterns(rules)
         self._total = len(every_card)
         jokers = any(c.is_joker for c in every_card)
@@ -379,7 +381,7 @@ class Game:
                 return
         matches = self.matches()
         if not matches:
-            if self.rules.slapping.once_per_card and self._paid_for_this_card(seat):
+            if self._once_per_card and self._paid_for_this_card(seat):
                 self._events.append(SlapDismissed(seat, DismissReason.ONCE_PER_CARD))
                 return
             self._wrong_slap(seat)

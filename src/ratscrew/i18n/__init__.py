@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 
+from ratscrew.rules import OPTIONS, PRESETS  # their English texts are written beside them
+
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de")
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch"}
 DEFAULT = "en"
@@ -47,8 +49,6 @@ def catalog(lang: str) -> dict[str, str]:
 
 def _rules_english() -> dict[str, str]:
     """The English texts of options and presets live beside their definitions; the other languages here."""
-    from ratscrew.rules import OPTIONS, PRESETS
-
     texts = {f"option.{o.key}": o.summary for o in OPTIONS}
     texts.update({f"preset.{p.name}": p.summary for p in PRESETS.values()})
     return texts

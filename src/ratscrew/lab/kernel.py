@@ -53,7 +53,7 @@ from ratscrew.lab.game import GameStats, play_one
 from ratscrew.lab.kernel_header import COMMAND as HEADER_COMMAND
 from ratscrew.patterns import PATTERN_KEYS
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
-from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, Value
+from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, Value, needs_met
 from ratscrew.table.table import TableEvent
 
 MODULE = "ratscrew._ers_fast"
@@ -182,8 +182,9 @@ def config(rules: Rules, levels: Sequence[str], bot_pace: float = 1.0) -> bytes:
     if mismatch is not None:
         raise KernelMismatch(mismatch)
     named: dict[str, float] = {}
+    in_force = _in_force(rules)
     for key, accepted in module.RULE_VALUES.items():
-        code = _code(rules.get(key), accepted)
+        code = _code(in_force[key], accepted)
         if code is None:
             raise KernelMismatch(f"{MODULE} does not play {key} = {_text(rules.get(key))}: ask covers() first")
         named[key] = code
@@ -199,6 +200,16 @@ def config(rules: Rules, levels: Sequence[str], bot_pace: float = 1.0) -> bytes:
     for name in levels:
         values += _packed(_seat(resolve(name)), module.SEAT_FIELDS, "seat")
     return struct.pack(f"<{len(values)}d", *values)
+
+
+def _in_force(rules: Rules) -> dict[str, Value]:
+    """Every key's value, with a key that cannot apply (its ``needs`` unmet, any value accepted) at its default:
+    the engine leaves such a value unused, and so the kernel must be given nothing it would act on."""
+    values = rules.values()
+    for opt in OPTIONS:
+        if opt.needs is not None and opt.needs.off is None and not needs_met(opt, values):
+            values[opt.key] = opt.default
+    return values
 
 
 def _seat(level: Level) -> dict[str, float]:

@@ -74,7 +74,7 @@ class RoomCore:
         self.seed = 0
         self.play: Play | None = None
         self.paused = False  # the game's clock stands still (kept in the journal: a restart keeps the pause)
-        self.summary: dict[str, object] | None = None
+        self.summary: wire.GameSummary | None = None
         self.reactions: dict[int, list[int]] = {}  # each person's, carried from game to game
         self.reaction_limit = ReactionLimit()  # the quick reactions each player may still send
         self._probe_ids = itertools.count(1)
@@ -368,7 +368,7 @@ class RoomCore:
         else:
             self.play.clock.resume()
         self._state_dirty = True  # every page shows the table stopped, or going again
-        self.journal.room(self.code, self.to_doc())
+        self.journal.room(self.code, self.kept())
 
     # ------------------------------------------------------------------ the lobby
 
@@ -403,7 +403,7 @@ class RoomCore:
 
     def _lobby_changed(self) -> None:
         self._lobby_dirty = True
-        self.journal.room(self.code, self.to_doc())
+        self.journal.room(self.code, self.kept())
 
     # ------------------------------------------------------------------ the game
 
@@ -467,8 +467,8 @@ class RoomCore:
         for seat, times in play.table.reactions.items():
             if self.seats[seat].kind is SeatKind.HUMAN:
                 self.reactions[seat] = times[-50:]
-        self.journal.finished(self.code, play.id, play.record().to_json(), summary)
-        self.journal.room(self.code, self.to_doc())
+        self.journal.finished(self.code, play.id, play.record(), summary)
+        self.journal.room(self.code, self.kept())
         self._broadcast(wire.Over(summary))
         self._lobby_dirty = True
 
@@ -478,8 +478,8 @@ class RoomCore:
 
     # ------------------------------------------------------------------ what pages see
 
-    def state(self) -> dict[str, object]:
-        return self.play.state() if self.play is not None else {}
+    def state(self) -> wire.RoomState:
+        return self.play.state() if self.play is not None else wire.NO_TABLE
 
     def _window_shown(self) -> int | None:
         return self.play.table.hold_ms if self.play is not None and self.phase is Phase.PLAYING else None
@@ -500,7 +500,7 @@ class RoomCore:
         return wire.Welcome(wire.VERSION, room, seats, self.is_host(page), self.seq, missed, state, self.summary)
 
     def _events(self, items: Sequence[wire.EventItem]) -> wire.Events:
-        return self.play.events(items) if self.play is not None else wire.Events(tuple(items), {})
+        return self.play.events(items) if self.play is not None else wire.Events(tuple(items), wire.NO_TABLE)
 
     def snapshot_message(self) -> wire.StateMsg:
         """The whole state, for a page that fell too far behind (or a table just dealt): it replaces everything."""
@@ -538,10 +538,10 @@ class RoomCore:
 
     # ------------------------------------------------------------------ keeping
 
-    def to_doc(self) -> dict[str, object]:
+    def kept(self) -> KeptRoom:
         """What the journal keeps of the room (the game itself is its seed plus its actions)."""
         s = self.seating
-        kept = KeptRoom(
+        return KeptRoom(
             self.code,
             self.phase,
             s.seats,
@@ -556,12 +556,10 @@ class RoomCore:
             self.summary,
             s.rematch_by,
         )
-        return kept.to_doc()
 
     @staticmethod
-    def from_doc(doc: dict[str, object], clock: Clock, journal: Journal | None = None) -> RoomCore:
+    def restored(kept: KeptRoom, clock: Clock, journal: Journal | None = None) -> RoomCore:
         """A room as its journal kept it, in its lobby; ``resume_game`` then rebuilds the game it was playing."""
-        kept = KeptRoom.from_doc(doc)
         room = RoomCore(kept.code, clock, seats=kept.seats, rules=kept.rules, options=kept.options, journal=journal)
         room.host_token, room.tokens = kept.host_token, dict(kept.tokens)
         room.game_no, room.seed, room.paused = kept.game_no, kept.seed, kept.paused

@@ -8,13 +8,18 @@ one written by an older server lacks the newer fields, and opens with their defa
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ratscrew.errors import MalformedInput
+from ratscrew.record import Record
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
-from ratscrew.rooms.wire import Phase, SeatKind
+from ratscrew.rooms.wire import GameSummary, Phase, SeatKind
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import Rules
+
+log = logging.getLogger(__name__)
 
 # What pages and answers say while the journal cannot keep what it is given (a full disk, a failing one).
 NOT_SAVING = "the server cannot save games just now"
@@ -28,11 +33,11 @@ DOC_VERSION = 2
 class Journal(Protocol):
     """Where a room keeps what must survive a restart (the SQLite journal, or nothing in some tests)."""
 
-    def room(self, code: str, doc: dict[str, object]) -> None: ...
+    def room(self, code: str, room: KeptRoom) -> None: ...
 
     def actions(self, code: str, game_no: int, start: int, actions: list[object], seq: int) -> None: ...
 
-    def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None: ...
+    def finished(self, code: str, game_id: str, record: Record, summary: GameSummary) -> None: ...
 
     def healthy(self) -> bool:
         """Whether what the room is given to keep is being kept (a room starts no game while it is not)."""
@@ -40,13 +45,13 @@ class Journal(Protocol):
 
 
 class NoJournal:
-    def room(self, code: str, doc: dict[str, object]) -> None:
+    def room(self, code: str, room: KeptRoom) -> None:
         pass
 
     def actions(self, code: str, game_no: int, start: int, actions: list[object], seq: int) -> None:
         pass
 
-    def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
+    def finished(self, code: str, game_id: str, record: Record, summary: GameSummary) -> None:
         pass
 
     def healthy(self) -> bool:
@@ -68,7 +73,7 @@ class KeptRoom:
     game_no: int
     seed: int
     reactions: dict[int, list[int]]  # each person's reaction times, carried over from game to game
-    summary: dict[str, object] | None
+    summary: GameSummary | None
     rematch_by: int | None = None  # in the lobby after a game, the seat that asked for the rematch
 
     def to_doc(self) -> dict[str, object]:
@@ -89,7 +94,7 @@ class KeptRoom:
             "game_no": self.game_no,
             "seed": self.seed,
             "reactions": {str(k): v for k, v in self.reactions.items()},
-            "summary": self.summary,
+            "summary": None if self.summary is None else self.summary.to_json(),
             "rematch_by": self.rematch_by,
         }
 
@@ -107,7 +112,7 @@ class KeptRoom:
             float(doc.get("bot_pace", 1.0)),
             bool(doc.get("pausable", False)),
         )
-        summary = doc.get("summary")
+        summary = _summary(doc.get("summary"), doc.get("code"))
         rematch_by = doc.get("rematch_by")  # since version 2
         return cls(
             code=str(doc["code"]),
@@ -121,6 +126,18 @@ class KeptRoom:
             game_no=int(doc.get("game_no", 0)),
             seed=int(doc.get("seed", 0)),
             reactions={int(k): [int(x) for x in v] for k, v in doc.get("reactions", {}).items()},
-            summary=summary if isinstance(summary, dict) else None,
+            summary=summary,
             rematch_by=rematch_by if isinstance(rematch_by, int) else None,
         )
+
+
+def _summary(doc: object, code: object) -> GameSummary | None:
+    """The last game's summary as the room kept it; one that cannot be read is left out (and logged): a room
+    that was playing counts it again from its game, and the finished game's own is kept with its record."""
+    if doc is None:
+        return None
+    try:
+        return GameSummary.from_json(doc)
+    except MalformedInput as exc:
+        log.warning("room %s: its last game's summary cannot be read, left out: %s", code, exc)
+        return None

@@ -43,6 +43,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ratscrew.engine.actions import Millis
+from ratscrew.rooms.wire.summary import Race, RaceSlap, Verdict
 
 # A player behind 150 ms of extra round trip also has their link's own delay and a frame of paint: 200 ms
 # covers all three, so their faster reaction still counts; it is also the most any page can ever gain.
@@ -135,18 +136,6 @@ class Credit:
     compensation: Millis
     landed: Millis
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "received": self.received,
-            "sent": self.sent,
-            "reaction": self.reaction,
-            "reported_lag": self.reported_lag,
-            "rtt": self.rtt,
-            "quota": self.quota,
-            "compensation": self.compensation,
-            "landed": self.landed,
-        }
-
 
 def credit(
     *, received: Millis, sent: Millis | None, reaction: Millis | None, lag: LagEstimate, quota: Quota, window: int
@@ -191,29 +180,41 @@ class Adjudication:
     seat: int
     card: int | None
     credit: Credit
-    verdict: str | None = None
+    verdict: Verdict | None = None
     echo_rtt: int | None = None  # the page's own answers to the probes: recorded, never believed
     tcp_rtt: int | None = None  # the kernel's round trip of the TCP connection (to a proxy, if there is one)
 
+    def timed(self) -> RaceSlap:
+        """Every figure of this slap, as a game's record and its summary's races keep them."""
+        c = self.credit
+        return RaceSlap(
+            self.seat,
+            self.card,
+            self.verdict,
+            c.received,
+            c.sent,
+            c.reaction,
+            c.reported_lag,
+            c.rtt,
+            c.quota,
+            c.compensation,
+            c.landed,
+            self.echo_rtt,
+            self.tcp_rtt,
+        )
+
     def to_dict(self) -> dict[str, object]:
-        return {
-            "seat": self.seat,
-            "card": self.card,
-            "verdict": self.verdict,
-            **self.credit.to_dict(),
-            "echo_rtt": self.echo_rtt,
-            "tcp_rtt": self.tcp_rtt,
-        }
+        return self.timed().to_json()
 
 
-def races(adjudications: list[Adjudication]) -> list[dict[str, object]]:
+def races(adjudications: list[Adjudication]) -> tuple[Race, ...]:
     """Cards more than one person slapped, with the figures each slap was timed by: why a race went one way."""
     by_card: dict[int, list[Adjudication]] = {}
     for adjudication in adjudications:
         if adjudication.card is not None:
             by_card.setdefault(adjudication.card, []).append(adjudication)
-    return [
-        {"card": card, "slaps": [a.to_dict() for a in sorted(group, key=lambda a: a.credit.landed)]}
+    return tuple(
+        Race(card, tuple(a.timed() for a in sorted(group, key=lambda a: a.credit.landed)))
         for card, group in sorted(by_card.items())
         if len({a.seat for a in group}) > 1
-    ]
+    )

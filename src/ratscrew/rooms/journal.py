@@ -34,7 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from ratscrew import database
-from ratscrew.rooms.wire import Phase
+from ratscrew.record import Record
+from ratscrew.rooms.document import KeptRoom
+from ratscrew.rooms.wire import GameSummary, Phase
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +58,7 @@ TRUNCATE_WAIT_S = 0.05  # how long that emptying may hold the writers up, at mos
 
 @dataclass(frozen=True, slots=True)
 class SavedRoom:
-    doc: dict[str, object]
+    room: KeptRoom
     actions: list[object]  # of the room's current game, in order
     seq: int  # the number of the room's last event (-1: none yet)
 
@@ -106,8 +108,8 @@ class SqliteJournal:
 
     # ------------------------------------------------------------------ writes (the event loop's thread)
 
-    def room(self, code: str, doc: dict[str, object]) -> None:
-        text = json.dumps(doc)
+    def room(self, code: str, room: KeptRoom) -> None:
+        text = json.dumps(room.to_doc())
         closed = 0
 
         def write(db: sqlite3.Connection) -> None:
@@ -133,18 +135,18 @@ class SqliteJournal:
 
         self._put(write)
 
-    def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
-        row = (game_id, json.dumps(record), json.dumps(summary), time.time())
+    def finished(self, code: str, game_id: str, record: Record, summary: GameSummary) -> None:
+        row = (game_id, json.dumps(record.to_json()), json.dumps(summary.to_json()), time.time())
 
         def write(db: sqlite3.Connection) -> None:
             db.execute(database.SAVE_GAME, row)
 
         self._put(write)
 
-    def rebuilt(self, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
+    def rebuilt(self, game_id: str, record: Record, summary: GameSummary) -> None:
         """A finished game's record rebuilt from its journal after a restart, kept unless the game's own is
         there already (that one also has the figures of every slap's credit)."""
-        row = (game_id, json.dumps(record), json.dumps(summary), time.time())
+        row = (game_id, json.dumps(record.to_json()), json.dumps(summary.to_json()), time.time())
 
         def write(db: sqlite3.Connection) -> None:
             db.execute(database.SAVE_GAME_IF_MISSING, row)
@@ -294,7 +296,7 @@ def _saved(db: sqlite3.Connection, code: str, doc: dict[str, Any], seq: int) -> 
             "SELECT action FROM room_actions WHERE code = ? AND game_no = ? ORDER BY idx", (code, game_no)
         )
     ]
-    return SavedRoom(doc, actions, int(seq))
+    return SavedRoom(KeptRoom.from_doc(doc), actions, int(seq))
 
 
 class Checkpoints:

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 
 from ratscrew.rooms import wire
 from ratscrew.rooms.pages import Page
+from ratscrew.table.seen import SlapSeen
 
 log = logging.getLogger(__name__)
 
 HISTORY = 500  # events kept for pages that reconnect
 
-Message = wire.Doc  # a message as it leaves the room: its JSON document
+Message = dict[str, object]  # a message as it leaves the room: its JSON document, for the socket to send
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ class Feed:
         self.seq = -1  # the number of the last event
         self.history: deque[wire.EventItem] = deque(maxlen=HISTORY)
 
-    def add(self, game_no: int, t: int, event: wire.Doc, seen: wire.Doc | None = None) -> wire.EventItem:
+    def add(self, game_no: int, t: int, event: wire.EventDoc, seen: SlapSeen | None = None) -> wire.EventItem:
         self.seq += 1
         item = wire.EventItem(self.seq, game_no, t, event, seen)
         self.history.append(item)

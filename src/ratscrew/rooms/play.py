@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ratscrew.engine.events import CardTurned, SlapCorrect, SlapDismissed, WrongSlap
+from ratscrew.engine.events import CardTurned, EventKind, SlapCorrect, SlapDismissed, WrongSlap
 from ratscrew.engine.game import Game
 from ratscrew.engine.view import view_for
 from ratscrew.record import Record, action_from_json, action_to_json
@@ -30,6 +30,12 @@ from ratscrew.rooms.seating import Seating
 from ratscrew.rooms.summary import game_id, public, summarize
 from ratscrew.table.clock import Clock, OffsetClock, PausableClock
 from ratscrew.table.table import Rejected, Table, TableConfig, TableEvent, replay
+
+_VERDICTS: dict[EventKind, wire.Verdict] = {
+    EventKind.SLAP_CORRECT: "slap_correct",
+    EventKind.WRONG_SLAP: "wrong_slap",
+    EventKind.SLAP_DISMISSED: "slap_dismissed",
+}
 
 
 class Play:
@@ -138,8 +144,7 @@ class Play:
         for published in self.pending:
             event = published.event
             self._judge(published)
-            seen = None if published.seen is None else published.seen.to_dict()
-            items.append(self.feed.add(self.game_no, published.t, public(event, self.game), seen))
+            items.append(self.feed.add(self.game_no, published.t, public(event, self.game), published.seen))
             if isinstance(event, CardTurned):
                 cards.append(event.number)
                 # A slow player who slaps every card never runs dry: each card refills what the server allows them.
@@ -164,19 +169,20 @@ class Play:
         for adjudication in self.adjudications:
             fits = adjudication.seat == event.seat and adjudication.credit.landed <= published.t
             if adjudication.verdict is None and fits:
-                adjudication.verdict = event.kind.value
+                adjudication.verdict = _VERDICTS[event.kind]
                 return
 
     # ------------------------------------------------------------------ what pages see, and what is kept
 
-    def state(self) -> dict[str, object]:
+    def state(self) -> wire.TableState:
         """The table as every page may see it, with its time, its windows and whether it is paused."""
-        view = view_for(self.game).as_dict()
-        view["now"] = self.clock.now()
-        view["collect_delay_ms"] = self.game.rules.slapping.collect_delay_ms
-        view["hold_ms"] = self.table.hold_ms
-        view["paused"] = self.clock.paused
-        return view
+        return wire.TableState.at(
+            view_for(self.game),
+            now=self.clock.now(),
+            collect_delay_ms=self.game.rules.slapping.collect_delay_ms,
+            hold_ms=self.table.hold_ms,
+            paused=self.clock.paused,
+        )
 
     def showing(self) -> Shows | None:
         """The card on top of what the state shows, for a message that carries the state (None: none yet)."""
@@ -199,5 +205,5 @@ class Play:
         game = self.game
         return Record(game.rules, len(names), seed=self.seed, players=names, actions=tuple(game.actions), extra=extra)
 
-    def summary(self) -> dict[str, object]:
+    def summary(self) -> wire.GameSummary:
         return summarize(self.id, self.table, self.seating.seats, self.adjudications)

@@ -22,10 +22,11 @@ from ratscrew.rooms.delivery import STALL_MS, Delivery, shut
 from ratscrew.rooms.delivery import PageLink as PageLink  # where the socket handlers have always found it
 from ratscrew.rooms.document import GAME_WAITS, NO_NEW_GAME
 from ratscrew.rooms.fairness import Adjudication
-from ratscrew.rooms.journal import Health, SavedRoom, SqliteJournal
+from ratscrew.rooms.journal import SavedRoom, SqliteJournal
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.model import Rules
+from ratscrew.shapes import Shape
 from ratscrew.table.clock import Alarm, AlarmClock, Clock, LoopClock
 
 log = logging.getLogger(__name__)
@@ -49,8 +50,50 @@ class LinkSample:
     tcp_ms: float | None
 
 
-Item = tuple[str, PageLink, wire.ClientMessage | LinkSample | None]
-_NO_LINK = PageLink(-1)  # what a timer's wake-up carries in the inbox
+# What a room's inbox holds: each thing its owner task is told, in the order it happened.
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A page's socket opened."""
+
+    link: PageLink
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A message from a page, already read and checked (``wire.parse_client``)."""
+
+    link: PageLink
+    message: wire.ClientMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """The server timed a page's link."""
+
+    link: PageLink
+    sample: LinkSample
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """A page's socket closed."""
+
+    link: PageLink
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """The room's timer fired: its next deadline has come (or it may unload)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """The server is stopping: the task ends once it has handled what came before."""
+
+
+Item = Opened | Received | Measured | Closed | Due | Stop
 VerdictSeen = Callable[[int, int], None]  # (ms from a slap's arrival to its verdict, the room's decision window)
 _VERDICT_WAIT_MS = 10_000  # a slap with no verdict after this long is no longer watched for one
 
@@ -64,6 +107,17 @@ class _Awaited:
     slap: Adjudication
     clock: Clock
     window: int  # the decision window it was credited in
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRoom(Shape):
+    """A public room still in its lobby, as the open lobby lists it."""
+
+    code: str
+    seats: int
+    free: int  # seats nobody holds yet
+    host: str  # the host's name
+    preset: str
 
 
 class RoomRunner:
@@ -84,7 +138,7 @@ class RoomRunner:
         self.journal = journal
         self.links: dict[int, PageLink] = {}
         self.delivery = Delivery(core, self.links, journal, clock)
-        self.inbox: asyncio.Queue[Item | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.idle_since: int | None = clock.now()
         self._timer: Alarm | None = None
         self._timer_at: int | None = None
@@ -110,16 +164,16 @@ class RoomRunner:
     # ------------------------------------------------------------------ called from socket handlers
 
     def open(self, link: PageLink) -> None:
-        self.inbox.put_nowait(("open", link, None))
+        self.inbox.put_nowait(Opened(link))
 
     def submit(self, link: PageLink, msg: wire.ClientMessage) -> None:
-        self.inbox.put_nowait(("msg", link, msg))
+        self.inbox.put_nowait(Received(link, msg))
 
     def measured(self, link: PageLink, sample: LinkSample) -> None:
-        self.inbox.put_nowait(("link", link, sample))
+        self.inbox.put_nowait(Measured(link, sample))
 
     def close_link(self, link: PageLink) -> None:
-        self.inbox.put_nowait(("close", link, None))
+        self.inbox.put_nowait(Closed(link))
 
     async def kept(self) -> None:
         """Wait until everything the room wrote so far is committed (before telling a page it exists), or
@@ -135,7 +189,7 @@ class RoomRunner:
             raise Unavailable(NO_NEW_GAME) from None
 
     async def stop(self) -> None:
-        self.inbox.put_nowait(None)
+        self.inbox.put_nowait(Stop())
         await asyncio.gather(self._task, return_exceptions=True)
         for link in list(self.links.values()):
             shut(link)
@@ -155,7 +209,7 @@ class RoomRunner:
             # Take everything that arrived meanwhile before the room's clock moves on and before anything is
             # sent: under load one pass serves many messages (in the order they came) with one delivery.
             while True:
-                if item is None:
+                if isinstance(item, Stop):
                     self._disarm()
                     return
                 self._guarded(self._handle, item)
@@ -175,23 +229,25 @@ class RoomRunner:
             log.exception("room %s: an error while handling %s", self.code, args[0] if args else step.__name__)
 
     def _handle(self, item: Item) -> None:
-        what, link, msg = item
         core = self.core
-        if what == "tick":
-            self._tick_queued = False
-        elif what == "open":
-            self.links[link.id] = link
-            core.open_page(link.id)
-            self.idle_since = None
-        elif isinstance(msg, LinkSample):
-            core.link_measured(link.id, msg.ping_ms, msg.tcp_ms)
-        elif what == "msg" and msg is not None:
-            core.receive(link.id, msg)
-        elif what == "close":
-            self.links.pop(link.id, None)
-            core.close_page(link.id)
-            if not self.links:
-                self.idle_since = self.clock.now()
+        match item:
+            case Due():
+                self._tick_queued = False
+            case Opened(link):
+                self.links[link.id] = link
+                core.open_page(link.id)
+                self.idle_since = None
+            case Measured(link, sample):
+                core.link_measured(link.id, sample.ping_ms, sample.tcp_ms)
+            case Received(link, message):
+                core.receive(link.id, message)
+            case Closed(link):
+                self.links.pop(link.id, None)
+                core.close_page(link.id)
+                if not self.links:
+                    self.idle_since = self.clock.now()
+            case Stop():
+                pass  # the owner task ends before it hands one on
 
     def _watch_verdicts(self) -> None:
         """Report each slap's time from arrival to published verdict (for the operator's metrics), and the
@@ -248,7 +304,7 @@ class RoomRunner:
         self._timer, self._timer_at = None, None
         if not self._tick_queued:
             self._tick_queued = True
-            self.inbox.put_nowait(("tick", _NO_LINK, None))
+            self.inbox.put_nowait(Due())
 
 
 class Rooms:
@@ -278,10 +334,6 @@ class Rooms:
         self._next_page = 0
         # Rooms that left memory with writes not yet committed (by ticket): not loaded again before they are.
         self._unsaved: dict[str, int] = {}
-
-    def journal_health(self) -> Health | None:
-        """Whether the journal keeps what it is given, with the error if not (None: there is no journal)."""
-        return None if self.journal is None else self.journal.health()
 
     def journal_healthy(self) -> bool:
         """A health check's question: are games being kept? (With no journal there is nothing to keep.)"""
@@ -324,7 +376,7 @@ class Rooms:
             journal=self.journal,
         )
         core.tokens[core.host_token] = frozenset({0})
-        core.journal.room(core.code, core.to_doc())
+        core.journal.room(core.code, core.kept())
         return self._run(core), core.host_token
 
     def create_game(
@@ -386,7 +438,7 @@ class Rooms:
             raise NotFound(f"no room {code[:12]!r}: check the code (it has {CODE_LENGTH} letters and digits)")
         return runner
 
-    def open_lobbies(self) -> list[dict[str, object]]:
+    def open_lobbies(self) -> list[OpenRoom]:
         self._forget_closed()
         listed = []
         for runner in self.rooms.values():
@@ -394,29 +446,21 @@ class Rooms:
             if core.options.public and core.phase is Phase.LOBBY:
                 free = sum(1 for s in core.seats if s.kind is SeatKind.EMPTY)
                 host = next((s.name for s in core.seats if s.kind is SeatKind.HUMAN), "")
-                listed.append(
-                    {
-                        "code": core.code,
-                        "seats": len(core.seats),
-                        "free": free,
-                        "host": host,
-                        "preset": core.rules.preset,
-                    }
-                )
+                listed.append(OpenRoom(core.code, len(core.seats), free, host, core.rules.preset))
         return listed[:100]
 
     def _restore(self, saved: SavedRoom) -> RoomRunner:
-        core = RoomCore.from_doc(saved.doc, self.clock, self.journal)
+        core = RoomCore.restored(saved.room, self.clock, self.journal)
         core.seq = saved.seq  # its next event is numbered on from the last one any page could have seen
-        phase = Phase(str(saved.doc.get("phase", "lobby")))
+        phase = saved.room.phase
         if phase is not Phase.LOBBY and core.game_no:
             core.resume_game(core.game_no, core.seed, saved.actions)
             if phase is Phase.PLAYING and core.phase is Phase.OVER and self.journal is not None:
                 # The game's last actions were kept but not its end (the server stopped in between): its
                 # record is rebuilt from them, and the room kept as over.
                 assert core.summary is not None
-                self.journal.rebuilt(core.game_id, core.record().to_json(), core.summary)
-                self.journal.room(core.code, core.to_doc())
+                self.journal.rebuilt(core.game_id, core.record(), core.summary)
+                self.journal.room(core.code, core.kept())
         return self._run(core)
 
     def restore_all(self) -> int:
@@ -426,7 +470,7 @@ class Rooms:
         self.journal.expire()
         count = 0
         for saved in self.journal.playing_rooms():
-            code = str(saved.doc["code"])
+            code = saved.room.code
             if code not in self.rooms and self.owns(code):
                 self._restore(saved)
                 count += 1

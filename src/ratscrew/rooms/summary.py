@@ -13,7 +13,7 @@ from ratscrew.engine.events import Event, GameOver, PileWon, PlayerOut, WonBy, W
 from ratscrew.engine.game import Game
 from ratscrew.rooms.fairness import Adjudication, races
 from ratscrew.rooms.seating import SeatInfo
-from ratscrew.rooms.wire import SeatKind
+from ratscrew.rooms.wire import EventDoc, GameSummary, SeatKind, SummaryPlayer
 from ratscrew.table.table import Table
 
 
@@ -22,7 +22,7 @@ def game_id(code: str, game_no: int) -> str:
     return code if game_no == 1 else f"{code}-{game_no}"
 
 
-def public(event: Event, game: Game) -> dict[str, object]:
+def public(event: Event, game: Game) -> EventDoc:
     """An event as everyone at the table may see it: cards that lie face down are not named."""
     doc = event.to_dict()
     if isinstance(event, WrongSlap):
@@ -31,12 +31,10 @@ def public(event: Event, game: Game) -> dict[str, object]:
         doc["given"] = [[seat, None] for seat, _card in event.given]
     elif isinstance(event, PileWon):
         doc["cards"] = [None] * len(event.cards)
-    return doc
+    return EventDoc(doc)
 
 
-def summarize(
-    game_id: str, table: Table, seats: Sequence[SeatInfo], adjudications: list[Adjudication]
-) -> dict[str, object]:
+def summarize(game_id: str, table: Table, seats: Sequence[SeatInfo], adjudications: list[Adjudication]) -> GameSummary:
     """The end-of-game summary: the outcome, each player's piles, wrong slaps and reactions, every close race."""
     game = table.game
     assert game.outcome is not None
@@ -61,28 +59,28 @@ def summarize(
         times = table.reactions[seat]
         info = seats[seat]
         players.append(
-            {
-                "seat": seat,
-                "name": info.name,
-                "bot": info.level if info.kind is SeatKind.BOT else None,
-                "cards": len(game.stacks[seat]),
-                "piles_by_slap": by_slap[seat],
-                "piles_by_challenge": by_challenge[seat],
-                "wrong_slaps": wrong[seat],
-                "reaction_ms": times,
-                "median_reaction_ms": statistics.median(times) if times else None,
-            }
+            SummaryPlayer(
+                seat,
+                info.name,
+                info.level if info.kind is SeatKind.BOT else None,
+                len(game.stacks[seat]),
+                by_slap[seat],
+                by_challenge[seat],
+                wrong[seat],
+                tuple(times),
+                statistics.median(times) if times else None,
+            )
         )
-    return {
-        "game": game_id,
-        "result": outcome.result.value,
-        "winner": outcome.winner,
-        "reason": outcome.reason,
-        "how": outcome.how.value if outcome.how else None,
-        "cards": game.cards,
-        "tricks": game.tricks,
-        "ms": end_t,
-        "players": players,
-        "out_order": out_order,
-        "races": races(adjudications),
-    }
+    return GameSummary(
+        game_id,
+        outcome.result,
+        outcome.winner,
+        outcome.reason,
+        outcome.how,
+        game.cards,
+        game.tricks,
+        end_t,
+        tuple(players),
+        tuple(out_order),
+        races(adjudications),
+    )

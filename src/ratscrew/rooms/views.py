@@ -11,7 +11,7 @@ from ratscrew.rooms import wire
 from ratscrew.rooms.pages import Pages
 from ratscrew.rooms.seating import Seating
 from ratscrew.rooms.wire import Phase, SeatKind
-from ratscrew.rules.io import rules_to_mapping
+from ratscrew.rules.io import RulesDoc, rules_to_mapping
 from ratscrew.rules.model import Rules
 
 
@@ -20,9 +20,9 @@ class RulesDocs:
     state holds them, and a room's rules change only in its lobby)."""
 
     def __init__(self) -> None:
-        self._last: tuple[Rules, dict[str, object]] | None = None
+        self._last: tuple[Rules, RulesDoc] | None = None
 
-    def of(self, rules: Rules) -> dict[str, object]:
+    def of(self, rules: Rules) -> RulesDoc:
         if self._last is None or self._last[0] is not rules:
             self._last = (rules, rules_to_mapping(rules, full=True))
         return self._last[1]
@@ -49,7 +49,7 @@ def room_view(
     phase: Phase,
     seating: Seating,
     pages: Pages,
-    rules: dict[str, object],
+    rules: RulesDoc,
     *,
     game: str | None,
     window_ms: int | None,

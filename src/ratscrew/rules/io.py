@@ -16,11 +16,17 @@ import json
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import NewType
 
 from ratscrew.errors import RulesError
 from ratscrew.rules.model import Rules
 from ratscrew.rules.options import OPTIONS, SECTIONS, Value, option
 from ratscrew.rules.presets import PRESETS
+
+# A rule set as a JSON document: the preset's name and one table per section, each option's value by name
+# (``{"preset": "standard", "slaps": {"run": 4}}``). Its sections and options are the options' own
+# (``rules/options.py``), so it has no fixed shape of its own.
+RulesDoc = NewType("RulesDoc", dict[str, object])
 
 
 def rules_from_mapping(doc: object, *, where: str = "rules") -> Rules:
@@ -53,7 +59,7 @@ def rules_from_mapping(doc: object, *, where: str = "rules") -> Rules:
     return Rules.build(preset, changes)
 
 
-def rules_to_mapping(rules: Rules, *, full: bool = False) -> dict[str, object]:
+def rules_to_mapping(rules: Rules, *, full: bool = False) -> RulesDoc:
     """The preset plus every key that differs from it (or every key with ``full``), nested by section."""
     values = rules.values() if full else rules.changes_from_preset()
     doc: dict[str, object] = {"preset": rules.preset}
@@ -62,7 +68,7 @@ def rules_to_mapping(rules: Rules, *, full: bool = False) -> dict[str, object]:
         table = doc.setdefault(section, {})
         assert isinstance(table, dict)
         table[name] = value
-    return doc
+    return RulesDoc(doc)
 
 
 def rules_to_toml(rules: Rules) -> str:

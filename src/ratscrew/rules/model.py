@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from ratscrew.cards import Card, DeckSpec, Rank
 from ratscrew.patterns import PATTERNS
-from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, Value, check_needs, option
+from ratscrew.rules.options import OPTIONS, OPTIONS_BY_KEY, Value, check_needs, needs_met, option
 from ratscrew.rules.presets import preset as find_preset
 from ratscrew.rules.sections import (
     SECTION_TYPES,
@@ -95,6 +95,11 @@ class Rules:
     def get(self, key: str) -> Value:
         opt = option(key)
         return cast(Value, getattr(getattr(self, opt.section), opt.name))
+
+    def applies(self, key: str) -> bool:
+        """Whether ``key`` can change play under these rules (what it ``needs`` holds). Where it cannot, both engines
+        leave its value unused, so that the settings pages may grey it out and mean it."""
+        return needs_met(option(key), self.values())
 
     def values(self) -> dict[str, Value]:
         """Every key with its value, in the order of docs/rules.md (that of OPTIONS)."""

@@ -33,10 +33,10 @@ Jokers = Literal[0, 1, 2]
 
 PAYING: tuple[Penalty, ...] = ("burn", "give-each")  # the penalties that take cards from the slapper's stack
 LOCKING: tuple[Penalty, ...] = ("lockout", "lockout-pile")  # the penalties that stop the slapper slapping
-# Where a second wrong slap on the same card would cost something: cards, or a new lockout once a pile won in
-# between has ended the first one. Under none, lockout and give-pile it could only be set aside for another
-# reason (a lockout still running, an empty pile to give), so once_per_card changes nothing there.
-_ONCE_MATTERS: tuple[Penalty, ...] = (*PAYING, "lockout-pile")
+# Where a second wrong slap on the same card would cost something: cards, a lockout (with scope table, another
+# player's slap that would have locked them out), or a new lockout once a pile won in between has ended the first.
+# Under none and give-pile it could only spare a player put out by a wrong slap, so both engines leave it unused.
+_ONCE_MATTERS: tuple[Penalty, ...] = (*PAYING, *LOCKING)
 _JOKERS_IN: tuple[Jokers, ...] = (1, 2)  # deck.jokers values that put jokers in the deck
 _TEN_ON: tuple[TenRule, ...] = ("numbers", "ace-one")
 

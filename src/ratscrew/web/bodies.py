@@ -7,27 +7,14 @@ from typing import Any
 
 from starlette.requests import Request
 
-from ratscrew.errors import BadRequest
+from ratscrew.errors import BadRequest, RatscrewError, json_type
+from ratscrew.rules.io import rules_from_mapping
+from ratscrew.rules.model import Rules
 
-__all__ = ["MAX_BODY_BYTES", "BadRequest", "is_ascii_number", "json_type", "read_body"]
+__all__ = ["MAX_BODY_BYTES", "BadRequest", "is_ascii_number", "json_type", "parse_rules", "read_body"]
 
 MAX_BODY_BYTES = 16 * 1024
 JSON_TYPE = "application/json"
-
-
-def json_type(value: object) -> str:
-    """How a JSON value is named in an error message."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    return "an object"
 
 
 def is_ascii_number(text: str, max_digits: int = 19) -> bool:
@@ -77,3 +64,19 @@ async def read_body(request: Request, example: str = '{"winner": 0}', *, limit: 
     if not isinstance(doc, dict):
         raise BadRequest(f"request body must be a JSON object, got {json_type(doc)}")
     return doc
+
+
+def parse_rules(value: object, *, seats: int | None = None) -> Rules:
+    """The rules a body names: a preset's name, or ``{"preset": ..., "slaps": {...}}``; with ``seats``, only
+    rules whose deck deals to that many players. Anything else is refused with what was wrong."""
+    try:
+        rules = rules_from_mapping(value, where="rules")
+    except RecursionError:
+        raise BadRequest('rules are nested too deeply: expected a preset name or {"preset": ..., ...}') from None
+    except (RatscrewError, ValueError, TypeError) as exc:
+        raise BadRequest(str(exc)[:300]) from None
+    if seats is not None:
+        deck = rules.deck_for(seats)
+        if deck.size < seats:
+            raise BadRequest(f"{seats} players need more than {deck.size} cards")
+    return rules

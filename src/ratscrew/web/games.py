@@ -9,6 +9,7 @@ import asyncio
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -16,18 +17,36 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ratscrew.bots.registry import PLAYABLE, resolve
-from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound, RatscrewError
+from ratscrew.errors import BadRequest, Conflict, Forbidden, NotFound
 from ratscrew.limits import Grant
+from ratscrew.names import clean_name
 from ratscrew.rooms.runner import RoomRunner, Rooms
 from ratscrew.rooms.seating import SeatInfo
-from ratscrew.rooms.wire import Phase, SeatKind, clean_name
-from ratscrew.rules.io import rules_from_mapping
+from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS, Rules
-from ratscrew.web.bodies import read_body
+from ratscrew.shapes import Shape
+from ratscrew.web.bodies import parse_rules, read_body
 from ratscrew.web.lookups import client_of, found, limits_of, looks_up
 from ratscrew.web.store import Store
 
 MAX_PEOPLE = 2  # one page plays at most two seats (two people on one screen)
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame(Shape):
+    """``POST /api/games``: a game against the computer, and this browser's seat token."""
+
+    id: str
+    token: str
+    seats: tuple[int, ...]  # the seats the token holds
+
+
+@dataclass(frozen=True, slots=True)
+class NextGame(Shape):
+    """``POST /api/games/{id}/again``: the next game of the same table (the same token plays it)."""
+
+    id: str
+    token: str
 
 
 def parse_level(value: object, where: str) -> str:
@@ -36,17 +55,6 @@ def parse_level(value: object, where: str) -> str:
         shown = repr(value)[:20] if isinstance(value, str) else type(value).__name__
         raise BadRequest(f"{where}: unknown level {shown}: expected one of {', '.join(PLAYABLE)}")
     return resolve(value).name
-
-
-def parse_rules(doc: dict[str, Any], seats: int) -> Rules:
-    try:
-        rules = rules_from_mapping(doc.get("rules", "standard"), where="rules")
-    except RatscrewError as exc:
-        raise BadRequest(str(exc)) from None
-    deck = rules.deck_for(seats)
-    if deck.size < seats:
-        raise BadRequest(f"{seats} players need more than {deck.size} cards")
-    return rules
 
 
 def parse_setup(doc: dict[str, Any]) -> tuple[list[SeatInfo], Rules, float, int]:
@@ -70,7 +78,7 @@ def parse_setup(doc: dict[str, Any]) -> tuple[list[SeatInfo], Rules, float, int]
     people = [s for s in seats if s.kind is SeatKind.HUMAN]
     if not 1 <= len(people) <= MAX_PEOPLE:
         raise BadRequest(f"a game here needs 1 or {MAX_PEOPLE} people at the table, got {len(people)}")
-    rules = parse_rules(doc, len(seats))
+    rules = parse_rules(doc.get("rules", "standard"), seats=len(seats))
     pace = doc.get("bot_pace", 1.0)
     if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0.25 <= pace <= 4:
         raise BadRequest("bot_pace must be a number from 0.25 (brisk) to 4 (leisurely)")
@@ -104,8 +112,8 @@ async def create_game(request: Request) -> Response:
         runner, token = rooms_of(request).create_game(seats=seats, rules=rules, bot_pace=pace, seed=seed)
         grant.use()
     await runner.kept()  # the game is told once it is in the journal
-    people = [i for i, s in enumerate(seats) if s.kind is SeatKind.HUMAN]
-    return JSONResponse({"id": runner.code, "token": token, "seats": people})
+    people = tuple(i for i, s in enumerate(seats) if s.kind is SeatKind.HUMAN)
+    return JSONResponse(CreatedGame(runner.code, token, people).to_json())
 
 
 @looks_up
@@ -138,7 +146,7 @@ async def play_again(request: Request) -> Response:
         )
         grant.use()
     await fresh.kept()
-    return JSONResponse({"id": fresh.code, "token": token})
+    return JSONResponse(NextGame(fresh.code, token).to_json())
 
 
 @looks_up

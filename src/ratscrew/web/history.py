@@ -20,19 +20,23 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ratscrew.cards import Card
 from ratscrew.engine.actions import Slap
 from ratscrew.engine.events import WrongSlap
 from ratscrew.engine.game import Game
+from ratscrew.engine.outcome import Ending, Result
 from ratscrew.engine.view import view_for
 from ratscrew.errors import BadRequest, IllegalAction, RecordError
-from ratscrew.record import Record, action_to_json, state_json
-from ratscrew.rules.io import rules_to_mapping
+from ratscrew.record import Record, StateJson, action_to_json, state_json
+from ratscrew.rooms.wire import EventDoc, GameSummary, GameView
+from ratscrew.rules.io import RulesDoc, rules_to_mapping
+from ratscrew.shapes import Shape
 from ratscrew.table.seen import SlapSeen, slap_seen
 from ratscrew.web.bodies import is_ascii_number, read_body
 from ratscrew.web.lookups import looks_up, missed
@@ -69,44 +73,72 @@ def parse_ids(raw: str) -> list[str]:
     return ids
 
 
-def history_entry(game_id: str, saved: float, summary: dict[str, Any]) -> dict[str, object]:
+@dataclass(frozen=True, slots=True)
+class HistoryPlayer(Shape):
+    """One player of a finished game: the summary's figures, with how many reaction times and their median."""
+
+    seat: int
+    name: str
+    bot: str | None  # the computer's level, or None for a person
+    cards: int
+    piles_by_slap: int
+    piles_by_challenge: int
+    wrong_slaps: int
+    median_reaction_ms: float | None
+    reactions: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryGame(Shape):
+    """One finished game on the history page."""
+
+    id: str
+    played: float  # when it ended and was saved, in seconds since 1970
+    result: Result
+    winner: int | None
+    how: Ending | None
+    reason: str
+    cards: int
+    tricks: int
+    ms: int
+    players: tuple[HistoryPlayer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryAnswer(Shape):
+    """``GET /api/history?ids=...``: the finished games among the ids, newest first."""
+
+    games: tuple[HistoryGame, ...]
+    unknown: tuple[str, ...]  # ids not finished (still played, or never finished)
+    # Ids not looked up: the address asked for too many unknown ids lately (ask again in a minute).
+    unchecked: tuple[str, ...]
+
+
+def history_entry(game_id: str, saved: float, summary: GameSummary) -> HistoryGame:
     """What the history page shows of one game: the summary without each reaction time, only their median."""
-    players = []
-    for seat, player in enumerate(summary.get("players") or []):
-        if not isinstance(player, dict):
-            continue
-        players.append(
-            {
-                "seat": player.get("seat", seat),
-                "name": player.get("name"),
-                "bot": player.get("bot"),
-                "cards": player.get("cards"),
-                "piles_by_slap": player.get("piles_by_slap"),
-                "piles_by_challenge": player.get("piles_by_challenge"),
-                "wrong_slaps": player.get("wrong_slaps"),
-                "median_reaction_ms": player.get("median_reaction_ms"),
-                "reactions": len(player.get("reaction_ms") or []),
-            }
+    players = tuple(
+        HistoryPlayer(
+            p.seat,
+            p.name,
+            p.bot,
+            p.cards,
+            p.piles_by_slap,
+            p.piles_by_challenge,
+            p.wrong_slaps,
+            p.median_reaction_ms,
+            len(p.reaction_ms),
         )
-    return {
-        "id": game_id,
-        "played": saved,  # seconds since 1970, when the game ended and was saved
-        "result": summary.get("result"),
-        "winner": summary.get("winner"),
-        "how": summary.get("how"),
-        "reason": summary.get("reason"),
-        "cards": summary.get("cards"),
-        "tricks": summary.get("tricks"),
-        "ms": summary.get("ms"),
-        "players": players,
-    }
+        for p in summary.players
+    )
+    s = summary
+    return HistoryGame(game_id, saved, s.result, s.winner, s.how, s.reason, s.cards, s.tricks, s.ms, players)
 
 
 @looks_up
 async def history(request: Request) -> Response:
     ids = parse_ids(request.query_params.get("ids", ""))
     if not ids:
-        return JSONResponse({"games": [], "unknown": [], "unchecked": []})
+        return JSONResponse(HistoryAnswer((), (), ()).to_json())
     store: Store = request.app.state.store
     rows = await asyncio.to_thread(store.game_summaries, ids)
     found = {game_id for game_id, _saved, _summary in rows}
@@ -124,15 +156,8 @@ async def history(request: Request) -> Response:
         else:
             unknown.append(game_id)
             left -= 1
-    return JSONResponse(
-        {
-            "games": [history_entry(*row) for row in rows if row[0] in told],
-            # Not finished (still being played, or never finished): the page may keep or forget these.
-            "unknown": unknown,
-            # Not looked up: too many unknown ids from this address lately; ask again in a minute.
-            "unchecked": unchecked,
-        }
-    )
+    games = tuple(history_entry(*row) for row in rows if row[0] in told)
+    return JSONResponse(HistoryAnswer(games, tuple(unknown), tuple(unchecked)).to_json())
 
 
 # ------------------------------------------------------------------ replay
@@ -148,31 +173,52 @@ def parse_window(request: Request) -> tuple[int, int]:
     return int(start_text), int(count_text)
 
 
-def step_doc(
+@dataclass(frozen=True, slots=True)
+class ReplayStep(Shape):
+    """One step of a replayed game: the action, its events and the table after them. A slap's step also has
+    the pile it landed on (``landed``, bottom first), so the viewer can show the slapped pile before it is
+    taken, and a wrong one what it reacted to (``seen``: the pile it saw, and the card that covered its
+    pattern if it was late)."""
+
+    index: int
+    action: object  # the record's document of the action (None: step 0, the deal)
+    t: int | None
+    events: tuple[EventDoc, ...]
+    view: GameView
+    landed: tuple[Card, ...] | None
+    seen: SlapSeen | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPage(Shape):
+    """``POST /api/replay?start=&count=``: a page of steps, and the whole game's facts."""
+
+    total: int
+    start: int
+    steps: tuple[ReplayStep, ...]
+    slaps: tuple[int, ...]  # the steps that are a slap
+    players: tuple[str, ...]
+    rules: RulesDoc
+    final: StateJson  # the state after the record's last action
+
+
+SHAPES = (HistoryAnswer, ReplayPage)
+
+
+def step(
     index: int,
     game: Game,
     action: object,
     t: int | None,
-    events: list[dict[str, object]],
-    landed: list[str] | None = None,
+    events: tuple[EventDoc, ...],
+    landed: tuple[Card, ...] | None = None,
     seen: SlapSeen | None = None,
-) -> dict[str, object]:
-    """One step: the action, its events and the table after them; a slap also with the pile it landed on
-    (``landed``, bottom first), so the viewer can show the slapped pile before it is taken, and a wrong one
-    with what it reacted to (``seen``: the pile it saw, and the card that covered its pattern if it was late)."""
-    view = view_for(game).as_dict()
-    return {
-        "index": index,
-        "action": action,
-        "t": t,
-        "events": events,
-        "view": view,
-        "landed": landed,
-        "seen": None if seen is None else seen.to_dict(),
-    }
+) -> ReplayStep:
+    """One step, with the table as it is after it."""
+    return ReplayStep(index, action, t, events, GameView.of(view_for(game)), landed, seen)
 
 
-def replay_steps(record: Record, start: int, count: int) -> dict[str, object]:
+def replay_steps(record: Record, start: int, count: int) -> ReplayPage:
     """Steps ``start`` .. ``start + count - 1`` of the record's game, the steps with a slap, and the end."""
     if len(record.actions) > MAX_ACTIONS:
         raise RecordError(
@@ -183,14 +229,14 @@ def replay_steps(record: Record, start: int, count: int) -> dict[str, object]:
         raise BadRequest(f"start must be a step from 0 to {total - 1}, got {start}")
     end = min(total, start + count)
     game = record.new_game()
-    steps: list[dict[str, object]] = []
+    steps: list[ReplayStep] = []
     if start == 0:
-        steps.append(step_doc(0, game, None, None, []))
+        steps.append(step(0, game, None, None, ()))
     slaps: list[int] = []
     for index, action in enumerate(record.actions, start=1):
         slap = action if isinstance(action, Slap) else None
         shown = start <= index < end
-        landed = [str(card) for card in game.pile] if slap else None
+        landed = tuple(game.pile) if slap else None
         seen = slap_seen(game, slap.card) if slap and shown else None  # as the table keeps it, before it applies
         try:
             events = game.apply(action)
@@ -200,18 +246,11 @@ def replay_steps(record: Record, start: int, count: int) -> dict[str, object]:
             slaps.append(index)
         if shown:
             wrong = any(isinstance(event, WrongSlap) for event in events)
-            docs = [e.to_dict() for e in events]
-            steps.append(step_doc(index, game, action_to_json(action), game.now, docs, landed, seen if wrong else None))
-    players = list(record.players) if record.players is not None else [f"Player {s + 1}" for s in range(record.seats)]
-    return {
-        "total": total,
-        "start": start,
-        "steps": steps,
-        "slaps": slaps,
-        "players": players,
-        "rules": rules_to_mapping(record.rules, full=True),
-        "final": state_json(game),
-    }
+            docs = tuple(EventDoc(e.to_dict()) for e in events)
+            steps.append(step(index, game, action_to_json(action), game.now, docs, landed, seen if wrong else None))
+    players = record.players if record.players is not None else tuple(f"Player {s + 1}" for s in range(record.seats))
+    rules = rules_to_mapping(record.rules, full=True)
+    return ReplayPage(total, start, tuple(steps), tuple(slaps), tuple(players), rules, state_json(game))
 
 
 async def replay(request: Request) -> Response:
@@ -221,7 +260,8 @@ async def replay(request: Request) -> Response:
         raise BadRequest(f"the record is {int(declared):,} bytes: the replay viewer takes records of at most 2 MB")
     doc = await read_body(request, RECORD_EXAMPLE, limit=MAX_RECORD_BYTES)
     record = Record.from_json(doc)
-    return JSONResponse(await asyncio.to_thread(replay_steps, record, start, count))
+    page = await asyncio.to_thread(replay_steps, record, start, count)
+    return JSONResponse(page.to_json())
 
 
 routes: list[BaseRoute] = [

@@ -1,4 +1,4 @@
-"""Online rooms over HTTP and the websocket every live game's page talks to (``rooms/wire.py`` is the protocol).
+"""Online rooms over HTTP and the websocket every live game's page talks to (``rooms/wire/`` is the protocol).
 
 Every message is untrusted: it is size- and rate-limited here and parsed into a typed message before the
 room's owner task sees it. A refused message gets an ``error`` answer and a log line; the room goes on.
@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,13 +20,15 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ratscrew.errors import BadMessage, BadRequest, NotFound, RatscrewError, TooMany, Unavailable, by_branch
+from ratscrew.names import clean_name
 from ratscrew.rooms import wire
 from ratscrew.rooms.delivery import WAKE
-from ratscrew.rooms.runner import LinkSample, PageLink, RoomRunner, Rooms
+from ratscrew.rooms.runner import LinkSample, OpenRoom, PageLink, RoomRunner, Rooms
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
+from ratscrew.shapes import Shape
 from ratscrew.table.clock import Alarm, AlarmClock
-from ratscrew.web.bodies import read_body
-from ratscrew.web.games import creating, parse_rules, rooms_of
+from ratscrew.web.bodies import parse_rules, read_body
+from ratscrew.web.games import creating, rooms_of
 from ratscrew.web.lookups import client_of, found, limits_of, looks_up
 from ratscrew.web.tally import Tally
 from ratscrew.web.wslink import timer_of
@@ -45,6 +48,31 @@ _CLOSE_CODES = {
 _REFUSAL_REASONS = {NotFound: "no_room", TooMany: "too_many", Unavailable: "not_saving"}  # the metrics' names
 
 
+@dataclass(frozen=True, slots=True)
+class CreatedRoom(Shape):
+    """``POST /api/rooms``: a new room, and the host's token for seat 0."""
+
+    code: str
+    token: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoomList(Shape):
+    """``GET /api/rooms``: the public rooms still in their lobby."""
+
+    rooms: tuple[OpenRoom, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomInfo(Shape):
+    """``GET /api/rooms/{code}``: whether a room by that code is there, and where it stands."""
+
+    code: str
+    phase: wire.Phase
+    public: bool
+
+
 async def create_room(request: Request) -> Response:
     doc: dict[str, Any] = await read_body(request, '{"public": false, "seats": 4, "name": "Ana"}')
     seats = doc.get("seats", 4)
@@ -56,21 +84,21 @@ async def create_room(request: Request) -> Response:
     standins = doc.get("standins", True)
     if not isinstance(standins, bool):
         raise BadRequest("standins must be true or false (may a computer hold a dropped player's seat?)")
-    name = wire.clean_name(doc.get("name"), "Player 1", error=BadRequest)
-    rules = parse_rules(doc, seats)
+    name = clean_name(doc.get("name"), "Player 1", error=BadRequest)
+    rules = parse_rules(doc.get("rules", "standard"), seats=seats)
     async with creating(request) as grant:
         runner, token = rooms_of(request).create_room(
             seats=seats, rules=rules, name=name, public=public, standins=standins
         )
         grant.use()
     await runner.kept()  # the code is told once the room is in the journal
-    return JSONResponse({"code": runner.code, "token": token, "seat": 0})
+    return JSONResponse(CreatedRoom(runner.code, token, 0).to_json())
 
 
 async def list_rooms(request: Request) -> Response:
     lobbies = request.app.state.lobbies  # every worker's (hosting/shared.py), else this server's own
     listed = await lobbies.listed() if lobbies is not None else rooms_of(request).open_lobbies()
-    return JSONResponse({"rooms": listed})
+    return JSONResponse(RoomList(tuple(listed)).to_json())
 
 
 async def find_room(conn: HTTPConnection) -> RoomRunner:
@@ -87,7 +115,7 @@ async def find_room(conn: HTTPConnection) -> RoomRunner:
 async def room_info(request: Request) -> Response:
     runner = await find_room(request)
     core = runner.core
-    return JSONResponse({"code": core.code, "phase": core.phase.value, "public": core.options.public})
+    return JSONResponse(RoomInfo(core.code, core.phase, core.options.public).to_json())
 
 
 def origin_allowed(ws: WebSocket) -> bool:

@@ -32,8 +32,8 @@ import re
 import secrets
 import threading
 import time
-import unicodedata
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, fields
 from typing import Any
 
 from starlette.requests import Request
@@ -41,13 +41,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ratscrew.errors import BadRequest, Conflict, Forbidden, RatscrewError
+from ratscrew.names import MAX_NAME, clean_text
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_from_mapping, rules_to_mapping
-from ratscrew.web.bodies import is_ascii_number, json_type, read_body
+from ratscrew.rules.io import RulesDoc
+from ratscrew.shapes import Shape
+from ratscrew.web.bodies import is_ascii_number, json_type, parse_rules, read_body
 from ratscrew.web.errors import error_response
 from ratscrew.web.lookups import found, is_marked, looks_up
-from ratscrew.web.store import ScoreMatch, Store, match_not_found
+from ratscrew.web.store import Round, ScoreMatch, Store, match_not_found
 
-MAX_NAME = 24  # a player's name, as on the game table
 MAX_MATCH_NAME = 60
 MAX_TIMER_S = 24 * 3600
 MAX_ROUNDS = 9999  # far beyond any evening; keeps one match from growing without bound
@@ -71,7 +73,7 @@ class MatchConflict(Conflict):
 
     def __init__(self, message: str, match: ScoreMatch) -> None:
         super().__init__(message)
-        self.extra = {"match": match_doc(match)}
+        self.extra = {"match": match_doc(match).to_json()}
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -99,23 +101,6 @@ def whole_number(value: object, field: str, low: int, high: int) -> int:
     return value
 
 
-def clean_text(value: object, field: str, limit: int) -> str:
-    """Text with control characters dropped and runs of spaces collapsed, at most ``limit`` characters."""
-    if not isinstance(value, str):
-        raise BadRequest(f"{field} must be text, got {json_type(value)}")
-    kept = "".join(" " if ch.isspace() else ch for ch in value if _printable(ch))
-    text = " ".join(kept.split())
-    if len(text) > limit:
-        raise BadRequest(f"{field} is too long ({len(text)} characters): at most {limit}")
-    return text
-
-
-def _printable(ch: str) -> bool:
-    """Control, format and private characters are dropped (they can reorder or hide text); the zero-width
-    joiner stays, as emoji such as a family are built with it."""
-    return ch.isspace() or ch == "\u200d" or unicodedata.category(ch)[0] != "C"
-
-
 # ---------------------------------------------------------------------------------------- new matches
 
 
@@ -127,7 +112,7 @@ def parse_players(value: object) -> list[str]:
     names: list[str] = []
     seen: set[str] = set()
     for i, item in enumerate(value):
-        name = clean_text(item, f"player {i + 1}'s name", MAX_NAME)
+        name = clean_text(item, f"player {i + 1}'s name", MAX_NAME, error=BadRequest)
         if not name:
             raise BadRequest(f"player {i + 1}'s name is empty: give every player a name")
         if name.casefold() in seen:
@@ -137,22 +122,13 @@ def parse_players(value: object) -> list[str]:
     return names
 
 
-def parse_rules(value: object) -> Rules:
-    try:
-        return rules_from_mapping(value, where="rules")
-    except RecursionError:
-        raise BadRequest('rules are nested too deeply: expected a preset name or {"preset": ..., ...}') from None
-    except (RatscrewError, ValueError, TypeError) as exc:
-        raise BadRequest(str(exc)[:300]) from None
-
-
-def parse_new_match(doc: dict[str, Any]) -> tuple[str, list[str], dict[str, Any], int]:
+def parse_new_match(doc: dict[str, Any]) -> tuple[str, list[str], RulesDoc, int]:
     """Name, players, rules (as a preset plus changes) and timer of a new match, all checked."""
     only_fields(doc, ("name", "players", "rules", "timer_s"))
     if "players" not in doc:
         raise BadRequest(f"players is missing: expected a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
     players = parse_players(doc["players"])
-    name = clean_text(doc["name"], "name", MAX_MATCH_NAME) if doc.get("name") is not None else ""
+    name = clean_text(doc["name"], "name", MAX_MATCH_NAME, error=BadRequest) if doc.get("name") is not None else ""
     rules = parse_rules(doc.get("rules", "standard"))
     if "timer_s" in doc and doc["timer_s"] is not None:
         timer_s = whole_number(doc["timer_s"], "timer_s", 0, MAX_TIMER_S)
@@ -181,40 +157,110 @@ def leaders(match: ScoreMatch) -> list[int]:
     return [i for i, w in enumerate(wins) if best and w == best]
 
 
-def match_doc(match: ScoreMatch, now: float | None = None, *, can_change: bool = True) -> dict[str, object]:
-    """A match as the page needs it: the stored fields plus leaders, draws and the rules spelled out, and
-    whether the caller's keys let it change the match (a phone without the key can only watch)."""
-    rules = match_rules(match)
-    doc = match.as_dict(now)
-    doc.update(
-        {
-            "leaders": leaders(match),
-            "draws": sum(1 for r in match.rounds if r.winner is None),
-            "rules_values": rules.values(),
-            "decks": rules.deck_for(len(match.players)).decks,
-            "deck_size": rules.deck_for(len(match.players)).size,
-            "timer_running": match.round_started is not None and match.timer_s > 0,
-            "can_change": can_change,
-        }
-    )
-    return doc
+@dataclass(frozen=True, slots=True)
+class MatchShown(Shape):
+    """One score-keeper match with its rounds, as the page shows it: the stored fields plus leaders, draws and
+    the rules spelled out, and whether the caller's keys let it change the match (without, a phone watches)."""
+
+    id: str
+    name: str
+    players: tuple[str, ...]
+    rules: RulesDoc
+    timer_s: int
+    round_started: float | None
+    remaining_s: float | None
+    finished: bool
+    created: float
+    updated: float
+    rounds: tuple[Round, ...]
+    wins: tuple[int, ...]
+    leaders: tuple[int, ...]
+    draws: int
+    rules_values: dict[str, bool | int | str]  # every rules key with its value
+    decks: int
+    deck_size: int
+    timer_running: bool
+    can_change: bool
 
 
-def summary_doc(match: ScoreMatch) -> dict[str, object]:
+@dataclass(frozen=True, slots=True)
+class CreatedMatch(MatchShown):
+    """``POST /api/matches``: the new match, and its owner key (given this once)."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchListItem(Shape):
     """A match in the list: enough to pick it and see the score, without its rounds."""
-    return {
-        "id": match.id,
-        "name": match.name,
-        "players": list(match.players),
-        "wins": match.wins(),
-        "leaders": leaders(match),
-        "rounds": len(match.rounds),
-        "preset": match.rules.get("preset", "standard"),
-        "timer_s": match.timer_s,
-        "finished": match.finished,
-        "created": match.created,
-        "updated": match.updated,
-    }
+
+    id: str
+    name: str
+    players: tuple[str, ...]
+    wins: tuple[int, ...]
+    leaders: tuple[int, ...]
+    rounds: int
+    preset: str
+    timer_s: int
+    finished: bool
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPage(Shape):
+    """``GET /api/matches``: one page of the list, and where the next starts (None: no more)."""
+
+    matches: tuple[MatchListItem, ...]
+    next: str | None
+
+
+SHAPES = (MatchShown, CreatedMatch, MatchPage)
+
+
+def match_doc(match: ScoreMatch, now: float | None = None, *, can_change: bool = True) -> MatchShown:
+    """A match as the page needs it."""
+    rules = match_rules(match)
+    deck = rules.deck_for(len(match.players))
+    return MatchShown(
+        match.id,
+        match.name,
+        match.players,
+        match.rules,
+        match.timer_s,
+        match.round_started,
+        match.remaining_s(now),
+        match.finished,
+        match.created,
+        match.updated,
+        match.rounds,
+        tuple(match.wins()),
+        tuple(leaders(match)),
+        sum(1 for r in match.rounds if r.winner is None),
+        rules.values(),
+        deck.decks,
+        deck.size,
+        match.round_started is not None and match.timer_s > 0,
+        can_change,
+    )
+
+
+def summary_doc(match: ScoreMatch) -> MatchListItem:
+    """A match in the list."""
+    preset = match.rules.get("preset", "standard")
+    return MatchListItem(
+        match.id,
+        match.name,
+        match.players,
+        tuple(match.wins()),
+        tuple(leaders(match)),
+        len(match.rounds),
+        preset if isinstance(preset, str) else "standard",
+        match.timer_s,
+        match.finished,
+        match.created,
+        match.updated,
+    )
 
 
 def winner_by_cards(cards: list[int]) -> int | None:
@@ -376,12 +422,12 @@ def delete_match(store: Store, match_id: str, keys: frozenset[str]) -> None:
         store.delete_match(match_id)
 
 
-def list_matches(store: Store, keys: frozenset[str], limit: int, before: tuple[float, str] | None) -> dict[str, object]:
+def list_matches(store: Store, keys: frozenset[str], limit: int, before: tuple[float, str] | None) -> MatchPage:
     """One page of the matches the keys open, newest first, and the cursor of the next page (None: no more)."""
     found = store.matches(keys, limit=limit + 1, before=before)
     page = found[:limit]
     more = len(found) > limit
-    return {"matches": [summary_doc(m) for m in page], "next": cursor(page[-1]) if more else None}
+    return MatchPage(tuple(summary_doc(m) for m in page), cursor(page[-1]) if more else None)
 
 
 def cursor(match: ScoreMatch) -> str:
@@ -418,11 +464,13 @@ async def list_or_create(request: Request) -> Response:
     store = _store(request)
     if request.method == "GET":
         limit, before = parse_page(request)
-        return JSONResponse(await asyncio.to_thread(list_matches, store, held_keys(request), limit, before))
+        listed = await asyncio.to_thread(list_matches, store, held_keys(request), limit, before)
+        return JSONResponse(listed.to_json())
     name, players, rules, timer_s = parse_new_match(await read_body(request))
     key, hashed = new_key()
     match = await asyncio.to_thread(store.create_match, name, players, rules, timer_s, hashed)
-    return JSONResponse({**match_doc(match), "key": key}, status_code=201)
+    created = CreatedMatch(**{f.name: getattr(match_doc(match), f.name) for f in fields(MatchShown)}, key=key)
+    return JSONResponse(created.to_json(), status_code=201)
 
 
 @looks_up
@@ -434,7 +482,7 @@ async def show_or_delete(request: Request) -> Response:
     if request.method == "DELETE":
         await asyncio.to_thread(delete_match, store, match_id, keys)
         return JSONResponse({"deleted": match_id})
-    return JSONResponse(match_doc(match, time.time(), can_change=may_change(match, keys)))
+    return JSONResponse(match_doc(match, time.time(), can_change=may_change(match, keys)).to_json())
 
 
 def _action(work: Callable[[Store, str, dict[str, Any], frozenset[str]], ScoreMatch]) -> Handler:
@@ -448,7 +496,7 @@ def _action(work: Callable[[Store, str, dict[str, Any], frozenset[str]], ScoreMa
         # Looked up first, and told only if the address has lookups left: a 403 or a 409 says it exists.
         await found(request, lambda: asyncio.to_thread(store.match, match_id))
         match = await asyncio.to_thread(work, store, match_id, doc, keys)
-        return JSONResponse(match_doc(match))
+        return JSONResponse(match_doc(match).to_json())
 
     endpoint.__name__ = work.__name__
     return endpoint

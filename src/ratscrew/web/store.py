@@ -11,6 +11,7 @@ matches. Matches saved before keys existed have none (``key_hash`` NULL) and sta
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 import uuid
@@ -22,6 +23,12 @@ from typing import Any
 
 from ratscrew import database
 from ratscrew.errors import MalformedInput, NotFound
+from ratscrew.record import Record
+from ratscrew.rooms.wire import GameSummary
+from ratscrew.rules.io import RulesDoc
+from ratscrew.shapes import Shape
+
+log = logging.getLogger(__name__)
 
 __all__ = ["NotFound", "Round", "ScoreMatch", "Store", "match_not_found"]
 
@@ -33,13 +40,12 @@ def match_not_found(match_id: str) -> NotFound:
 
 
 @dataclass(frozen=True, slots=True)
-class Round:
+class Round(Shape):
+    """One round of a score-keeper match."""
+
     number: int
     winner: int | None  # None: a draw
     cards: tuple[int, ...] | None  # each player's cards when a timed round ended
-
-    def as_dict(self) -> dict[str, object]:
-        return {"number": self.number, "winner": self.winner, "cards": list(self.cards) if self.cards else None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +53,7 @@ class ScoreMatch:
     id: str
     name: str
     players: tuple[str, ...]
-    rules: dict[str, Any]
+    rules: RulesDoc  # as it was checked on the way in: the preset, and what differs from it
     timer_s: int
     round_started: float | None
     finished: bool
@@ -63,25 +69,12 @@ class ScoreMatch:
                 tally[r.winner] += 1
         return tally
 
-    def as_dict(self, now: float | None = None) -> dict[str, object]:
-        remaining = None
-        if self.timer_s and self.round_started is not None:
-            elapsed = (now if now is not None else time.time()) - self.round_started
-            remaining = max(0.0, self.timer_s - elapsed)
-        return {
-            "id": self.id,
-            "name": self.name,
-            "players": list(self.players),
-            "rules": self.rules,
-            "timer_s": self.timer_s,
-            "round_started": self.round_started,
-            "remaining_s": remaining,
-            "finished": self.finished,
-            "created": self.created,
-            "updated": self.updated,
-            "rounds": [r.as_dict() for r in self.rounds],
-            "wins": self.wins(),
-        }
+    def remaining_s(self, now: float | None = None) -> float | None:
+        """What is left of the round's timer (None: no timer runs)."""
+        if not self.timer_s or self.round_started is None:
+            return None
+        elapsed = (now if now is not None else time.time()) - self.round_started
+        return max(0.0, self.timer_s - elapsed)
 
 
 class Store:
@@ -105,7 +98,7 @@ class Store:
         self,
         name: str,
         players: Sequence[str],
-        rules: dict[str, Any],
+        rules: RulesDoc,
         timer_s: int = 0,
         key_hash: str | None = None,
     ) -> ScoreMatch:
@@ -209,9 +202,10 @@ class Store:
 
     # ------------------------------------------------------------------ finished games
 
-    def save_game(self, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
+    def save_game(self, game_id: str, record: Record, summary: GameSummary) -> None:
+        row = (game_id, json.dumps(record.to_json()), json.dumps(summary.to_json()), time.time())
         with self._connect() as db:
-            db.execute(database.SAVE_GAME, (game_id, json.dumps(record), json.dumps(summary), time.time()))
+            db.execute(database.SAVE_GAME, row)
 
     def game_record(self, game_id: str) -> dict[str, object]:
         with self._connect() as db:
@@ -221,9 +215,10 @@ class Store:
         record: dict[str, object] = json.loads(row[0])
         return record
 
-    def game_summaries(self, game_ids: Collection[str]) -> list[tuple[str, float, dict[str, Any]]]:
+    def game_summaries(self, game_ids: Collection[str]) -> list[tuple[str, float, GameSummary]]:
         """The saved summaries of these finished games as (id, when saved, summary), newest first; ids with no
-        finished game are left out. One query whatever the number of ids."""
+        finished game are left out, and so are summaries that cannot be read (logged; the file keeps them).
+        One query whatever the number of ids."""
         if not game_ids:
             return []
         marks = ", ".join("?" * len(game_ids))
@@ -232,7 +227,13 @@ class Store:
                 f"SELECT id, created, summary FROM games WHERE id IN ({marks}) ORDER BY created DESC, id DESC",
                 list(game_ids),
             ).fetchall()
-        return [(game_id, created, json.loads(summary)) for game_id, created, summary in rows]
+        found = []
+        for game_id, created, text in rows:
+            try:
+                found.append((game_id, created, GameSummary.from_json(json.loads(text))))
+            except (ValueError, MalformedInput) as exc:
+                log.warning("game %s: its saved summary cannot be read, left out of the history: %s", game_id, exc)
+        return found
 
 
 def _round(number: int, winner: int | None, cards: str | None) -> Round:
@@ -246,7 +247,7 @@ def _match(row: Sequence[Any], rounds: Sequence[Round]) -> ScoreMatch:
         match_id,
         name,
         tuple(json.loads(players)),
-        json.loads(rules),
+        RulesDoc(json.loads(rules)),
         timer_s,
         round_started,
         bool(finished),

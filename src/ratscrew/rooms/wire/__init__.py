@@ -2,10 +2,13 @@
 
 Pages send JSON objects of at most ``MAX_MESSAGE_BYTES``, the first of them ``hello``; :func:`parse_client`
 reads each into one of the classes of ``client.py`` (or says what was wrong). The server sends the classes
-of ``server.py``, each encoded once as it leaves. ``codes.py`` holds the version and every code a message
-carries. ``docs/vocabulary.md`` lists every message with its fields, ``tests/golden/messages.json`` holds
-an example of each, and ``tests/test_rooms_wire.py`` holds those, the classes and the page's ``PROTOCOL``
-together: a message, field, code or version changed in one place and not the others fails there.
+of ``server.py``, each encoded once as it leaves; what they carry of the table is in ``state.py`` and a
+game's summary in ``summary.py``. Every class is written and read by its type hints (``ratscrew.shapes``),
+and the page's types are rendered from the same classes (``web/typescript.py``). ``codes.py`` holds the
+version and every code a message carries. ``docs/vocabulary.md`` lists every message with its fields,
+``tests/golden/messages.json`` holds an example of each, and ``tests/test_rooms_wire.py`` holds those, the
+classes and the page's ``PROTOCOL`` together: a message, field, code or version changed in one place and
+not the others fails there.
 
 Page to server:
 
@@ -57,7 +60,6 @@ from ratscrew.rooms.wire.client import (
     SlapMsg,
     Stand,
     Start,
-    clean_name,
     parse_client,
 )
 from ratscrew.rooms.wire.codes import (
@@ -75,8 +77,8 @@ from ratscrew.rooms.wire.codes import (
     SeatKind,
 )
 from ratscrew.rooms.wire.server import (
-    Doc,
     ErrorMsg,
+    EventDoc,
     EventItem,
     Events,
     Latency,
@@ -94,26 +96,32 @@ from ratscrew.rooms.wire.server import (
     Welcome,
     server_from_json,
 )
+from ratscrew.rooms.wire.state import NO_TABLE, GameView, NoTable, RoomState, TableState
+from ratscrew.rooms.wire.summary import GameSummary, Race, RaceSlap, SummaryPlayer, Verdict
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_NAME",
     "MAX_SEAT",
     "MAX_TOKEN",
+    "NO_TABLE",
     "TYPES",
     "VERSION",
     "ClientMessage",
     "CloseCode",
-    "Doc",
     "Echo",
     "ErrorMsg",
+    "EventDoc",
     "EventItem",
     "Events",
     "FlipMsg",
+    "GameSummary",
+    "GameView",
     "Hello",
     "In",
     "Latency",
     "Lobby",
+    "NoTable",
     "Out",
     "Over",
     "Pause",
@@ -121,6 +129,8 @@ __all__ = [
     "Ping",
     "Pong",
     "Probe",
+    "Race",
+    "RaceSlap",
     "React",
     "Reaction",
     "ReactionMsg",
@@ -129,6 +139,7 @@ __all__ = [
     "RejectedMsg",
     "Rematch",
     "Resync",
+    "RoomState",
     "RoomView",
     "SeatKind",
     "SeatView",
@@ -143,8 +154,10 @@ __all__ = [
     "Stand",
     "Start",
     "StateMsg",
+    "SummaryPlayer",
+    "TableState",
+    "Verdict",
     "Welcome",
-    "clean_name",
     "parse_client",
     "server_from_json",
 ]

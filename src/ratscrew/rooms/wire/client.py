@@ -20,17 +20,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ratscrew.errors import BadMessage, MalformedInput
-from ratscrew.rooms.wire.codes import MAX_MESSAGE_BYTES, MAX_NAME, MAX_SEAT, MAX_TOKEN, VERSION, In, Reaction
+from ratscrew.errors import BadMessage
+from ratscrew.names import clean_name
+from ratscrew.rooms.wire.codes import MAX_MESSAGE_BYTES, MAX_SEAT, MAX_TOKEN, VERSION, In, Reaction
 from ratscrew.rules.model import MAX_PLAYERS, MIN_PLAYERS
+from ratscrew.shapes import document
 
 _BIG = 1_000_000_000
 MAX_REACTION_MS = 600_000
-Doc = dict[str, object]
+
+
+class _Sent:
+    """What every page message has: the document a page sends for it (read back only by ``parse_client``)."""
+
+    __slots__ = ()
+
+    def to_json(self) -> dict[str, object]:
+        return document(self)
 
 
 @dataclass(frozen=True, slots=True)
-class Hello:
+class Hello(_Sent):
     """The first message of every connection: the protocol version, the seat token this page holds (if any),
     and the last event number it saw (when it reconnects), so it is sent exactly what it missed."""
 
@@ -39,43 +49,31 @@ class Hello:
     token: str | None
     since: int  # -1: a new page
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "v": self.v, "token": self.token, "since": self.since}
-
 
 @dataclass(frozen=True, slots=True)
-class Ping:
+class Ping(_Sent):
     """Answered at once with ``pong``: the page's own view of its delay."""
 
     TYPE: ClassVar[In] = In.PING
     id: int
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "id": self.id}
-
 
 @dataclass(frozen=True, slots=True)
-class Echo:
+class Echo(_Sent):
     """The page's answer to the server's ``probe``: proof the page is there, and a round trip for the record."""
 
     TYPE: ClassVar[In] = In.ECHO
     id: int
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "id": self.id}
-
 
 @dataclass(frozen=True, slots=True)
-class FlipMsg:
+class FlipMsg(_Sent):
     TYPE: ClassVar[In] = In.FLIP
     seat: int
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "seat": self.seat}
-
 
 @dataclass(frozen=True, slots=True)
-class SlapMsg:
+class SlapMsg(_Sent):
     """``card``: the number of the card the slap reacts to (the pile the player saw); ``rt``: the reaction time
     the page measured from that card's first paint."""
 
@@ -84,65 +82,47 @@ class SlapMsg:
     card: int | None
     rt: int | None  # reaction time the page measured, in ms
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "seat": self.seat, "card": self.card, "rt": self.rt}
-
 
 @dataclass(frozen=True, slots=True)
-class Resync:
+class Resync(_Sent):
     """Send again every event after number ``since``."""
 
     TYPE: ClassVar[In] = In.RESYNC
     since: int
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "since": self.since}
-
 
 @dataclass(frozen=True, slots=True)
-class Sit:
+class Sit(_Sent):
     """Take an empty seat."""
 
     TYPE: ClassVar[In] = In.SIT
     seat: int
     name: str
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "seat": self.seat, "name": self.name}
-
 
 @dataclass(frozen=True, slots=True)
-class Stand:
+class Stand(_Sent):
     """Leave the seat this page holds."""
 
     TYPE: ClassVar[In] = In.STAND
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value}
-
 
 @dataclass(frozen=True, slots=True)
-class Ready:
+class Ready(_Sent):
     TYPE: ClassVar[In] = In.READY
     ready: bool
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "ready": self.ready}
-
 
 @dataclass(frozen=True, slots=True)
-class SetSeats:
+class SetSeats(_Sent):
     """The host's: how many seats the table has."""
 
     TYPE: ClassVar[In] = In.SEATS
     count: int
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "count": self.count}
-
 
 @dataclass(frozen=True, slots=True)
-class SetBot:
+class SetBot(_Sent):
     """The host's: a computer at ``level`` in an empty seat (``level`` None empties the seat again)."""
 
     TYPE: ClassVar[In] = In.BOT
@@ -150,72 +130,51 @@ class SetBot:
     level: str | None
     name: str = ""  # in the host's language; empty: "Computer N"
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "seat": self.seat, "level": self.level, "name": self.name}
-
 
 @dataclass(frozen=True, slots=True)
-class SetRules:
+class SetRules(_Sent):
     """The host's: the rules to play (checked by the rules reader when applied)."""
 
     TYPE: ClassVar[In] = In.RULES
     rules: object
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "rules": self.rules}
-
 
 @dataclass(frozen=True, slots=True)
-class SetVisibility:
+class SetVisibility(_Sent):
     """The host's: whether the room is listed in the open lobby."""
 
     TYPE: ClassVar[In] = In.VISIBILITY
     public: bool
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "public": self.public}
-
 
 @dataclass(frozen=True, slots=True)
-class Start:
+class Start(_Sent):
     """The host's: deal, once every seat is taken and every person is ready."""
 
     TYPE: ClassVar[In] = In.START
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value}
-
 
 @dataclass(frozen=True, slots=True)
-class Rematch:
+class Rematch(_Sent):
     """After a game, a player brings everyone back to the lobby."""
 
     TYPE: ClassVar[In] = In.REMATCH
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value}
-
 
 @dataclass(frozen=True, slots=True)
-class Pause:
+class Pause(_Sent):
     """Stop (or restart) the table's clock: only in a game against the computer or two on one screen."""
 
     TYPE: ClassVar[In] = In.PAUSE
     paused: bool
 
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "paused": self.paused}
-
 
 @dataclass(frozen=True, slots=True)
-class React:
+class React(_Sent):
     """A quick reaction from a player, shown by their seat on every page: one of a fixed few, never free text."""
 
     TYPE: ClassVar[In] = In.REACT
     reaction: Reaction
-
-    def to_json(self) -> Doc:
-        return {"type": self.TYPE.value, "reaction": self.reaction.value}
 
 
 ClientMessage = (
@@ -293,21 +252,6 @@ def _bool(doc: dict[str, Any], name: str) -> bool:
     return value
 
 
-def clean_name(value: object, fallback: str, *, error: type[MalformedInput] = BadMessage) -> str:
-    """A display name: text, control characters removed, at most MAX_NAME characters (pages escape it); the
-    fallback for none at all. Anything but text raises ``error`` (an HTTP body's reader passes its own).
-
-    >>> clean_name("  Zoé\\u0007 ", "Player 1"), clean_name("", "Player 1")
-    ('Zoé', 'Player 1')
-    """
-    if value is None:
-        return fallback
-    if not isinstance(value, str):
-        raise error(f"a name must be text, got {json.dumps(value)[:40]}")
-    name = "".join(ch for ch in value if ch.isprintable()).strip()[:MAX_NAME]
-    return name or fallback
-
-
 def _token(doc: dict[str, Any]) -> str | None:
     value = doc.get("token")
     if value is None:
@@ -346,11 +290,11 @@ _READERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
     In.FLIP: lambda d: FlipMsg(_seat(d)),
     In.SLAP: lambda d: SlapMsg(_seat(d), _optional_int(d, "card"), _optional_int(d, "rt", maximum=MAX_REACTION_MS)),
     In.RESYNC: lambda d: Resync(_int(d, "since", minimum=-1)),
-    In.SIT: lambda d: Sit(_seat(d), clean_name(d.get("name"), "")),
+    In.SIT: lambda d: Sit(_seat(d), clean_name(d.get("name"), "", error=BadMessage)),
     In.STAND: lambda d: Stand(),
     In.READY: lambda d: Ready(_bool(d, "ready")),
     In.SEATS: lambda d: SetSeats(_int(d, "count", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)),
-    In.BOT: lambda d: SetBot(_seat(d), _level(d), clean_name(d.get("name"), "")),
+    In.BOT: lambda d: SetBot(_seat(d), _level(d), clean_name(d.get("name"), "", error=BadMessage)),
     In.RULES: lambda d: SetRules(d.get("rules")),
     In.VISIBILITY: lambda d: SetVisibility(_bool(d, "public")),
     In.START: lambda d: Start(),

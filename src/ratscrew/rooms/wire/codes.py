@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from enum import IntEnum, StrEnum
 
+from ratscrew.names import MAX_NAME as MAX_NAME  # a seat's name: the one rule for every name
 from ratscrew.rules.model import MAX_PLAYERS
 
 # 4: lobby and latency say which seat's link the table waits for; races show echo_rtt, tcp_rtt.
@@ -16,7 +17,6 @@ from ratscrew.rules.model import MAX_PLAYERS
 # The page says the same number (``PROTOCOL`` in web/static/js/connection.js), and a test holds them together.
 VERSION = 5
 MAX_MESSAGE_BYTES = 2048
-MAX_NAME = 24
 MAX_TOKEN = 64
 MAX_SEAT = MAX_PLAYERS - 1  # seats are numbered from 0
 

@@ -100,7 +100,7 @@ export function openRoom(code, handlers) {
       /** @type {unknown} */
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
-      // The server's own messages (rooms/wire.py): their shapes are held there, by its golden corpus.
+      // The server's own messages (rooms/wire/): wire.d.ts declares them, generated from its classes.
       if (message && typeof message === "object") receive(/** @type {ServerMessage} */ (message));
     });
     ws.addEventListener("close", async () => {

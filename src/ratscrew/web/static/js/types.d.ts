@@ -1,6 +1,28 @@
-// The shapes the server sends and the pages share, for TypeScript's checker only: the browser never loads
-// this file (JSDoc `@import` lines are comments), so nothing here runs. Each shape says where the server
-// builds it, so a change on one side can be found from the other.
+// The page's own types, for TypeScript's checker only: the browser never loads this file (JSDoc `@import` lines
+// are comments), so nothing here runs. What a room's websocket carries and what the JSON API answers as a
+// dataclass is generated from the server's classes into wire.d.ts (`python -m ratscrew.web.typescript`), and
+// re-exported here, so pages import every type from "./types.js". What is declared here by hand (the
+// documents whose shape the rules, the engine and the Learn pages own, and the page's own interfaces) is
+// checked against real answers and the golden corpus by tests/test_page_types.py.
+
+export * from "./wire.js";
+import type {
+  ClientMessage,
+  ErrorMessage,
+  EventItem,
+  GameSummary,
+  LatencyMessage,
+  PatternMatch,
+  ReactionMessage,
+  RejectedMessage,
+  RoomDoc,
+  RoomState,
+  SeatDoc,
+  SeatedMessage,
+  StateMessage,
+  TableState,
+  WelcomeMessage,
+} from "./wire.js";
 
 /** A seat's index at the table, from 0. */
 export type Seat = number;
@@ -90,6 +112,9 @@ export interface Meta {
   patterns: { key: string; label: string }[];
   /** How many letters and digits a room's code has. */
   room_code_length: number;
+  /** The server's version and the commit it was built from ("unknown" where it cannot tell). */
+  version: string;
+  commit: string;
 }
 
 // ---------------------------------------------------------------------------------------- pages
@@ -148,12 +173,6 @@ export interface RulesSummary {
 
 // ---------------------------------------------------------------------------------------- engine events
 
-/** A slap pattern found in a pile: its key ("double") and the cards that make it. */
-export interface PatternMatch {
-  pattern: string;
-  cards: CardText[];
-  why: string;
-}
 interface OutcomeBase {
   /** In words, for programs' readers. */
   reason: string;
@@ -245,253 +264,6 @@ export type GameEvent =
   | PlayerOut
   | GameOver;
 
-// ---------------------------------------------------------------------------------------- the table
-
-/** How long a seat's slaps are set aside after a wrong slap under a lockout (engine/game.py `Lockout`): so
- * many more cards turned, until a pile is won ("pile"), or not at all (null). */
-export type Lockout = number | "pile" | null;
-/** What one seat may see of the game (engine/view.py `View.as_dict`). */
-export interface GameView {
-  seat: Seat | null;
-  pile: CardText[];
-  burned_visible: CardText[];
-  burned_count: number;
-  stack_sizes: number[];
-  out: boolean[];
-  /** One per seat. */
-  locked: Lockout[];
-  turn: Seat;
-  owed: number;
-  challenger: Seat | null;
-  collect_pending: Seat | null;
-  cards: number;
-  tricks: number;
-  over: boolean;
-}
-/** The table as a room sends it (rooms/core.py `state`): the view plus its clocks. */
-export interface TableState extends GameView {
-  /** The table's clock, in ms since the deal. */
-  now: number;
-  collect_delay_ms: number;
-  hold_ms: number;
-  paused: boolean;
-}
-/** A room with no game dealt yet sends an empty object as its state. */
-export type RoomState = TableState | Record<string, never>;
-
-// ---------------------------------------------------------------------------------------- a room
-
-/** One seat of a room (rooms/core.py `lobby`). */
-export interface SeatDoc {
-  kind: "empty" | "human" | "bot";
-  name: string;
-  level: string | null;
-  ready: boolean;
-  connected: boolean;
-  latency_ms: number | null;
-  /** A computer holds this person's seat while they are away. */
-  standin: boolean;
-}
-/** A room as every page in it sees it (rooms/core.py `lobby`). */
-export interface RoomDoc {
-  code: string;
-  phase: "lobby" | "playing" | "over";
-  public: boolean;
-  standins: boolean;
-  pausable: boolean;
-  seats: SeatDoc[];
-  rules: RulesDoc;
-  preset: string;
-  /** The id of the game at the table ("ABCD", "ABCD-2" for a rematch), null before the first. */
-  game: string | null;
-  /** The decision window while a game is played (the table holds every input this long), else null. */
-  window_ms: number | null;
-  /** The seat whose slow link widens that window, or null. */
-  waits_for: Seat | null;
-  /** In the lobby after a game: the seat that asked for the rematch, or null. */
-  rematch_by: Seat | null;
-  /** The seat the host holds (null: the host watches). */
-  host_seat: Seat | null;
-}
-/** What a wrong slap reacted to (table/seen.py `SlapSeen`). */
-export interface SlapSeen {
-  /** The number of the card the player's page showed on top. */
-  card: number;
-  /** The pile's top cards when the slap landed, bottom first. */
-  pile: CardText[];
-  /** The patterns the pile showed at `card`, when a later card had covered it; or, when `card` is the top
-   * card, the patterns the pile showed just before that card covered them. */
-  missed: PatternMatch[];
-  /** The card that covered `missed` (null: nothing was covered). */
-  covered_by: CardText | null;
-}
-/** One numbered event of a room's game. */
-export interface EventItem {
-  seq: number;
-  /** Which game of the room. */
-  game: number;
-  /** The table's clock when it happened, in ms. */
-  t: number;
-  event: GameEvent;
-  /** With a wrong slap, what it reacted to; else null. */
-  seen: SlapSeen | null;
-}
-
-/** How one slap of a race was timed (rooms/core.py `Adjudication.to_dict`, rooms/fairness.py `Credit`). */
-export interface RaceSlap {
-  seat: Seat;
-  card: number | null;
-  verdict: "slap_correct" | "wrong_slap" | "slap_dismissed" | null;
-  received: number;
-  sent: number | null;
-  reaction: number | null;
-  reported_lag: number | null;
-  rtt: number | null;
-  quota: number;
-  compensation: number;
-  landed: number;
-  /** The page's own answers to the probes: recorded, never believed. */
-  echo_rtt: number | null;
-  /** The kernel's round trip of the TCP connection. */
-  tcp_rtt: number | null;
-}
-/** A card several people slapped (rooms/core.py `races`), the slaps in the order they landed. */
-export interface Race {
-  card: number;
-  slaps: RaceSlap[];
-}
-export interface SummaryPlayer {
-  seat: Seat;
-  name: string;
-  /** The computer's level, or null for a person. */
-  bot: string | null;
-  cards: number;
-  piles_by_slap: number;
-  piles_by_challenge: number;
-  wrong_slaps: number;
-  reaction_ms: number[];
-  median_reaction_ms: number | null;
-}
-/** The end of a game (rooms/core.py `build_summary`). */
-export interface GameSummary {
-  game: string;
-  result: Outcome["result"];
-  winner: Seat | null;
-  reason: string;
-  how: Outcome["how"];
-  cards: number;
-  tricks: number;
-  ms: number;
-  players: SummaryPlayer[];
-  out_order: Seat[];
-  races: Race[];
-}
-
-// What a room's websocket sends (rooms/core.py, the `Out` codes), by `type`.
-export interface WelcomeMessage {
-  type: "welcome";
-  v: number;
-  room: RoomDoc;
-  yours: Seat[];
-  host: boolean;
-  seq: number;
-  /** How many events follow in an `events` message; null: start again from `state`. */
-  missed: number | null;
-  state: RoomState;
-  summary: GameSummary | null;
-}
-export interface SeatedMessage {
-  type: "seated";
-  seats: Seat[];
-  token: string | null;
-}
-export interface LobbyMessage {
-  type: "lobby";
-  room: RoomDoc;
-}
-export interface EventsMessage {
-  type: "events";
-  items: EventItem[];
-  state: RoomState;
-}
-export interface StateMessage {
-  type: "state";
-  seq: number;
-  state: RoomState;
-  room: RoomDoc;
-}
-export interface RejectedMessage {
-  type: "rejected";
-  /** A room's refusal (`Refusal`) or the table's (`RejectCode`). */
-  code: string;
-  reason: string;
-  seat: Seat | null;
-}
-export interface ErrorMessage {
-  type: "error";
-  message: string;
-}
-export interface OverMessage {
-  type: "over";
-  summary: GameSummary;
-}
-export interface PongMessage {
-  type: "pong";
-  id: number;
-}
-export interface ProbeMessage {
-  type: "probe";
-  id: number;
-}
-export interface LatencyMessage {
-  type: "latency";
-  /** Each seat's measured delay in ms, null where nothing is measured. */
-  seats: (number | null)[];
-  window_ms: number | null;
-  waits_for: Seat | null;
-}
-/** A quick reaction (rooms/wire/codes.py `Reaction`). */
-export type ReactionCode = "hi" | "nice" | "wow" | "oops" | "close" | "wait" | "gg";
-export interface ReactionMessage {
-  type: "reaction";
-  /** The sender's seat, where every page shows it. */
-  seat: Seat;
-  reaction: ReactionCode;
-}
-export type ServerMessage =
-  | WelcomeMessage
-  | SeatedMessage
-  | LobbyMessage
-  | EventsMessage
-  | StateMessage
-  | RejectedMessage
-  | ErrorMessage
-  | OverMessage
-  | PongMessage
-  | ProbeMessage
-  | LatencyMessage
-  | ReactionMessage;
-
-// What a page sends (rooms/wire.py `parse_client`), by `type`.
-export type ClientMessage =
-  | { type: "hello"; v: number; token: string | null; since: number }
-  | { type: "ping"; id: number }
-  | { type: "echo"; id: number }
-  | { type: "flip"; seat: Seat }
-  | { type: "slap"; seat: Seat; card: number | null; rt: number | null }
-  | { type: "resync"; since: number }
-  | { type: "sit"; seat: Seat; name: string }
-  | { type: "stand" }
-  | { type: "ready"; ready: boolean }
-  | { type: "seats"; count: number }
-  | { type: "bot"; seat: Seat; level: string | null; name?: string }
-  | { type: "rules"; rules: RulesDoc }
-  | { type: "visibility"; public: boolean }
-  | { type: "start" }
-  | { type: "rematch" }
-  | { type: "pause"; paused: boolean }
-  | { type: "react"; reaction: ReactionCode };
-
 // ---------------------------------------------------------------------------------------- the table and the socket
 
 /** What table.js `createTable` is given: how to send a page's message, and the summary's buttons. */
@@ -555,165 +327,11 @@ export interface RoomConnection {
 
 // ---------------------------------------------------------------------------------------- HTTP answers
 
-/** POST /api/games (web/games.py): a game against the computer, and this browser's seat token. */
-export interface CreatedGame {
-  id: string;
-  token: string;
-  seats: Seat[];
-}
-/** POST /api/games/{id}/again: the next game of the same table. */
-export interface NextGame {
-  id: string;
-  token: string;
-}
-/** POST /api/rooms (web/online.py): a new room, with the host's token for seat 0. */
-export interface CreatedRoom {
-  code: string;
-  token: string;
-  seat: Seat;
-}
-/** GET /api/rooms: the public rooms still in their lobby (rooms/runner.py `open_lobbies`). */
-export interface OpenRoom {
-  code: string;
-  seats: number;
-  free: number;
-  host: string;
-  preset: string;
-}
-
 /** POST /api/check (web/referee.py): is the pile slappable, and by which patterns. */
 export interface RefereeAnswer {
   slappable: boolean;
   patterns: string[];
-  matches: PatternMatch[];
-}
-
-/** One finished game on the history page (web/history.py `history_entry`). */
-export interface HistoryGame {
-  id: string;
-  /** When it ended and was saved, in seconds since 1970. */
-  played: number;
-  result: Outcome["result"];
-  winner: Seat | null;
-  how: Outcome["how"];
-  reason: string;
-  cards: number;
-  tricks: number;
-  ms: number | null;
-  players: {
-    seat: Seat;
-    name: string;
-    bot: string | null;
-    cards: number;
-    piles_by_slap: number;
-    piles_by_challenge: number;
-    wrong_slaps: number;
-    median_reaction_ms: number | null;
-    reactions: number;
-  }[];
-}
-/** GET /api/history?ids=... */
-export interface HistoryAnswer {
-  games: HistoryGame[];
-  /** Ids not finished (still played, or never finished). */
-  unknown: string[];
-  /** Ids not looked up: the address asked for too many unknown ids lately (web/history.py). */
-  unchecked: string[];
-}
-
-/** One step of a replayed game (web/history.py `step_doc`): what happened, and the table after it. */
-export interface ReplayStep {
-  index: number;
-  action: unknown;
-  t: number | null;
-  events: GameEvent[];
-  view: GameView;
-  /** A slap's step: the pile it landed on, bottom first (else null). */
-  landed: CardText[] | null;
-  /** A wrong slap's step: what it reacted to, as the table keeps it (else null). */
-  seen: SlapSeen | null;
-}
-/** The state after a record's last action (record.py `state_json`). */
-export interface FinalState {
-  status: "over" | "playing";
-  result: Outcome["result"] | null;
-  winner: Seat | null;
-  hands: CardText[][];
-  pile: CardText[];
-  burned: CardText[];
-  out: Seat[];
-  turn: Seat;
-  owed: number;
-  collect_pending: Seat | null;
-  cards: number;
-  tricks: number;
-}
-/** POST /api/replay?start=&count= (web/history.py `replay_steps`): a page of steps, and the whole game's facts. */
-export interface ReplayPage {
-  total: number;
-  start: number;
-  steps: ReplayStep[];
-  /** The steps that are a slap. */
-  slaps: number[];
-  players: string[];
-  rules: RulesDoc;
-  final: FinalState;
-}
-
-// ---------------------------------------------------------------------------------------- the score keeper
-
-export interface ScoreRound {
-  number: number;
-  /** Null: a draw. */
-  winner: Seat | null;
-  /** Each player's cards when a timed round ended. */
-  cards: number[] | null;
-}
-/** One score-keeper match with its rounds (web/scores.py `match_doc`). */
-export interface ScoreMatch {
-  id: string;
-  name: string;
-  players: string[];
-  rules: RulesDoc;
-  timer_s: number;
-  round_started: number | null;
-  remaining_s: number | null;
-  finished: boolean;
-  created: number;
-  updated: number;
-  rounds: ScoreRound[];
-  wins: number[];
-  leaders: Seat[];
-  draws: number;
-  rules_values: FlatRules;
-  decks: number;
-  deck_size: number;
-  timer_running: boolean;
-  /** Whether this browser holds the match's key; without it a phone only watches. */
-  can_change: boolean;
-}
-/** POST /api/matches: the new match, and its owner key (given this once). */
-export interface CreatedMatch extends ScoreMatch {
-  key: string;
-}
-/** A match in the list, without its rounds (web/scores.py `summary_doc`). */
-export interface MatchListItem {
-  id: string;
-  name: string;
-  players: string[];
-  wins: number[];
-  leaders: Seat[];
-  rounds: number;
-  preset: string;
-  timer_s: number;
-  finished: boolean;
-  created: number;
-  updated: number;
-}
-/** GET /api/matches: one page of the list, and where the next starts (null: no more). */
-export interface MatchPage {
-  matches: MatchListItem[];
-  next: string | null;
+  matches: MatchDoc[];
 }
 
 // ---------------------------------------------------------------------------------------- GET /api/learn
@@ -738,7 +356,8 @@ export interface MatchDoc extends PatternMatch {
 export interface ExampleDoc {
   type: "example";
   cards: CardText[];
-  shows: string;
+  /** The pattern the example is meant to show (null: none in particular). */
+  shows: string | null;
   caption: string;
   slappable: boolean;
   patterns: string[];
@@ -758,7 +377,17 @@ export type LearnBlock =
   | { type: "p" | "note"; text: string }
   | { type: "list"; items: string[] }
   | { type: "demands"; rows: DemandRow[]; caption: string }
-  | { type: "walkthrough"; id: string; title: string; steps: { seat: Seat; name: string; card: CardText; owed: number; text: string }[] }
+  | {
+      type: "walkthrough";
+      id: string;
+      title: string;
+      players: string[];
+      /** Each player's hand, top card first. */
+      deal: CardText[][];
+      steps: { seat: Seat; name: string; card: CardText; owed: number; text: string }[];
+      /** The seat that wins the last pile (null: none yet). */
+      winner: Seat | null;
+    }
   | { type: "pattern"; key: string; name: string; rule: string; examples: ExampleDoc[]; keys: KeyDoc[] }
   | ExampleDoc
   | { type: "off"; text: string; items: { key: string; name: string; summary: string }[] };
@@ -772,6 +401,10 @@ export interface LearnSection {
 export interface HouseOption extends KeyDoc {
   summary: string;
   default_label: string;
+  /** A choice's values in words. */
+  choices?: string[];
+  /** A count's least and greatest value. */
+  range?: [number, number];
 }
 export interface CheatBlock {
   id: string;
@@ -790,7 +423,8 @@ export interface CardEntry {
   demand: number;
   /** The words a filter may match: names and symbols in every language, lower case. */
   search: string[];
-  facts: { text: string; example?: ExampleDoc | null }[];
+  /** `pattern`: the slap pattern a fact tells of, if any. */
+  facts: { text: string; example?: ExampleDoc | null; pattern?: string }[];
 }
 export interface FaqQuestion {
   id: string;
@@ -805,7 +439,7 @@ export interface FaqVariant {
   title: string;
   text: string;
   preset?: string | null;
-  preset_label?: string;
+  preset_label?: string | null;
   keys: KeyDoc[];
 }
 /** Everything the Learn pages show, in one language, for one rule set (learn/document.py `learn_document`). */
@@ -813,11 +447,15 @@ export interface LearnDoc {
   lang: string;
   preset: string;
   preset_label: string;
+  preset_summary: string;
+  presets: { name: string; label: string; summary: string }[];
+  /** The keys whose values differ from the preset. */
+  changes: FlatRules;
   rules: {
     title: string;
     lede: string;
     sections: LearnSection[];
-    house: { title: string; intro: string; groups: { section: string; title: string; options: HouseOption[] }[] };
+    house: { id: "house"; title: string; intro: string; groups: { section: string; title: string; options: HouseOption[] }[] };
   };
   cheatsheet: {
     title: string;
@@ -854,6 +492,10 @@ interface DrillBase {
 /** Count the debt (learn/drills.py `debt_drill`): the cards played so far, and who owes or wins what. */
 export interface DebtQuestion extends DrillBase {
   kind: "debt";
+  /** What is asked: how many cards are owed, or who wins the pile. */
+  ask: "owed" | "winner";
+  /** Each player's hand, top card first. */
+  deal: CardText[][];
   players: { seat: Seat; name: string; cards_left: number }[];
   plays: { seat: Seat; name: string; card: CardText; demand: number; text: string }[];
   steps: string[];
@@ -867,12 +509,18 @@ export interface SlapQuestion extends DrillBase {
   answer: string[];
   matches: MatchDoc[];
   why: string[];
+  /** The pattern the pile was built around (null: a pile of no pattern). */
+  built_on: string | null;
+  /** The pile was made to look like that pattern, and is not one. */
+  near: boolean;
 }
 export type DrillQuestion = DebtQuestion | SlapQuestion;
 /** Slap or not, timed (learn/drills.py `stream_drill`): cards one at a time, each pile ending on a pattern. */
 export interface StreamDrill {
   kind: "stream";
   seed: number;
+  preset: string;
+  lang: string;
   cards: { card: CardText; patterns: string[]; matches: MatchDoc[]; reset: boolean }[];
   /** How many top cards to show: as many as the patterns in play look at. */
   shown: number;

@@ -1,6 +1,6 @@
 """A ``ratscrew play`` server whose journal has a fault put in on purpose (``tests/test_journal_faults.py``).
 
-    python -m tests.journal_faults [--delay-ms N] [--fail N] [--full-when FILE] [--stall-ms N] -- play ...
+    python -m harness.journal_faults [--delay-ms N] [--fail N] [--full-when FILE] [--stall-ms N] -- play ...
 
 ``--delay-ms``: every commit of the journal comes that much later (the window between queueing a write and
 committing it, held open). ``--fail``: the first N transactions fail with an I/O error. ``--full-when``:

@@ -15,17 +15,18 @@ from typing import ClassVar
 import pytest
 from starlette.testclient import TestClient
 
+from harness.games import played_record, summary_for
+from harness.site import free_ports, require_programs, start_redis
 from ratscrew.hosting.limits import SharedLimits
 from ratscrew.hosting.settings import Hosting
 from ratscrew.hosting.site import Hosted
 from ratscrew.limits import Limits, LocalLimits
+from ratscrew.record import Record
 from ratscrew.rooms.runner import Rooms
 from ratscrew.table.clock import ManualClock
 from ratscrew.web import limits as rate
 from ratscrew.web.app import Setup, create_app
 from ratscrew.web.store import Store
-from tests.hosting_site import free_ports, require_programs, start_redis
-from tests.test_history import played_record, summary_for
 
 _PREFIXES = itertools.count()
 
@@ -62,7 +63,7 @@ class Redis:
 @contextmanager
 def redis_server(folder: Path) -> Iterator[Redis]:
     """A redis-server on a free port, for as long as the block runs."""
-    from tests.test_hosting_app import eventually_answers
+    from harness.site import eventually_answers
 
     require_programs(("redis-server",))
     (port,) = free_ports(1)
@@ -124,7 +125,7 @@ def make_known(client: TestClient) -> Known:
     room = client.post("/api/rooms", json={"seats": 2}).json()["code"]
     store: Store = client.app.state.store  # type: ignore[attr-defined]
     game = "HSTRY2-1"
-    store.save_game(game, played_record(), summary_for(game, [400]))
+    store.save_game(game, Record.from_json(played_record()), summary_for(game, [400]))
     match = client.post("/api/matches", json={"players": ["Ann", "Bo"]}).json()["id"]
     known = Known(room, game, match)
     assert room not in Known.UNKNOWN.values() and match != Known.UNKNOWN["match"]

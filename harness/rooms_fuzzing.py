@@ -23,18 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ratscrew.errors import BadMessage
-from ratscrew.patterns import find_matches
-from ratscrew.record import action_to_json, state_json
-from ratscrew.rooms import wire
-from ratscrew.rooms.core import HISTORY, RoomCore
-from ratscrew.rooms.pages import SENT_CARDS_KEPT
-from ratscrew.rooms.seating import SeatInfo
-from ratscrew.rooms.wire import Phase, SeatKind
-from ratscrew.rules import Rules
-from ratscrew.rules.io import rules_from_mapping
-from ratscrew.table.clock import VirtualClock
-from tests.rooms_nonsense import (
+from harness.rooms_nonsense import (
     BAD_TOKENS,
     HUGE,
     LOBBY_MESSAGES,
@@ -45,6 +34,18 @@ from tests.rooms_nonsense import (
     UNKNOWN,
     WRONG_TYPES,
 )
+from ratscrew.errors import BadMessage
+from ratscrew.patterns import find_matches
+from ratscrew.record import Record, action_to_json, state_json
+from ratscrew.rooms import wire
+from ratscrew.rooms.core import HISTORY, RoomCore
+from ratscrew.rooms.document import KeptRoom
+from ratscrew.rooms.pages import SENT_CARDS_KEPT
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.wire import GameSummary, Phase, SeatKind
+from ratscrew.rules import Rules
+from ratscrew.rules.io import rules_from_mapping
+from ratscrew.table.clock import VirtualClock
 
 VERDICTS = ("slap_correct", "wrong_slap", "slap_dismissed")
 PROBES_KEPT = 16  # a probe every 2 s, forgotten after 30 s
@@ -54,12 +55,12 @@ class RecordingJournal:
     """Keeps what the room journals, to compare it with the game itself."""
 
     def __init__(self) -> None:
-        self.doc: dict[str, object] = {}
+        self.doc: dict[str, object] = {}  # the room as the journal would write it
         self.kept: dict[int, list[object]] = {}
         self.games_finished: list[str] = []
 
-    def room(self, code: str, doc: dict[str, object]) -> None:
-        self.doc = json.loads(json.dumps(doc))
+    def room(self, code: str, room: KeptRoom) -> None:
+        self.doc = json.loads(json.dumps(room.to_doc()))
 
     def actions(self, code: str, game_no: int, start: int, actions: list[object], seq: int) -> None:
         if game_no not in self.kept:
@@ -72,9 +73,9 @@ class RecordingJournal:
     def healthy(self) -> bool:
         return True
 
-    def finished(self, code: str, game_id: str, record: dict[str, object], summary: dict[str, object]) -> None:
-        json.dumps(record)
-        json.dumps(summary)
+    def finished(self, code: str, game_id: str, record: Record, summary: GameSummary) -> None:
+        json.dumps(record.to_json())
+        json.dumps(summary.to_json())
         self.games_finished = [*self.games_finished[-9:], game_id]
 
 

@@ -19,10 +19,10 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from harness.rooms_fuzzing import VERDICTS, Tally
+from harness.rooms_nonsense import BAD_TOKENS, HUGE, LOBBY_MESSAGES, MALFORMED, OVERSIZED, SEATS, UNKNOWN, WRONG_TYPES
 from ratscrew.record import Record, state_json
 from ratscrew.rooms import wire
-from tests.rooms_fuzzing import VERDICTS, Tally
-from tests.rooms_nonsense import BAD_TOKENS, HUGE, LOBBY_MESSAGES, MALFORMED, OVERSIZED, SEATS, UNKNOWN, WRONG_TYPES
 
 FLOOD_RETRIES = 20
 

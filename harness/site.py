@@ -8,6 +8,7 @@ nginx runs from Debian's own ``/etc/nginx/nginx.conf``, changed as docs/hosting.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -395,3 +396,29 @@ def start_caddy(hosting: Hosting, port: int, folder: Path, preexec: Preexec = No
 
 
 START_PROXY = {"nginx": start_nginx, "haproxy": start_haproxy, "caddy": start_caddy}
+
+
+def log_lines_of(log: Path) -> list[dict[str, Any]]:
+    text = log.read_text(encoding="utf-8", errors="replace")
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if call(url + "/readyz")[0] == 200:
+                return
+        except OSError:
+            pass
+        assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
+
+def eventually_answers(port: int) -> None:
+    """Until a redis-server just started on ``port`` accepts connections."""
+    for _ in range(300):
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"redis-server did not listen on port {port}")

@@ -140,12 +140,13 @@ class TableApp(App[int]):
         return self.clock()
 
     def game_ms(self) -> int:
-        state = self.model.state
-        at = state.get("now")
-        base = at if isinstance(at, int) and not isinstance(at, bool) else 0
-        if state.get("paused") or state.get("over"):
-            return base
-        return base + int((self.clock() - self.model.state_at) * 1000)
+        model = self.model
+        table = model.table
+        if table is None:
+            return 0
+        if not model.live:
+            return table.now
+        return table.now + int((self.clock() - model.state_at) * 1000)
 
     # ------------------------------------------------------------------ running
 
@@ -296,8 +297,7 @@ class TableApp(App[int]):
         if summary is None or self._summary_shown is summary:
             return
         self._summary_shown = summary
-        game = summary.get("game")
-        saved = self.venue.saved(game if isinstance(game, str) else "")
+        saved = self.venue.saved(summary.game)
         screen = SummaryScreen(self.words, summary, self.model.yours, saved, self.venue.online)
         self.push_screen(screen, self._summary_closed)
 
@@ -313,8 +313,7 @@ class TableApp(App[int]):
                 part.refresh()
 
     def _tick(self) -> None:
-        model = self.model
-        if model.playing and not model.state.get("paused") and not model.state.get("over"):
+        if self.model.live:
             self.refresh_table()
 
     # ------------------------------------------------------------------ what the player does
@@ -336,10 +335,10 @@ class TableApp(App[int]):
 
     def _may_play(self, seat: int) -> bool:
         """The play is this page's to make and the table is not paused (which it says), as the page checks."""
-        state = self.model.state
-        if not self.model.playing or state.get("over") or seat not in self.model.yours:
+        table = self.model.table
+        if table is None or table.over or seat not in self.model.yours:
             return False
-        if state.get("paused"):
+        if table.paused:
             self.model.banner = Line(self.words.t("access.paused_hint"), Tone.MUTED)
             self.refresh_table()
             return False
@@ -347,10 +346,10 @@ class TableApp(App[int]):
 
     def _send_pause(self) -> None:
         model = self.model
-        room = model.room
-        if room is None or not room.pausable or not model.playing or model.state.get("over") or not model.yours:
+        room, table = model.room, model.table
+        if room is None or not room.pausable or table is None or table.over or not model.yours:
             return
-        self.send(wire.Pause(not bool(model.state.get("paused"))))
+        self.send(wire.Pause(not table.paused))
 
     def _after_game(self, key: str) -> None:
         model = self.model

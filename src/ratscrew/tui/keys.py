@@ -49,7 +49,8 @@ class Keys:
         model, t = self.model, self.words.t
         room = model.room
         hints: list[str] = []
-        if model.playing and not model.state.get("over") and model.yours:
+        table = model.table
+        if table is not None and not table.over and model.yours:
             names = model.names()
             for index, seat in enumerate(model.yours):
                 flip, slap = self.keys_for(index)
@@ -60,7 +61,7 @@ class Keys:
                 else:
                     hints += [turn, hit]
             if room is not None and room.pausable:
-                hints.append(t("tui.keys.resume" if model.state.get("paused") else "tui.keys.pause"))
+                hints.append(t("tui.keys.resume" if table.paused else "tui.keys.pause"))
         elif room is not None and room.phase is wire.Phase.LOBBY and self.online and not self.watching:
             if model.yours:
                 mine = room.seats[min(model.yours)] if min(model.yours) < len(room.seats) else None

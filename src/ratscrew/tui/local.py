@@ -15,10 +15,11 @@ from pathlib import Path
 
 from ratscrew.bots.registry import PLAYABLE, resolve
 from ratscrew.errors import MalformedInput, RatscrewError
+from ratscrew.names import clean_name
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import RoomRunner, Rooms
 from ratscrew.rooms.seating import SeatInfo
-from ratscrew.rooms.wire import SeatKind, clean_name
+from ratscrew.rooms.wire import SeatKind
 from ratscrew.rules.model import MAX_PLAYERS, Rules
 from ratscrew.table.clock import AlarmClock
 from ratscrew.tui.link import LocalLink

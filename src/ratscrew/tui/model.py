@@ -9,7 +9,7 @@ events (verdicts.js ``answerFor``). No rule is decided here: the server judged e
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -66,8 +66,8 @@ class TableModel:
         self.yours: tuple[int, ...] = ()
         self.host = False
         self.token: str | None = None
-        self.state: Doc = {}
-        self.summary: Doc | None = None
+        self.state: wire.RoomState = wire.NO_TABLE
+        self.summary: wire.GameSummary | None = None
         self.seq = -1  # the last event applied
         self.feed: deque[Line] = deque(maxlen=FEED_KEPT)
         self.banner: Line | None = None
@@ -85,8 +85,19 @@ class TableModel:
         return [seat.name for seat in self.room.seats] if self.room is not None else []
 
     @property
+    def table(self) -> wire.TableState | None:
+        """The table's state while a game is dealt (None before the first)."""
+        return self.state if isinstance(self.state, wire.TableState) else None
+
+    @property
     def playing(self) -> bool:
-        return bool(self.state) and "cards" in self.state
+        return self.table is not None
+
+    @property
+    def live(self) -> bool:
+        """A game is on and its clock runs: not paused, not over."""
+        table = self.table
+        return table is not None and not table.paused and not table.over
 
     @property
     def phase(self) -> wire.Phase | None:
@@ -155,13 +166,12 @@ class TableModel:
 
     # ------------------------------------------------------------------ inside
 
-    def _show_state(self, state: Mapping[str, object]) -> None:
-        if state.get("cards") is not None and self.state.get("cards") is not None:
-            if _number(state.get("cards")) < _number(self.state.get("cards")):
+    def _show_state(self, state: wire.RoomState) -> None:
+        if isinstance(state, wire.TableState):
+            before = self.table
+            if before is None or state.cards < before.cards:  # a first deal, or cards counted again: a new game
                 self._new_game()
-        elif state.get("cards") is not None:
-            self._new_game()
-        self.state = dict(state)
+        self.state = state
         self.state_at = self.clock()
 
     def _new_game(self) -> None:
@@ -209,8 +219,7 @@ class TableModel:
 
     def slap_for(self, seat: int) -> wire.SlapMsg:
         """A slap names the top card this player saw and how long after it was drawn they reacted."""
-        pile = self.state.get("pile")
-        card = _number(self.state.get("cards")) if isinstance(pile, list) and pile else None
+        card = self.top_card()
         painted = self.painted.get(card) if card is not None else None
         rt = None
         if painted is not None:
@@ -218,9 +227,6 @@ class TableModel:
         return wire.SlapMsg(seat, card, rt)
 
     def top_card(self) -> int | None:
-        pile = self.state.get("pile")
-        return _number(self.state.get("cards")) if isinstance(pile, list) and pile else None
-
-
-def _number(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+        """The number of the card on top of the pile (the cards turned so far), None when the pile is empty."""
+        table = self.table
+        return table.cards if table is not None and table.pile else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
@@ -15,6 +15,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ratscrew.rooms.wire import GameSummary
 from ratscrew.tui.words import Words
 
 HELP_KEYS = ("turn", "slap", "pause", "lobby", "again", "help", "quit")
@@ -58,7 +59,7 @@ class SummaryScreen(ModalScreen[str]):
     ]
 
     def __init__(
-        self, words: Words, summary: Mapping[str, object], yours: Sequence[int], saved: str | None, online: bool
+        self, words: Words, summary: GameSummary, yours: Sequence[int], saved: str | None, online: bool
     ) -> None:
         super().__init__()
         self.words = words
@@ -78,13 +79,11 @@ class SummaryScreen(ModalScreen[str]):
             Text(words.headline(summary, self.yours), Style(bold=True)),
             Text(words.length(summary)),
         ]
-        how = summary.get("how")
-        if isinstance(how, str) and how:
-            parts.append(Text(t(f"game.summary.how.{how}"), Style(dim=True)))
+        if summary.how is not None:
+            parts.append(Text(t(f"game.summary.how.{summary.how}"), Style(dim=True)))
         parts.append(self.players())
-        races = summary.get("races")
-        if isinstance(races, list) and races:
-            parts.append(Text(t("room.races.title", n=len(races))))
+        if summary.races:
+            parts.append(Text(t("room.races.title", n=len(summary.races))))
         if self.saved:
             parts.append(Text(self.saved, Style(dim=True)))
         keys = [t("tui.keys.rematch" if self.online else "tui.keys.again")] if self.yours else []
@@ -97,28 +96,23 @@ class SummaryScreen(ModalScreen[str]):
         table = Table(expand=True, box=None, padding=(0, 1), show_edge=False)
         for key in ("player", "cards", "by_slap", "by_challenge", "wrong", "reaction"):
             table.add_column(t(f"game.summary.{key}"), justify="left" if key == "player" else "right")
-        winner = self.summary.get("winner")
-        players = self.summary.get("players")
-        for player in players if isinstance(players, list) else []:
-            if not isinstance(player, dict):
-                continue
-            name = str(player.get("name", ""))
-            bot = player.get("bot")
-            if isinstance(bot, str) and bot:
-                name += f" ({t(f'level.{bot}')})"
-            median = player.get("median_reaction_ms")
-            reactions = player.get("reaction_ms")
-            shown = "–" if not isinstance(median, int | float) else t("game.summary.ms", n=round(median))
-            if isinstance(reactions, list) and reactions:
-                shown += f" ({len(reactions)})"
+        winner = self.summary.winner
+        for player in self.summary.players:
+            name = player.name
+            if player.bot:
+                name += f" ({t(f'level.{player.bot}')})"
+            median = player.median_reaction_ms
+            shown = "–" if median is None else t("game.summary.ms", n=round(median))
+            if player.reaction_ms:
+                shown += f" ({len(player.reaction_ms)})"
             table.add_row(
                 name,
-                str(player.get("cards", "")),
-                str(player.get("piles_by_slap", "")),
-                str(player.get("piles_by_challenge", "")),
-                str(player.get("wrong_slaps", "")),
+                str(player.cards),
+                str(player.piles_by_slap),
+                str(player.piles_by_challenge),
+                str(player.wrong_slaps),
                 shown,
-                style=Style(bold=True) if player.get("seat") == winner else None,
+                style=Style(bold=True) if player.seat == winner else None,
             )
         return table
 

@@ -5,7 +5,6 @@ gives the widget what it needs of the app), sized to the room it has.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from rich.console import Group, RenderableType
@@ -80,10 +79,10 @@ class TopLine(Part):
             else:
                 parts.append(words.t("tui.title.local"))
         text = Text(" · ".join(parts))
-        state = model.state
-        if model.playing and state.get("paused") and not state.get("over"):
+        table = model.table
+        if table is not None and table.paused and not table.over:
             right = words.t("access.paused_title")
-        elif model.playing:
+        elif table is not None:
             limit = _rules_int(room, "end", "time_limit_s") * 1000 if room is not None else 0
             ms = view.game_ms()
             label = words.t("game.time_left" if limit else "game.time")
@@ -112,19 +111,19 @@ class Seats(Part):
         room = model.room
         if room is None:
             return Text("")
-        state = model.state
-        sizes = state.get("stack_sizes") if model.playing else None
-        lobby = room.phase is wire.Phase.LOBBY or not model.playing
+        table = model.table
+        lobby = room.phase is wire.Phase.LOBBY or table is None
         online = view.keys.online
         width = self.size.width
         two_lines = self.size.height >= 2 * len(room.seats)
         lines: list[Text] = []
         for index, seat in enumerate(room.seats):
             due = (
-                not lobby
-                and not state.get("over")
-                and state.get("turn") == index
-                and state.get("collect_pending") is None
+                table is not None
+                and not lobby
+                and not table.over
+                and table.turn == index
+                and table.collect_pending is None
             )
             mine = index in model.yours
             first = Text(f"{DUE if due else ' '} ", Style(bold=True))
@@ -132,13 +131,13 @@ class Seats(Part):
             first.append(seat.name, name_style)
             first.append(f" ({words.badge(seat.kind, seat.level, index, model.yours)})")
             detail: list[str] = []
-            if lobby:
+            if lobby or table is None:
                 if seat.kind is not wire.SeatKind.EMPTY:
                     detail.append(words.t("room.ready_yes" if seat.ready else "room.ready_no"))
             else:
-                count = sizes[index] if isinstance(sizes, list) and index < len(sizes) else 0
-                first.append("  " + words.tn("access.cards", count if isinstance(count, int) else 0))
-                said = words.seat_state(state, index, model.yours)
+                sizes = table.stack_sizes
+                first.append("  " + words.tn("access.cards", sizes[index] if index < len(sizes) else 0))
+                said = words.seat_state(table, index, model.yours)
                 if said:
                     detail.append(said)
             if online:
@@ -164,11 +163,10 @@ class Pile(Part):
     def render(self) -> RenderableType:
         view = self.view
         model, words = view.model, view.words
-        state = model.state
-        if not model.playing:
+        table = model.table
+        if table is None:
             return Text("")
-        shown = state.get("pile")
-        pile = [str(card) for card in shown] if isinstance(shown, list) else []
+        pile = [str(card) for card in table.pile]
         rows = max(3, self.size.height - 2)
         drawn = pile_text(pile, words, plain=view.plain, height=rows, width=max(8, self.size.width))
         top = model.top_card()
@@ -177,28 +175,26 @@ class Pile(Part):
             # put it on the terminal.
             self.app.call_after_refresh(model.shown, top)
         info = Text(words.t("game.pile_count", n=len(pile)) if pile else words.t("game.pile_empty"))
-        burned = state.get("burned_count")
-        if isinstance(burned, int) and burned:
-            info.append(" · " + words.t("game.burned", n=burned))
+        if table.burned_count:
+            info.append(" · " + words.t("game.burned", n=table.burned_count))
         drawn_rows = drawn.plain.count("\n") + 1 if pile else 0
         shown = Text()
         shown.append_text(drawn)
         shown.append("\n" * max(1, size_for(rows).height - drawn_rows + (1 if pile else 0)))
         shown.append_text(info)
         shown.append("\n")
-        shown.append_text(self._window(state))
+        shown.append_text(self._window(table))
         return shown
 
-    def _window(self, state: Mapping[str, object]) -> Text:
+    def _window(self, table: wire.TableState) -> Text:
         view = self.view
         model, words = view.model, view.words
-        collecting = state.get("collect_pending")
-        if not isinstance(collecting, int) or isinstance(collecting, bool) or state.get("over"):
+        collecting = table.collect_pending
+        if collecting is None or table.over:
             return Text("")
-        delay = state.get("collect_delay_ms")
-        total = delay / 1000 if isinstance(delay, int) and delay > 0 else 0.0
+        total = max(0, table.collect_delay_ms) / 1000
         left = 0.0 if total == 0 else max(0.0, total - (view.now() - model.state_at)) / total
-        if state.get("paused"):
+        if table.paused:
             left = model.window_left
         model.window_left = left
         # The bar first, so it shows at any width; the words after it are cut to the room left.
@@ -217,8 +213,8 @@ class Status(Part):
         view = self.view
         model, words = view.model, view.words
         lines: list[Text] = []
-        if model.playing:
-            lines.append(Text(words.status(model.state, model.names(), model.yours), Style(bold=True)))
+        if model.table is not None:
+            lines.append(Text(words.status(model.table, model.names(), model.yours), Style(bold=True)))
         elif model.room is not None:
             lines.append(Text(lobby_words(view), Style(bold=True)))
         banner: Line | None = model.banner

@@ -3,8 +3,9 @@
 The same sentences as the browser's table, from the same catalog keys (``event.*``, ``verdict.*``,
 ``game.*``): ``describe`` is the page's ``describe`` (format.js), ``verdict`` its ``verdictLine`` (the
 shown form, verdicts.js), ``status`` its status line (status.js), ``seat_state`` what a seat says
-(seats.js). Everything here reads the documents a room sends (``rooms.wire``); a document that is not what
-it should be is described by its kind rather than stopping the table.
+(seats.js). The table's state, a wrong slap's view of the pile and a game's summary are the room's typed
+values (``rooms.wire``); a game event is the engine's document of it, and one that is not what it should be
+is described by its kind rather than stopping the table.
 
 >>> words = Words("de")
 >>> words.describe({"kind": "challenge_opened", "seat": 1, "card": "QH", "payer": 0, "owed": 2,
@@ -14,12 +15,16 @@ it should be is described by its kind rather than stopping the table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ratscrew.cards import Card
+from ratscrew.engine.outcome import Ending, Result
 from ratscrew.errors import MalformedInput
 from ratscrew.i18n import plural, text
+from ratscrew.patterns import Match
+from ratscrew.rooms.wire import GameSummary, SummaryPlayer, TableState
+from ratscrew.table.seen import SlapSeen
 
 Doc = Mapping[str, object]
 
@@ -42,6 +47,20 @@ def _list(value: object) -> list[object]:
 
 def _doc(value: object) -> Doc:
     return value if isinstance(value, Mapping) else {}
+
+
+def matches_in(value: object) -> tuple[Match, ...]:
+    """The patterns an event names (``slap_correct``'s ``matches``), as the engine's matches; one whose cards
+    do not read is left out."""
+    found = []
+    for item in _list(value):
+        doc = _doc(item)
+        try:
+            cards = tuple(Card.parse(_str(code)) for code in _list(doc.get("cards")))
+        except (MalformedInput, ValueError):
+            continue
+        found.append(Match(_str(doc.get("pattern")), cards, _str(doc.get("why"))))
+    return tuple(found)
 
 
 def you_key(key: str, you: int | None, seat: object, payer: object = None) -> str:
@@ -75,13 +94,13 @@ class Memory:
     """What a verdict needs of the events before it: the patterns of each seat's last correct slap (the pile
     is taken after them), and the challenge each seat opened last (who paid what when it is won)."""
 
-    matches: dict[int, list[object]] = field(default_factory=dict)
+    matches: dict[int, tuple[Match, ...]] = field(default_factory=dict)
     challenges: dict[int, Doc] = field(default_factory=dict)
 
     def remember(self, event: Doc) -> None:
         kind, seat = event.get("kind"), _seat(event.get("seat"))
         if kind == "slap_correct" and seat is not None:
-            self.matches[seat] = _list(event.get("matches"))
+            self.matches[seat] = matches_in(event.get("matches"))
         elif kind == "challenge_opened" and seat is not None:
             self.challenges[seat] = event
         elif kind == "pile_won":
@@ -107,17 +126,18 @@ class Words:
     # ------------------------------------------------------------------ cards and names
 
     def card(self, code: object) -> str:
-        """A card as its corner shows it in this language (``K♠``, ``R♠`` in French, ``10♦``, ``Joker``)."""
+        """A card (or its code, as an event names it) as its corner shows it in this language (``K♠``, ``R♠``
+        in French, ``10♦``, ``Joker``)."""
         try:
-            card = Card.parse(_str(code))
+            card = code if isinstance(code, Card) else Card.parse(_str(code))
         except (MalformedInput, ValueError):
             return "?"
         if card.is_joker:
             return self.t("card.joker")
         return self.t(f"card.letter.{card.rank.symbol}") + (card.suit.glyph if card.suit else "")
 
-    def cards(self, codes: object) -> str:
-        return " ".join(self.card(c) for c in _list(codes))
+    def cards(self, codes: Iterable[object]) -> str:
+        return " ".join(self.card(c) for c in codes)
 
     def seat_name(self, names: Sequence[str], seat: object) -> str:
         index = _seat(seat)
@@ -125,13 +145,12 @@ class Words:
             return names[index]
         return self.t("game.seat", n=(index or 0) + 1)
 
-    def patterns(self, matches: object) -> str:
+    def patterns(self, matches: Iterable[Match]) -> str:
         """The patterns a slap won with, each with its cards (``sandwich (9♥ 7♣ 9♠)``)."""
         parts = []
-        for match in _list(matches):
-            doc = _doc(match)
-            pattern = self.t(f"pattern.{_str(doc.get('pattern'))}")
-            parts.append(self.t("game.pattern_with_cards", pattern=pattern, cards=self.cards(doc.get("cards"))))
+        for match in matches:
+            pattern = self.t(f"pattern.{match.pattern}")
+            parts.append(self.t("game.pattern_with_cards", pattern=pattern, cards=self.cards(match.cards)))
         return "; ".join(parts)
 
     # ------------------------------------------------------------------ events
@@ -170,7 +189,7 @@ class Words:
             )
             return self.t(key, name=name())
         if kind == "slap_correct":
-            why = self.patterns(event.get("matches"))
+            why = self.patterns(matches_in(event.get("matches")))
             return self.t(you_key("event.slap_correct", you, seat), name=name(), why=why)
         if kind == "wrong_slap":
             return self._wrong_slap(event, name(), you, rules)
@@ -228,7 +247,7 @@ class Words:
     def verdict(
         self,
         event: Doc,
-        seen: Doc | None,
+        seen: SlapSeen | None,
         memory: Memory,
         names: Sequence[str],
         you: int | None = None,
@@ -247,12 +266,12 @@ class Words:
             return self.tn(you_key("verdict.pile_won_slap", you, seat), cards, name=name, why=self.patterns(matches))
         if kind == "wrong_slap" and seen is not None:
             penalty = self.describe(event, names, you, rules)
-            missed, covered = _list(seen.get("missed")), seen.get("covered_by")
-            if covered and missed:
+            missed, covered = seen.missed, seen.covered_by
+            if covered is not None and missed:
                 return self.t("verdict.too_late", card=self.card(covered), why=self.patterns(missed), penalty=penalty)
-            if not _list(seen.get("pile")):
+            if not seen.pile:
                 return self.t("verdict.empty_pile", penalty=penalty)
-            return self.t("verdict.no_pattern", penalty=penalty, cards=self.cards(seen.get("pile")))
+            return self.t("verdict.no_pattern", penalty=penalty, cards=self.cards(seen.pile))
         if kind == "challenge_won" and event.get("how") == "paid" and seat is not None:
             opened = memory.challenges.get(seat)
             if opened is None:
@@ -268,13 +287,13 @@ class Words:
 
     # ------------------------------------------------------------------ the table's state
 
-    def status(self, state: Doc, names: Sequence[str], yours: Sequence[int]) -> str:
+    def status(self, state: TableState, names: Sequence[str], yours: Sequence[int]) -> str:
         """The status line: whose turn, who owes what, who is about to collect."""
-        if state.get("over"):
+        if state.over:
             return self.t("game.over")
-        if state.get("paused"):
+        if state.paused:
             return self.t("access.status_paused")
-        turn = _int(state.get("turn"))
+        turn = state.turn
         due = self.seat_name(names, turn)
 
         def to_whom(key: str, seat: int) -> str:
@@ -283,24 +302,22 @@ class Words:
                 return key
             return f"{key}.you" if len(yours) == 1 else f"{key}.named"
 
-        collecting = _seat(state.get("collect_pending"))
+        collecting = state.collect_pending
         if collecting is not None:
             return self.t(to_whom("game.status.waiting", collecting), name=self.seat_name(names, collecting))
-        owed = _int(state.get("owed"))
+        owed = state.owed
         if owed > 0:
-            challenger = _seat(state.get("challenger"))
+            challenger = state.challenger
             by = self.seat_name(names, turn if challenger is None else challenger)
             return self.tn(to_whom("game.status.owes_cards", turn), owed, name=due, by=by)
         return self.t("game.status.you" if turn in yours else "game.status.turn", name=due)
 
-    def seat_state(self, state: Doc, index: int, yours: Sequence[int]) -> str:
+    def seat_state(self, state: TableState, index: int, yours: Sequence[int]) -> str:
         """What the game asks of a seat now, in a few words, with its lockout ("" for nothing)."""
-        outs = _list(state.get("out"))
-        out = index < len(outs) and outs[index] is True
-        sizes = _list(state.get("stack_sizes"))
-        count = _int(sizes[index]) if index < len(sizes) else 0
-        due = not state.get("over") and state.get("turn") == index and state.get("collect_pending") is None
-        owed = _int(state.get("owed"))
+        out = index < len(state.out) and state.out[index]
+        count = state.stack_sizes[index] if index < len(state.stack_sizes) else 0
+        due = not state.over and state.turn == index and state.collect_pending is None
+        owed = state.owed
         words = ""
         if out:
             words = self.t("game.out")
@@ -310,10 +327,10 @@ class Words:
             words = self.t("game.your_turn" if index in yours else "game.to_play")
         elif count == 0:
             words = self.t("game.empty")
-        locked = _list(state.get("locked"))
+        locked = state.locked
         lock = None if out or index >= len(locked) else locked[index]
         lock_words = ""
-        if isinstance(lock, int) and not isinstance(lock, bool):
+        if isinstance(lock, int):
             lock_words = self.tn("access.locked_cards", lock)
         elif lock == "pile":
             lock_words = self.t("game.locked_pile")
@@ -351,26 +368,26 @@ class Words:
 
     # ------------------------------------------------------------------ the end of a game
 
-    def headline(self, summary: Doc, yours: Sequence[int]) -> str:
-        result, players = _str(summary.get("result")), [_doc(p) for p in _list(summary.get("players"))]
-        if result == "limit" and summary.get("how") == "card_limit" and players:
+    def headline(self, summary: GameSummary, yours: Sequence[int]) -> str:
+        result, players = summary.result, summary.players
+        if result is Result.LIMIT and summary.how is Ending.CARD_LIMIT and players:
             return self.ahead(players)
-        winner = _seat(summary.get("winner"))
-        if result != "win" or winner is None:
+        winner = summary.winner
+        if result is not Result.WIN or winner is None:
             return self.t(f"game.summary.{result}")
-        name = self.seat_name([_str(p.get("name")) for p in players], winner)
+        name = self.seat_name([p.name for p in players], winner)
         return self.t("game.summary.you_win" if winner in yours else "game.summary.wins", name=name)
 
-    def ahead(self, players: Sequence[Doc]) -> str:
+    def ahead(self, players: Sequence[SummaryPlayer]) -> str:
         """A game stopped at its card limit: who held the most cards, or who were level."""
-        most = max(_int(p.get("cards")) for p in players)
-        ahead = [_str(p.get("name")) for p in players if _int(p.get("cards")) == most]
+        most = max(p.cards for p in players)
+        ahead = [p.name for p in players if p.cards == most]
         if len(ahead) == 1:
             return self.t("game.summary.limit_ahead", name=ahead[0], n=most)
         return self.t("game.summary.limit_tied", names=", ".join(ahead), n=most)
 
-    def length(self, summary: Doc) -> str:
-        minutes, seconds = clock_text(_int(summary.get("ms"))).split(":")
-        cards = self.tn("access.summary.cards", _int(summary.get("cards")))
-        piles = self.tn("access.summary.piles", _int(summary.get("tricks")))
+    def length(self, summary: GameSummary) -> str:
+        minutes, seconds = clock_text(summary.ms).split(":")
+        cards = self.tn("access.summary.cards", summary.cards)
+        piles = self.tn("access.summary.piles", summary.tricks)
         return self.t("access.summary.length", cards=cards, piles=piles, m=minutes, s=seconds)

@@ -13,6 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from textual.pilot import Pilot
 
+from ratscrew.rooms.wire import TableState
 from ratscrew.rules import Rules, load_rules
 from ratscrew.table.clock import ManualClock
 from ratscrew.tui.app import TableApp
@@ -99,9 +100,16 @@ async def advance(pilot: Pilot[int], clock: ManualClock, ms: int, step: int = 10
         await settle(pilot)
 
 
+def table(app: TableApp) -> TableState:
+    """The table's state as the terminal last had it, once a game is dealt."""
+    state = app.model.table
+    assert state is not None, "no game dealt"
+    return state
+
+
 def my_turn(app: TableApp, seat: int = 0) -> bool:
-    state = app.model.state
-    return bool(state) and state.get("turn") == seat and state.get("collect_pending") is None and not state.get("over")
+    table = app.model.table
+    return table is not None and table.turn == seat and table.collect_pending is None and not table.over
 
 
 def screen_text(app: TableApp) -> str:

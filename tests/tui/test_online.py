@@ -23,14 +23,15 @@ from playwright.sync_api import Browser, Page, expect
 from textual.pilot import Pilot
 from websockets.asyncio.server import ServerConnection, serve
 
+from harness.browser import HANG_S, open_page, until
+from harness.server import Server
+from harness.tui import on_a_thread, table
 from ratscrew.rooms import wire
 from ratscrew.tui.app import TableApp
 from ratscrew.tui.link import SocketLink
 from ratscrew.tui.online import Address, Tokens, open_room
 from ratscrew.tui.venue import OnlineVenue
 from ratscrew.tui.words import Words
-from tests.conftest import HANG_S, Server, open_page, until
-from tests.tui_support import on_a_thread
 
 T = TypeVar("T")
 
@@ -261,8 +262,7 @@ def terminal_feed(terminal: Terminal) -> list[tuple[str, str]]:
 
 def cards(terminal: Terminal) -> int:
     """How many cards the terminal's table has turned."""
-    turned = terminal.read(lambda app: app.model.state.get("cards", 0))
-    assert isinstance(turned, int)
+    turned: int = terminal.read(lambda app: app.model.table.cards if app.model.table is not None else 0)
     return turned
 
 
@@ -328,7 +328,7 @@ def test_a_terminal_and_a_browser_play_one_room_and_see_the_same_events_and_verd
 
         # Each turns in turn (and Tess slaps once more on a card): the same events, the same table.
         def play() -> None:
-            turn = tess.read(lambda app: app.model.state.get("turn"))
+            turn = tess.read(lambda app: table(app).turn)
             if turn == 1:
                 tess.press("f")
             elif page.locator("#flip-0.ready").count():
@@ -345,10 +345,9 @@ def test_a_terminal_and_a_browser_play_one_room_and_see_the_same_events_and_verd
         watched = [item for item in terminal_feed(watcher) if item[0] != "slap_correct"][: len(shown)]
         assert watched == shown and len(shown) >= 3
         sizes = page.eval_on_selector_all(".seat .seat-count", "els => els.map(e => e.textContent)")
-        stacks = tess.read(lambda app: app.model.state["stack_sizes"])
-        assert isinstance(stacks, list)
+        stacks: tuple[int, ...] = tess.read(lambda app: table(app).stack_sizes)
         assert sizes == [f"{n} card{'s' if n != 1 else ''}" for n in stacks]
-        assert watcher.read(lambda app: app.model.state["stack_sizes"]) == stacks
+        assert watcher.read(lambda app: table(app).stack_sizes) == stacks
 
         # The terminal's connection drops: it reconnects with its seat token and the last event it saw, keeps
         # its seat, and is sent what it missed.

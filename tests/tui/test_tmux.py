@@ -80,4 +80,4 @@ def test_the_installed_command_plays_a_whole_game_in_tmux(tmux: Tmux, tmp_path: 
     [(game, _when, summary)] = Store(data / "ratscrew.sqlite3").game_summaries(
         [line.split("Saved as game ", 1)[1].split()[0] for line in screen.splitlines() if "Saved as game" in line]
     )
-    assert summary["cards"] == 40 and game
+    assert summary.cards == 40 and game

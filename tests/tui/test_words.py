@@ -11,17 +11,20 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
+from harness.browser import open_page
+from harness.server import Server
 from ratscrew.engine.events import DismissReason, SlapDismissed
 from ratscrew.engine.game import Game
-from ratscrew.engine.view import view_for
 from ratscrew.i18n import LANGUAGES
 from ratscrew.rooms.summary import public
 from ratscrew.rules import load_rules, rules_to_mapping
+from ratscrew.rules.io import RulesDoc
+from ratscrew.shapes import to_json
 from ratscrew.table.clock import VirtualClock
+from ratscrew.table.seen import SlapSeen
 from ratscrew.table.table import SeatSpec, Table, TableEvent, run_virtual
 from ratscrew.tui.run import language, plain_wanted
 from ratscrew.tui.words import Memory, Words
-from tests.conftest import Server, open_page
 
 NAMES = ["Ann", "Élodie", "Computer 3"]
 # Rule sets whose games hold every kind of event: burned and given cards, split piles, lockouts, a 10 that
@@ -35,23 +38,21 @@ RULES = [  # (preset, changes, seed)
 SEATS = [SeatSpec("Ann", "easy:risk-faces"), SeatSpec("Élodie", "perfect"), SeatSpec("Computer 3", "instant:risk-3")]
 
 
-Item = tuple[dict[str, object], dict[str, object] | None, dict[str, object], dict[str, object]]
+Item = tuple[dict[str, object], SlapSeen | None, RulesDoc]  # an event, what a wrong slap saw, the rules
 
 
 def keeper(items: list[Item], game: Game) -> Callable[[TableEvent], None]:
-    """A table's listener that keeps each event as a room sends it, what a wrong slap saw, and the state after."""
+    """A table's listener that keeps each event as a room sends it, with what a wrong slap saw."""
 
     def keep(published: TableEvent) -> None:
-        seen = None if published.seen is None else published.seen.to_dict()
-        rules = rules_to_mapping(game.rules, full=True)
-        items.append((public(published.event, game), seen, view_for(game).as_dict(), rules))
+        items.append((public(published.event, game), published.seen, rules_to_mapping(game.rules, full=True)))
 
     return keep
 
 
 def game_events() -> list[Item]:
     """Every event of a few seeded games between computers, as a room sends it (public), with what a wrong
-    slap saw, and the table's state after it."""
+    slap saw."""
     items: list[Item] = []
     for name, sets, seed in RULES:
         game = Game.from_seed(load_rules(name, sets), len(SEATS), seed)
@@ -61,8 +62,8 @@ def game_events() -> list[Item]:
         run_virtual(table, clock)
     items += late_slaps()
     # The computers never slap while locked out, nor twice on a card: slaps set aside, as a person's may be.
-    last, rules = view_for(game).as_dict(), rules_to_mapping(game.rules, full=True)
-    items += [(SlapDismissed(seat, reason).to_dict(), None, last, rules) for seat, reason in enumerate(DismissReason)]
+    rules = rules_to_mapping(game.rules, full=True)
+    items += [(SlapDismissed(seat, reason).to_dict(), None, rules) for seat, reason in enumerate(DismissReason)]
     return items
 
 
@@ -122,27 +123,26 @@ def page(browser: Browser, live_server: Server) -> Iterator[Page]:
 
 
 def test_the_games_hold_every_kind_of_event_and_verdict() -> None:
-    kinds = {str(event["kind"]) for event, _seen, _state, _rules in EVENTS}
+    kinds = {str(event["kind"]) for event, _seen, _rules in EVENTS}
     assert kinds >= {
         "card_turned", "challenge_opened", "debt_passed", "challenge_won", "challenge_stopped", "slap_correct",
         "wrong_slap", "slap_dismissed", "pile_won", "player_out", "game_over",
     }  # fmt: skip
-    assert any(
-        seen is not None and seen.get("covered_by") and seen.get("missed") for _e, seen, _s, _r in EVENTS
-    )  # too late
-    assert any(event["kind"] == "pile_won" and len(event["shares"]) > 1 for event, _s, _t, _r in EVENTS)  # type: ignore[arg-type]
+    assert any(seen is not None and seen.covered_by and seen.missed for _e, seen, _r in EVENTS)  # too late
+    assert any(event["kind"] == "pile_won" and len(event["shares"]) > 1 for event, _s, _r in EVENTS)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_event_and_verdict_reads_as_the_page_says_it(page: Page, lang: str) -> None:
     """Said to a watcher (nobody is "you"), and to the player of the second seat, who wins most slaps."""
-    items = [[event, seen, rules] for event, seen, _state, rules in EVENTS]
+    # The page is given what a wrong slap saw as the room writes it in an ``events`` message.
+    items = [[event, None if seen is None else to_json(seen), rules] for event, seen, rules in EVENTS]
     voices: list[int | None] = [None, 1]
     expected: list[list[str]] = page.evaluate(PAGE_LINES, [lang, items, NAMES, voices])
     words = Words(lang)
     for you, theirs in zip(voices, expected, strict=True):
         memory, lines = Memory(), []
-        for event, seen, _state, rules in EVENTS:
+        for event, seen, rules in EVENTS:
             lines.append(
                 words.verdict(event, seen, memory, NAMES, you, rules) or words.describe(event, NAMES, you, rules)
             )

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from harness.tui import advance, local_app, my_turn, own_loop, settle, shown, table, until
 from ratscrew.record import Record
 from ratscrew.rules import load_rules
 from ratscrew.tui.screens import HelpScreen, SummaryScreen
 from ratscrew.web.history import history_entry
 from ratscrew.web.store import Store
-from tests.tui_support import advance, local_app, my_turn, own_loop, settle, shown, until
 
 SHORT = load_rules(None, ("end.max_cards=30",))  # a game that ends at its 30th card, for a whole game in a test
 
@@ -33,7 +33,7 @@ async def test_a_whole_game_from_the_keys_to_the_summary_is_saved_as_the_browser
             if my_turn(app):
                 await pilot.press("f")
                 await advance(pilot, clock, 50)  # the table plays an input a decision window after it lands
-            elif not slapped and app.model.top_card() is not None and app.model.state.get("owed") == 0:
+            elif not slapped and app.model.top_card() is not None and table(app).owed == 0:
                 # The screen draws the card on top (and says when that frame was out); 350 ms later, a slap.
                 top = app.model.top_card()
                 await until(pilot, lambda top=top: top in app.model.painted, "the card drawn")  # type: ignore[misc]
@@ -48,7 +48,7 @@ async def test_a_whole_game_from_the_keys_to_the_summary_is_saved_as_the_browser
         assert app.model.summary is not None, "the game did not end"
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         text = await shown(pilot, app)
-        game = str(app.model.summary["game"])
+        game = app.model.summary.game
         assert "The game was stopped at its card limit" in text  # the headline, as the page words it
         assert "30 cards turned" in text and "Wrong slaps" in text and "Typical" in text
         assert f"Saved as game {game} in" in text and f"replays it at #/replay/{game}" in text
@@ -66,7 +66,7 @@ async def test_a_whole_game_from_the_keys_to_the_summary_is_saved_as_the_browser
     assert record.players == ("Ana", "Computer 2", "Computer 3")
     [(saved_id, _when, summary)] = store.game_summaries([game])
     entry = history_entry(saved_id, _when, summary)
-    assert entry["id"] == game and entry["cards"] == 30 and entry["result"] == "limit"
+    assert entry.id == game and entry.cards == 30 and entry.result == "limit"
     # The slap named the card on top and the reaction the terminal measured from the frame that drew it.
     adjudications = record.extra["adjudications"]
     assert isinstance(adjudications, list) and adjudications
@@ -81,20 +81,19 @@ async def test_p_pauses_the_table_and_resumes_it_where_it_stopped(tmp_path: Path
         await pilot.press("f")
         await settle(pilot)
         await pilot.press("p")
-        await until(pilot, lambda: bool(app.model.state.get("paused")), "the pause")
-        cards = app.model.state["cards"]
-        assert isinstance(cards, int)
+        await until(pilot, lambda: table(app).paused, "the pause")
+        cards = table(app).cards
         await advance(pilot, clock, 5000, step=500)  # the computer's turn, but its clock stands still
-        assert app.model.state["cards"] == cards
+        assert table(app).cards == cards
         text = await shown(pilot, app)
         assert "The game is paused." in text and "Paused" in text and "P resume" in text
         await pilot.press("f")  # refused here, as the page refuses it, with the reason
         await settle(pilot)
         assert "Nothing moves until you resume" in await shown(pilot, app)
         await pilot.press("p")
-        await until(pilot, lambda: not app.model.state.get("paused"), "the resume")
+        await until(pilot, lambda: not table(app).paused, "the resume")
         await advance(pilot, clock, 3000, step=100)
-        assert app.model.state["cards"] > cards
+        assert table(app).cards > cards
     await app.close()
 
 
@@ -113,9 +112,8 @@ async def test_two_people_at_one_keyboard_play_with_a_and_s_and_with_l_and_k(tmp
         assert my_turn(app, 1)
         await pilot.press("l")
         await advance(pilot, clock, 100)
-        assert app.model.state.get("cards") == 2
-        pile = app.model.state["pile"]
-        assert isinstance(pile, list) and len(pile) == 2
+        assert table(app).cards == 2
+        assert len(table(app).pile) == 2
         await pilot.press("k")  # Ben slaps: the feed says who and why
         await advance(pilot, clock, 100)
         lines = [line.text for line in app.model.feed]
@@ -134,7 +132,7 @@ async def test_the_help_opens_with_question_mark_and_closes_with_escape(tmp_path
         assert "Tasten" in text and "F oder Leertaste deckt deine Karte auf" in text
         await pilot.press("f")  # the table's keys do nothing under the help
         await settle(pilot)
-        assert app.model.state["cards"] == 0
+        assert table(app).cards == 0
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, HelpScreen), "the table again")
     await app.close()
@@ -172,8 +170,8 @@ async def test_n_plays_again_with_the_same_seats_and_ctrl_c_quits(tmp_path: Path
         await pilot.press("n")
         await until(pilot, lambda: app.model.summary is None and app.model.playing, "another deal")
         await advance(pilot, clock, 100)
-        assert app.model.state["cards"] in (0, 1) and not isinstance(app.screen, SummaryScreen)
-        assert app.model.room is not None and app.model.room.game != first["game"]
+        assert table(app).cards in (0, 1) and not isinstance(app.screen, SummaryScreen)
+        assert app.model.room is not None and app.model.room.game != first.game
         assert [seat.name for seat in app.model.room.seats] == ["Ana", "Computer 2", "Computer 3"]
         await pilot.press("ctrl+c")
         await until(pilot, lambda: app.return_code == 0, "the app stopped")

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from harness.tui import advance, local_app, my_turn, on_a_thread, settle, table, until
 from ratscrew.rules import load_rules
 from ratscrew.tui.app import TableApp
-from tests.tui_support import advance, local_app, my_turn, on_a_thread, settle, until
 
 SIZES = [(80, 24), (120, 40)]
 Snap = Callable[..., bool]
@@ -39,9 +39,8 @@ def play_cards(cards: int, *, slap_at: int | None = None) -> Callable[[Pilot[int
         clock = app.venue.table.rooms.clock  # type: ignore[attr-defined]  # a LocalVenue's ManualClock
         await until(pilot, lambda: app.model.playing, "the deal")
         for _ in range(5000):
-            state = app.model.state
-            turned = state.get("cards")
-            if turned == cards and not state.get("collect_pending"):
+            turned = table(app).cards
+            if turned == cards and table(app).collect_pending is None:
                 break
             if turned == slap_at and app.model.top_card() == slap_at:
                 await pilot.press("j")
@@ -111,12 +110,12 @@ def test_the_slap_window_after_a_won_challenge(snap_compare: Snap, data: Path) -
         clock = app.venue.table.rooms.clock  # type: ignore[attr-defined]
         await until(pilot, lambda: app.model.playing, "the deal")
         for _ in range(5000):
-            if app.model.state.get("collect_pending") is not None:
+            if table(app).collect_pending is not None:
                 break
             if my_turn(app):
                 await pilot.press("f")
             await advance(pilot, clock, 50, step=50)
-        assert app.model.state.get("collect_pending") is not None, "no challenge was won"
+        assert table(app).collect_pending is not None, "no challenge was won"
         await advance(pilot, clock, 300, step=100)
         await settle(pilot, redraw=True)
 

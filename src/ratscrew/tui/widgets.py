@@ -126,17 +126,18 @@ class Seats(Part):
                 and table.collect_pending is None
             )
             mine = index in model.yours
-            first = Text(f"{DUE if due else ' '} ", Style(bold=True))
+            head = Text(f"{DUE if due else ' '} ", Style(bold=True))
             name_style = Style(bold=True, underline=mine) if not view.plain else Style(bold=mine, underline=mine)
-            first.append(seat.name, name_style)
-            first.append(f" ({words.badge(seat.kind, seat.level, index, model.yours)})")
+            head.append(seat.name, name_style)
+            head.append(f" ({words.badge(seat.kind, seat.level, index, model.yours)})")
+            tail = Text(style=Style(bold=True))
             detail: list[str] = []
             if lobby or table is None:
                 if seat.kind is not wire.SeatKind.EMPTY:
                     detail.append(words.t("room.ready_yes" if seat.ready else "room.ready_no"))
             else:
                 sizes = table.stack_sizes
-                first.append("  " + words.tn("access.cards", sizes[index] if index < len(sizes) else 0))
+                tail.append("  " + words.tn("access.cards", sizes[index] if index < len(sizes) else 0))
                 said = words.seat_state(table, index, model.yours)
                 if said:
                     detail.append(said)
@@ -145,15 +146,27 @@ class Seats(Part):
                 if net:
                     detail.append(net)
             if two_lines:
-                lines.append(first)
-                lines.append(Text("    " + " · ".join(detail), Style(dim=True)))
+                lines.append(fitted(head, tail, width))
+                lines.append(fitted(Text("    " + " · ".join(detail), Style(dim=True)), Text(), width))
             else:
                 if detail:
-                    first.append(" · " + " · ".join(detail), Style(dim=True))
-                lines.append(first)
-        for line in lines:
-            line.truncate(width, overflow="ellipsis")
+                    tail.append(" · " + " · ".join(detail), Style(dim=True))
+                lines.append(fitted(head, tail, width))
         return Group(*lines)
+
+
+NAME_KEPT = 12  # a seat's name and badge keep this many cells before its cards and state are cut
+
+
+def fitted(head: Text, tail: Text, width: int) -> Text:
+    """``head`` then ``tail`` on one line of ``width`` cells: the head (who plays the seat) is shortened first,
+    so its cards and what the game asks of it stay in sight with twelve seats at 80 columns."""
+    room = max(NAME_KEPT, width - tail.cell_len)
+    if head.cell_len > room:
+        head.truncate(room, overflow="ellipsis")
+    line = Text.assemble(head, tail)
+    line.truncate(width, overflow="ellipsis")
+    return line
 
 
 class Pile(Part):

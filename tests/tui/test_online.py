@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -134,6 +135,15 @@ def test_a_newer_server_that_welcomes_in_its_own_version_is_one_line_and_exit_2(
     ]
 
 
+def test_a_name_that_does_not_resolve_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    # ``.invalid`` never resolves: the resolver's own words, not an errno number read as a system error.
+    done = tui("--join", "http://nothing.invalid/#/room/ABC234", "--data", str(tmp_path))
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith("ratscrew: error: cannot reach http://nothing.invalid: ")
+    assert "Unknown error" not in line and "Errno" not in line
+
+
 def test_a_server_that_is_no_ratscrew_server_is_one_line_and_exit_2(tmp_path: Path) -> None:
     class NotHere(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # as any web server answers
@@ -150,12 +160,40 @@ def test_a_server_that_is_no_ratscrew_server_is_one_line_and_exit_2(tmp_path: Pa
     try:
         port = http.server_address[1]
         done = tui("--join", f"http://127.0.0.1:{port}/#/room/ABC234", "--data", str(tmp_path))
+        # https:// to a server that speaks plain HTTP: the TLS handshake fails, and the line says so.
+        tls = tui("--join", f"https://127.0.0.1:{port}/#/room/ABC234", "--data", str(tmp_path))
     finally:
         http.shutdown()
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         f"ratscrew: error: http://127.0.0.1:{port} is not a ratscrew server: it answered HTTP 404 where a room's "
         "socket should be"
+    ]
+    assert tls.returncode == 2
+    [line] = tls.stderr.splitlines()
+    assert line.startswith(f"ratscrew: error: cannot reach https://127.0.0.1:{port} over TLS: "), line
+
+
+def test_a_certificate_the_terminal_cannot_trust_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    request = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    files = ["-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1"]
+    subprocess.run([*request, *files], check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    http = HTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    http.socket = context.wrap_socket(http.socket, server_side=True)  # a handshake refused ends at accept
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = http.server_address[1]
+        done = tui("--join", f"https://127.0.0.1:{port}/#/room/ABC234", "--data", str(tmp_path))
+    finally:
+        http.shutdown()
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"ratscrew: error: cannot reach https://127.0.0.1:{port} over TLS: its certificate was refused "
+        "(self-signed certificate)"
     ]
 
 

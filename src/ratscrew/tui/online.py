@@ -12,6 +12,8 @@ import asyncio
 import json
 import os
 import re
+import socket
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -113,9 +115,10 @@ async def open_room(
         raise ProtocolMismatch(f"{address.base} is not a ratscrew server: {exc}") from None
     except TimeoutError:
         raise Unreachable(f"cannot reach {address.base}: no answer within {OPEN_TIMEOUT_S:g} s") from None
+    except ssl.SSLError as exc:  # before OSError, which it is: its errno is OpenSSL's, not the system's
+        raise Unreachable(f"cannot reach {address.base} over TLS: {tls_words(exc)}") from None
     except OSError as exc:
-        why = os.strerror(exc.errno) if exc.errno else str(exc)  # asyncio's own words repeat the address
-        raise Unreachable(f"cannot reach {address.base}: {why}") from None
+        raise Unreachable(f"cannot reach {address.base}: {connect_words(exc)}") from None
     link = SocketLink(socket)
     try:
         await link.send(wire.Hello(wire.VERSION, token, since))
@@ -124,6 +127,23 @@ async def open_room(
         await link.close()
         raise
     return link, welcome, said
+
+
+def connect_words(exc: OSError) -> str:
+    """Why a connection failed, in the system's words: asyncio's own repeat the address, and a name that does
+    not resolve carries the resolver's code (negative), which the system's table of errors does not know."""
+    if isinstance(exc, socket.gaierror):
+        return exc.strerror or str(exc)
+    return os.strerror(exc.errno) if exc.errno else str(exc)
+
+
+def tls_words(exc: ssl.SSLError) -> str:
+    """Why the TLS handshake failed: the certificate's fault, or OpenSSL's reason (``wrong version number``:
+    the server speaks plain HTTP there)."""
+    if isinstance(exc, ssl.SSLCertVerificationError) and exc.verify_message:
+        return f"its certificate was refused ({exc.verify_message})"
+    reason = exc.reason if isinstance(exc.reason, str) else str(exc)
+    return reason.replace("_", " ").lower()
 
 
 async def _first_answer(link: SocketLink, address: Address) -> tuple[wire.Welcome, str | None]:

@@ -46,6 +46,16 @@ def tui(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def test_without_textual_the_command_says_how_to_install_it() -> None:
+    # As after ``pip install ratscrew`` without the tui extra: ``import textual`` fails.
+    program = "import sys; sys.modules['textual'] = None; from ratscrew.cli import main; main(['tui'])"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "ratscrew: error: the terminal table needs Textual (textual is missing): pip install 'ratscrew[tui]'"
+    ]
+
+
 def closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

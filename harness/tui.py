@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 from textual.pilot import Pilot
 
@@ -47,7 +47,7 @@ def on_a_thread(run: Callable[[], T]) -> T:
     return outcome[0]
 
 
-def own_loop(test: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
+def own_loop(test: Callable[P, Coroutine[object, object, None]]) -> Callable[P, None]:
     """An async test run on an event loop of its own, on a thread of its own (``on_a_thread``)."""
 
     @functools.wraps(test)

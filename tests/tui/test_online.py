@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Future
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -161,7 +161,7 @@ def test_a_server_that_is_no_ratscrew_server_is_one_line_and_exit_2(tmp_path: Pa
         def do_GET(self) -> None:
             self.send_error(404)
 
-        def log_message(self, format: str, *args: Any) -> None:  # the base class's name
+        def log_message(self, format: str, *args: object) -> None:  # the base class's name
             pass
 
     http = HTTPServer(("127.0.0.1", 0), NotHere)

@@ -68,7 +68,7 @@ def test_a_setting_without_effect_is_greyed_with_the_reason(page: Page) -> None:
     once = "#opt-slapping-once_per_card"
     expect(page.locator(once)).to_be_enabled()  # under the default burn a second wrong slap would cost a card
     expect(page.locator(f"{once}-why")).to_be_hidden()
-    page.select_option("#opt-slapping-penalty", "lockout")
+    page.select_option("#opt-slapping-penalty", "give-pile")
     # The reason names the other setting by the label its field has on this page (reasons once said
     # "Wrong slap", "Jokers per deck": the score keeper's names, on no field of the setup page).
     penalty = page.locator("label[for=opt-slapping-penalty]").inner_text()
@@ -76,7 +76,7 @@ def test_a_setting_without_effect_is_greyed_with_the_reason(page: Page) -> None:
     assert penalty.startswith("what a wrong slap costs") and jokers != "Jokers per deck"
     reason_shown(page, once, f"No effect unless “{penalty}” is burn cards, give one to each")
     reason_shown(page, "#opt-slaps-burned_count", f"No effect unless “{penalty}” is burn cards.")
-    page.select_option("#opt-slapping-penalty", "lockout-pile")  # a pile won between two slaps ends the lockout
+    page.select_option("#opt-slapping-penalty", "lockout")  # with scope table another's slap is not locked out
     expect(page.locator(once)).to_be_enabled()
     expect(page.locator(f"{once}-why")).to_be_hidden()
     reason_shown(page, "#opt-slaps-joker", f"No effect unless “{jokers}” is 1 per deck or 2 per deck.")

@@ -126,6 +126,7 @@ function setSeats(core, seats) {
     renderSeats(core, model.state);
     renderFlipReady(core, model.state);
   }
+  if (!core.parts.toast.hidden) placeBanner(core.parts); // a seat that says more (a delay, a stand-in) is larger
 }
 
 /**

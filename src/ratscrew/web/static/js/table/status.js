@@ -23,7 +23,10 @@ const HELD_MS = 1600; // the least a verdict on the player's own slap stays befo
  * @param {TableState} state
  */
 export function renderStatus({ model, parts }, state) {
-  parts.statusLine.textContent = model.offline && !state.over ? t("table.offline.status") : statusText(model.seats, model.yours, state);
+  const text = model.offline && !state.over ? t("table.offline.status") : statusText(model.seats, model.yours, state);
+  if (parts.statusLine.textContent === text) return;
+  parts.statusLine.textContent = text;
+  if (!parts.toast.hidden) placeBanner(parts); // a longer line may now reach where the banner is
 }
 
 /**

@@ -29,6 +29,7 @@ HEAVY = (
     "rich",
     "matplotlib",
     "numpy",
+    "textual",
 )
 HEAVY_OURS = (
     "ratscrew.web",
@@ -80,6 +81,13 @@ def test_a_light_command_imports_only_what_it_needs(args: list[str], stdin: str 
     # and no other command's module came with it
     others = {spec.partition(":")[0] for name, spec in COMMANDS.items() if name != args[0]}
     assert not names & others
+
+
+def test_the_terminal_tables_help_needs_no_textual() -> None:
+    names, out = imported(["tui", "--help"])
+    assert "--join URL_OR_CODE" in out
+    assert "ratscrew.i18n" in names  # the list is read right: the command's own imports are in it
+    assert heavy_among(names) == []
 
 
 def test_a_heavy_command_still_brings_what_it_needs() -> None:

@@ -27,7 +27,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("record", "bots", "bmn", "learn"),
     ("table",),
     ("limits", "rooms", "lab"),
-    ("web",),
+    ("web", "tui"),
     ("hosting",),
     ("cli",),
     ("__main__",),

@@ -49,6 +49,7 @@ COMMANDS: Mapping[str, str] = {
     "rules": "ratscrew.cli.rules:rules",
     "serve": "ratscrew.cli.serve:serve",
     "simulate": "ratscrew.cli.simulate:simulate_command",
+    "tui": "ratscrew.cli.tui:tui",
 }
 
 

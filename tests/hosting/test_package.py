@@ -179,6 +179,13 @@ def test_the_installed_package_holds_every_file_and_plays_in_chromium(browser: B
     assert not missing, f"the sdist leaves out {missing}"
     missing = missing_from_the_install(installed.package)
     assert not missing, f"the installed package leaves out {len(missing)} files: {missing}"
+    # Installed without its extras: the commands that need one say which, in one line (no worker started).
+    for command, extra in ((["serve", "--workers", "1", "--port", "1"], "hosting"), (["tui"], "tui")):
+        done = subprocess.run(
+            [str(installed.venv / "bin" / "ratscrew"), *command], env=own_environment(), capture_output=True, text=True
+        )
+        assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, (command, done.stderr)
+        assert f"pip install 'ratscrew[{extra}]'" in done.stderr, done.stderr
     data = tmp_path / "data"
     process = subprocess.Popen(
         [str(installed.venv / "bin" / "ratscrew"), "play", "--no-browser", "--port", "0", "--data", str(data)],

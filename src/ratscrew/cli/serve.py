@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +24,10 @@ def parse_ports(text: str) -> tuple[int, ...]:
     if not all(0 < p < 65536 for p in ports) or len(set(ports)) != len(ports):
         raise BadRequest("--ports: each port must be a different number from 1 to 65535")
     return ports
+
+
+# What the hosting extra installs: without them a worker would fail at start, again and again, with a traceback.
+HOSTING_MODULES = ("redis", "prometheus_client")
 
 
 @main.command()
@@ -155,6 +160,11 @@ def serve(
     if proxy is not None:
         click.echo(proxy_config(proxy, hosting, listen, server_name), nl=False)
         return
+    missing = [name for name in HOSTING_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise BadRequest(
+            f"ratscrew serve needs the hosting extra ({', '.join(missing)} missing): pip install 'ratscrew[hosting]'"
+        )
     from ratscrew.hosting.supervisor import Supervisor
 
     Supervisor(hosting).run()

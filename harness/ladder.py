@@ -132,9 +132,9 @@ def run_ladder(players: Sequence[SimPlayer], games: int, rules: Rules, seed: int
             seats = [by_id[e.player or 0] for e in seating.players]
             rng.shuffle(seats)  # who turns the first card is chance, not the queue
             game_places, length = duel(rules, seats, rng.randrange(2**32))
-            result = rated_result(f"g{seating.table}", [p.player for p in seats], game_places)
-            assert result is not None and result.size_class is SizeClass.TWO
-            heapq.heappush(due, (now + length, order, (seating, result)))
+            counted = rated_result(f"g{seating.table}", [p.player for p in seats], game_places)
+            assert counted is not None and counted.size_class is SizeClass.TWO
+            heapq.heappush(due, (now + length, order, (seating, counted)))
             order += 1
             started += 1
         clock.advance(TICK_MS)

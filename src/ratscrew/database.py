@@ -90,7 +90,7 @@ INDEXES = """
 CREATE INDEX IF NOT EXISTS matches_by_key ON matches (key_hash, created, id);
 CREATE INDEX IF NOT EXISTS matches_by_age ON matches (created, id);
 CREATE INDEX IF NOT EXISTS ratings_by_class ON ratings (size_class, (mu - 3 * sigma));
-CREATE INDEX IF NOT EXISTS rating_changes_by_player ON rating_changes (player, size_class, created);
+CREATE INDEX IF NOT EXISTS rating_changes_by_player ON rating_changes (player, size_class);
 """
 # A finished game: its record and summary, as the history page and the record download read them.
 SAVE_GAME = "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)"

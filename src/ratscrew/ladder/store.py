@@ -89,9 +89,9 @@ class RatingStore:
 
     def record(self, result: RatedResult, when: float | None = None) -> tuple[Change, ...]:
         """Move the ratings of the game's players, all or none; what it did to each, in the result's order."""
-        when = time.time() if when is None else when
         players = [player for player, _ in result.places]
         with self._connect(write=True) as db:
+            when = time.time() if when is None else when  # read once the file is ours: in the order written
             if db.execute("SELECT 1 FROM rated_games WHERE game = ?", (result.game,)).fetchone():
                 return _changes_of(db, result.game, players)
             before = _ratings(db, players, result.size_class)
@@ -131,7 +131,7 @@ class RatingStore:
         with self._connect() as db:
             rows = db.execute(
                 f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE player = ? AND size_class = ? "
-                "ORDER BY created DESC, rowid DESC LIMIT ?",
+                "ORDER BY rowid DESC LIMIT ?",  # the order they were written: each starts from the one before
                 (player, size_class.value, limit),
             ).fetchall()
         return tuple(_change(row) for row in reversed(rows))

@@ -81,14 +81,15 @@ class LadderRun:
     players: list[SimPlayer]
     ratings: dict[int, Rating]
     games: dict[int, int]  # rated games played, by player
-    waits_ms: list[int] = field(default_factory=list)  # every seated person's wait
+    waits_ms: list[int] = field(default_factory=list)  # every seated person's wait, and of those left waiting
     longest_pool: int = 0  # the most people waiting at once
     virtual_ms: int = 0
     provisional_after: list[int] = field(default_factory=list)  # games each player needed to stop being provisional
 
 
 def run_ladder(players: Sequence[SimPlayer], games: int, rules: Rules, seed: int) -> LadderRun:
-    """Play ``games`` rated two-player games between ``players`` through the matchmaker on virtual time."""
+    """Play rated two-player games between ``players`` through the matchmaker on virtual time until ``games``
+    of them have finished (a few more have started by then: they count nowhere but in the waits)."""
     rng = random.Random(seed)
     clock = VirtualClock()
     matchmaker = Matchmaker(clock)
@@ -104,14 +105,13 @@ def run_ladder(players: Sequence[SimPlayer], games: int, rules: Rules, seed: int
     for p in players:
         heapq.heappush(due, (rng.randrange(ARRIVALS_MS), order, p.player))
         order += 1
-    started = finished = 0
+    finished = 0
     while finished < games:
         now = clock.now()
         while due and due[0][0] <= now:
             _, _, what = heapq.heappop(due)
             if isinstance(what, int):
-                if started < games:
-                    matchmaker.join(Entrant(str(what), what, ratings[what].points), pool)
+                matchmaker.join(Entrant(str(what), what, ratings[what].points), pool)
                 continue
             seating, result = what
             after = rate(ratings, result.places)
@@ -136,9 +136,9 @@ def run_ladder(players: Sequence[SimPlayer], games: int, rules: Rules, seed: int
             assert counted is not None and counted.size_class is SizeClass.TWO
             heapq.heappush(due, (now + length, order, (seating, counted)))
             order += 1
-            started += 1
         clock.advance(TICK_MS)
     run.virtual_ms = clock.now()
+    run.waits_ms.extend(clock.now() - w.since for w in matchmaker.waiting(pool))  # those still waiting, so far
     run.provisional_after = sorted(settled.values())
     return run
 

@@ -3,6 +3,7 @@ lose each other's results, the history and the leaderboards, and a file made bef
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import sqlite3
 import threading
@@ -96,7 +97,7 @@ def test_two_writers_at_once_never_lose_each_others_games(tmp_path: Path) -> Non
         try:
             for i in range(per_writer):
                 stores[index].record(duel(f"W{index}-{i}", winner=1, loser=10 + index))
-        except BaseException as error:  # noqa: BLE001 - reported by the test below
+        except BaseException as error:  # reported by the test below
             failures.append(error)
 
     threads = [threading.Thread(target=write, args=(i,)) for i in range(2)]
@@ -108,7 +109,7 @@ def test_two_writers_at_once_never_lose_each_others_games(tmp_path: Path) -> Non
     assert stores[0].standings(1)[SizeClass.TWO].games == 2 * per_writer
     history = stores[0].history(1, SizeClass.TWO)
     assert len(history) == 2 * per_writer
-    for earlier, later in zip(history, history[1:], strict=False):
+    for earlier, later in itertools.pairwise(history):
         assert later.before == earlier.after, "a game started from a rating another game had already moved"
     assert history[-1].after == stores[1].standings(1)[SizeClass.TWO].rating
 

@@ -4,8 +4,10 @@ games, and the real rating code moves their ratings; for tests/test_ladder_sim.p
 Each simulated player's hidden skill is how fast they slap: their reaction times are Medium's distribution
 stretched to their own mean (everything else, misses, wrong slaps and the pace of turning cards, is Medium's
 for all), so the only thing that can order them is speed. Their games are real games of the rules engine
-played by the computer players, in the lab's compiled kernel (``lab/kernel.py``, which plays a made-up
-``Level`` as the Python bot of that level would), on the ``standard`` preset.
+played by the computer players on the ``standard`` preset: two-player games in the lab's compiled kernel
+(``lab/kernel.py``, which plays a made-up ``Level`` as the Python bot of that level would, fast enough for
+thousands in a test), tables of three or four on the Python table, whose summary gives every place (the
+kernel tells only the winner).
 
 Time moves a second at a time. Players arrive over the first ten minutes; after each game a player rests
 for a random while (a minute on average) and joins the pool again. Every second the matchmaker is ticked;
@@ -17,18 +19,25 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from ratscrew.bots.bot import Bot
 from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
+from ratscrew.engine.game import Game
 from ratscrew.lab.kernel import play_c
 from ratscrew.ladder.matching import Entrant, Pool, TableSize
 from ratscrew.ladder.matchmaker import Matchmaker, Seating
 from ratscrew.ladder.places import RatedResult, places, rated_result
 from ratscrew.ladder.ratings import Rating, SizeClass, rate
+from ratscrew.rooms.seating import SeatInfo
+from ratscrew.rooms.summary import summarize
+from ratscrew.rooms.wire import SeatKind
 from ratscrew.rules import Rules
+from ratscrew.shuffle import SeededRandom
 from ratscrew.table.clock import VirtualClock
+from ratscrew.table.table import SeatSpec, Table, TableConfig, run_virtual
 
 FASTEST_MS = 200.0  # the quickest simulated player's mean reaction
 SLOWEST_MS = 800.0  # and the slowest's
@@ -74,6 +83,23 @@ def duel(rules: Rules, seats: Sequence[SimPlayer], seed: int) -> tuple[tuple[int
     return places(out_order=[loser], cards=cards), stats.ms
 
 
+def table_game(rules: Rules, seats: Sequence[SimPlayer], seed: int) -> tuple[tuple[int, ...], int]:
+    """A real game of any size between ``seats`` on the Python table (slower than the kernel, which tells
+    only the winner): each seat's place from the rooms' own summary of it, and its length in virtual ms."""
+    game = Game.from_seed(rules, len(seats), seed)
+    clock = VirtualClock()
+    specs = [SeatSpec(p.level.name, "medium") for p in seats]
+    table = Table(game, specs, clock, seed=seed, config=TableConfig())
+    for i, p in enumerate(seats):  # the seat's own reaction times (every other draw is Medium's)
+        table.bots[i] = Bot(p.level, SeededRandom(seed + i + 1))
+    run_virtual(table, clock)
+    summary = summarize("SIM", table, [SeatInfo(SeatKind.BOT, spec.name, spec.bot) for spec in specs], [])
+    return places(summary.out_order, [player.cards for player in summary.players]), summary.ms
+
+
+Play = Callable[[Rules, Sequence[SimPlayer], int], tuple[tuple[int, ...], int]]
+
+
 @dataclass
 class LadderRun:
     """What a run measured: each player's rating at the end, every wait, and how the run went."""
@@ -87,13 +113,17 @@ class LadderRun:
     provisional_after: list[int] = field(default_factory=list)  # games each player needed to stop being provisional
 
 
-def run_ladder(players: Sequence[SimPlayer], games: int, rules: Rules, seed: int) -> LadderRun:
-    """Play rated two-player games between ``players`` through the matchmaker on virtual time until ``games``
-    of them have finished (a few more have started by then: they count nowhere but in the waits)."""
+def run_ladder(
+    players: Sequence[SimPlayer], games: int, rules: Rules, seed: int, size: TableSize = TableSize.TWO
+) -> LadderRun:
+    """Play rated games between ``players`` through the matchmaker on virtual time until ``games`` of them
+    have finished (a few more have started by then: they count nowhere but in the waits). Two-player games
+    are played by the kernel (:func:`duel`), tables of three or four by the Python table (:func:`table_game`)."""
+    play: Play = duel if size is TableSize.TWO else table_game
     rng = random.Random(seed)
     clock = VirtualClock()
     matchmaker = Matchmaker(clock)
-    pool = Pool(TableSize.TWO, rated=True, preset="standard")
+    pool = Pool(size, rated=True, preset="standard")
     by_id = {p.player: p for p in players}
     ratings = {p.player: Rating() for p in players}
     played = dict.fromkeys(by_id, 0)
@@ -131,9 +161,9 @@ def run_ladder(players: Sequence[SimPlayer], games: int, rules: Rules, seed: int
             run.waits_ms.extend(seating.waited)
             seats = [by_id[e.player or 0] for e in seating.players]
             rng.shuffle(seats)  # who turns the first card is chance, not the queue
-            game_places, length = duel(rules, seats, rng.randrange(2**32))
+            game_places, length = play(rules, seats, rng.randrange(2**32))
             counted = rated_result(f"g{seating.table}", [p.player for p in seats], game_places)
-            assert counted is not None and counted.size_class is SizeClass.TWO
+            assert counted is not None and counted.size_class is SizeClass.of(len(seats))
             heapq.heappush(due, (now + length, order, (seating, counted)))
             order += 1
         clock.advance(TICK_MS)

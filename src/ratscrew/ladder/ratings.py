@@ -14,9 +14,11 @@ A newcomer shows 1100 and climbs as their ``sigma`` falls, even through a few lo
 of ``mu`` makes gaps read about as chess ratings do between settled players (``sigma`` near 2.5): the higher
 wins about 64 games in 100 across 100 points and 90 in 100 across 400 (OpenSkill's ``predict_win``).
 
-A rating is provisional while ``sigma`` is 5 or more (it starts at 8.33): about 20 two-player games, a few
-more at tables of three or four (``bench/ladder_sim.py`` prints how many). By then the conservative estimate
-has climbed most of its way, and the simulated ladder's order agrees with the players' hidden skill.
+A rating is provisional while ``sigma`` is 5 or more (it starts at 8.33): about 20 two-player games in a
+ladder where everyone is new (tests/test_ladder_sim.py), about 12 against settled players. Tables of three or
+four teach less about each player: about 30 games when the places are told apart, 40 when only the winner is
+(the standard rules, where those left with nothing tie). By then the conservative estimate has climbed most
+of its way, and the simulated ladder's order agrees with the players' hidden skill.
 
 >>> new = Rating()
 >>> new.shown, new.provisional

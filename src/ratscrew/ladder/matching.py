@@ -118,19 +118,16 @@ def groups(pool: Pool, waiting: Sequence[Waiting], now: Millis) -> list[tuple[Wa
 
 def _table_for(pool: Pool, first: Waiting, others: list[Waiting], now: Millis) -> tuple[Waiting, ...]:
     """A table with ``first`` (the longest-waiting of those left), or none yet."""
+    gap = accepted_gap(now - first.since)
     if pool.rated:
-        gap = accepted_gap(now - first.since)
         centre = first.entrant.points
-        others = sorted(
-            (w for w in others if abs(w.entrant.points - centre) <= gap), key=lambda w: abs(w.entrant.points - centre)
-        )
+        near = [w for w in others if abs(w.entrant.points - centre) <= gap]
+        others = sorted(near, key=lambda w: abs(w.entrant.points - centre))
     chosen = (first, *others[: pool.size.most - 1])
-    if pool.rated and len(chosen) > 2:
-        # Everyone at the table within the first one's gap of each other, not only of them: drop the
-        # furthest until they are.
-        gap = accepted_gap(now - first.since)
-        while len(chosen) > 1 and _spread(chosen) > gap:
-            chosen = chosen[:-1]
+    # At a rated table of three or four, everyone within the gap of each other, not only of the first: drop
+    # the furthest from the first until they are.
+    while pool.rated and len(chosen) > 2 and _spread(chosen) > gap:
+        chosen = chosen[:-1]
     if len(chosen) == pool.size.most:
         return chosen
     if len(chosen) >= pool.size.fewest and now - first.since >= THREE_AFTER_MS:

@@ -64,3 +64,13 @@ def test_the_kernel_plays_a_level_given_as_itself_as_it_plays_its_name() -> None
         assert play_c(rules, [LEVELS["hard"], "medium"], seed, want_hash=True) == play_c(
             rules, ["hard", "medium"], seed, want_hash=True
         )
+
+
+def test_kendalls_tau_counts_pairs_as_tau_b_does() -> None:
+    assert kendall_tau([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
+    assert kendall_tau([1, 2, 3], [3, 2, 1]) == -1.0
+    assert kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(4 / 6)  # one pair of six swapped
+    # Ties: one pair tied in x, one in y; four concordant pairs of the five each side orders: 4 / 5.
+    assert kendall_tau([1, 2, 2, 3], [1, 3, 2, 3]) == pytest.approx(0.8)
+    with pytest.raises(ValueError, match="constant"):
+        kendall_tau([1, 1, 1], [1, 2, 3])

@@ -1,9 +1,11 @@
 """The one SQLite file a server keeps: every table of it, made in one place, and how it is opened.
 
-Two parts write to it: the store (``web/store.py``: score-keeper matches, and finished games as the history
-page reads them) and the rooms' journal (``rooms/journal.py``: every live room and the actions of its game,
-and each game as it finishes). Whichever opens the file first makes what is missing and brings a file from
-an older version up to date; both then share the schema below, and the one way a finished game is saved.
+Three parts write to it: the store (``web/store.py``: score-keeper matches, and finished games as the
+history page reads them), the rooms' journal (``rooms/journal.py``: every live room and the actions of its
+game, and each game as it finishes) and the ladder (``ladder/store.py``: players' ratings and how each rated
+game moved them). Whichever opens the file first makes what is missing and brings a file from an older
+version up to date (a file from before the ladder gets its tables); all then share the schema below, and the
+one way a finished game is saved.
 """
 
 from __future__ import annotations
@@ -55,11 +57,40 @@ CREATE TABLE IF NOT EXISTS room_actions (
     action TEXT NOT NULL,
     PRIMARY KEY (code, game_no, idx)
 );
+CREATE TABLE IF NOT EXISTS ratings (
+    player INTEGER NOT NULL,
+    size_class TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    updated REAL NOT NULL,
+    PRIMARY KEY (player, size_class)
+);
+CREATE TABLE IF NOT EXISTS rated_games (
+    game TEXT PRIMARY KEY,
+    size_class TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    game TEXT NOT NULL REFERENCES rated_games(game) ON DELETE CASCADE,
+    player INTEGER NOT NULL,
+    size_class TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    players INTEGER NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (game, player)
+);
 """
 # Made after SCHEMA, once ``key_hash`` exists (a file from before keys gets the column first).
 INDEXES = """
 CREATE INDEX IF NOT EXISTS matches_by_key ON matches (key_hash, created, id);
 CREATE INDEX IF NOT EXISTS matches_by_age ON matches (created, id);
+CREATE INDEX IF NOT EXISTS ratings_by_class ON ratings (size_class, (mu - 3 * sigma));
+CREATE INDEX IF NOT EXISTS rating_changes_by_player ON rating_changes (player, size_class);
 """
 # A finished game: its record and summary, as the history page and the record download read them.
 SAVE_GAME = "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)"

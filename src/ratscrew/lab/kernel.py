@@ -174,9 +174,12 @@ def _packed(named: dict[str, float], names: Sequence[str], what: str) -> list[fl
     return [named[n] for n in names]
 
 
-def config(rules: Rules, levels: Sequence[str], bot_pace: float = 1.0) -> bytes:
+def config(rules: Rules, levels: Sequence[str | Level], bot_pace: float = 1.0) -> bytes:
     """The rules and seats as the packed doubles ``_ers_fast.play`` reads, field by field in the order the
-    kernel lists them (``CONFIG_FIELDS``, ``SEAT_FIELDS``). Only meaningful when :func:`covers` says None."""
+    kernel lists them (``CONFIG_FIELDS``, ``SEAT_FIELDS``). Only meaningful when :func:`covers` says None.
+
+    A seat is a level's name or a :class:`Level` itself: a made-up player with its own reaction times (the
+    ladder's simulated players, ``harness/ladder.py``), played as a Python bot of that level would play."""
     module = importlib.import_module(MODULE)
     mismatch = kernel_mismatch(module)
     if mismatch is not None:
@@ -197,8 +200,8 @@ def config(rules: Rules, levels: Sequence[str], bot_pace: float = 1.0) -> bytes:
     for key in PATTERN_KEYS:
         named[f"miss.{key}"], named[f"extra.{key}"] = PATTERN_DIFFICULTY[key]
     values = _packed(named, module.CONFIG_FIELDS, "configuration")
-    for name in levels:
-        values += _packed(_seat(resolve(name)), module.SEAT_FIELDS, "seat")
+    for seat in levels:
+        values += _packed(_seat(seat if isinstance(seat, Level) else resolve(seat)), module.SEAT_FIELDS, "seat")
     return struct.pack(f"<{len(values)}d", *values)
 
 
@@ -330,7 +333,12 @@ def _module() -> ModuleType | None:
 
 
 def play_c(
-    rules: Rules, levels: Sequence[str], seed: int, *, want_hash: bool = False, deck: Sequence[Card] | None = None
+    rules: Rules,
+    levels: Sequence[str | Level],
+    seed: int,
+    *,
+    want_hash: bool = False,
+    deck: Sequence[Card] | None = None,
 ) -> tuple[GameStats, int]:
     """One game in C, even with RATSCREW_PURE_PYTHON set (this is the comparison's other side): its
     figures and (when asked, else 0) its event hash. An ImportError says the kernel was not built.

@@ -1,0 +1,196 @@
+"""The Play-now matchmaker of one process: pools of people waiting, the tables made from them, on a clock it
+is given (virtual time in tests, the event loop's when live).
+
+It keeps who is where, so a person is never in two pools or at two tables: joining while waiting or seated
+is refused, leaving is one call, and a table's people are free again once the web layer says its game is
+over (``done``) or one of them has left it (``release``). What to seat is decided by ``matching.groups``;
+the web layer calls ``tick`` on every arrival and every second (the accepted gaps widen with time).
+
+``Matchmaking`` is the interface the web layer uses: this process's pools (:class:`LocalMatchmaking`) and a
+pool kept in Redis, shared by every worker, answer it alike, deciding with the same ``matching`` functions.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Protocol
+
+from ratscrew.engine.actions import Millis
+from ratscrew.errors import Conflict, Forbidden, NotFound
+from ratscrew.ladder.matching import (
+    COMPUTERS_AFTER_MS,
+    Entrant,
+    Pool,
+    Waiting,
+    groups,
+    may_take_computers,
+)
+from ratscrew.table.clock import Clock
+
+TICK_MS = 1000  # how often the web layer should call tick(): the gaps widen 10 points a second
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """A table the matchmaker made: its people in seat order, and how many computers fill the other seats."""
+
+    table: int
+    pool: Pool
+    players: tuple[Entrant, ...]
+    computers: int
+    waited: tuple[Millis, ...]  # how long each person waited, in seat order
+    at: Millis
+
+    @property
+    def rated(self) -> bool:
+        """A table with computers never counts for ratings, whatever pool it came from."""
+        return self.pool.rated and self.computers == 0
+
+
+class AlreadyPlaying(Conflict):
+    """The person already waits in a pool or sits at a table the matchmaker made."""
+
+
+class Matchmaker:
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._pools: dict[Pool, dict[str, Waiting]] = {}  # each in the order people came
+        self._where: dict[str, Waiting | Seating] = {}
+        self._tables: dict[int, Seating] = {}
+        self._numbers = itertools.count(1)
+
+    def join(self, entrant: Entrant, pool: Pool) -> Waiting:
+        """Start waiting in ``pool``; the next ``tick`` may seat them."""
+        if pool.rated and entrant.player is None:
+            raise Forbidden("rated games are for signed-in players: sign in, or ask for an unrated table")
+        where = self._where.get(entrant.who)
+        if isinstance(where, Waiting):
+            raise AlreadyPlaying(f"{entrant.who!r} already waits for a table: leave that queue first")
+        if isinstance(where, Seating):
+            raise AlreadyPlaying(f"{entrant.who!r} already sits at table {where.table}: finish or leave it first")
+        waiting = Waiting(entrant, pool, self.clock.now())
+        self._pools.setdefault(pool, {})[entrant.who] = waiting
+        self._where[entrant.who] = waiting
+        return waiting
+
+    def leave(self, who: str) -> bool:
+        """Stop waiting (a press of the button, or a closed page); False if they were not waiting."""
+        where = self._where.get(who)
+        if not isinstance(where, Waiting):
+            return False
+        self._forget_waiting(where)
+        return True
+
+    def tick(self) -> list[Seating]:
+        """Make every table the pools allow now."""
+        now = self.clock.now()
+        made = []
+        for pool, waiting in list(self._pools.items()):
+            for group in groups(pool, list(waiting.values()), now):
+                made.append(self._seat(pool, group, computers=0, now=now))
+        return made
+
+    def take_computers(self, who: str) -> Seating:
+        """Seat a person who has waited long enough at a table of their own, computers in the other seats
+        (the fewest the pool's size allows); the game is unrated."""
+        where = self._where.get(who)
+        if not isinstance(where, Waiting):
+            raise NotFound(f"{who!r} is not waiting for a table")
+        now = self.clock.now()
+        if not may_take_computers(where, now):
+            raise Conflict(
+                f"computers may take the empty seats after {COMPUTERS_AFTER_MS // 1000} s of waiting, "
+                f"not after {(now - where.since) // 1000} s"
+            )
+        return self._seat(where.pool, (where,), computers=where.pool.size.fewest - 1, now=now)
+
+    def done(self, table: int) -> None:
+        """The table's game is over: its people may join a pool again."""
+        seating = self._tables.pop(table, None)
+        if seating is None:
+            return
+        for entrant in seating.players:
+            if self._where.get(entrant.who) is seating:
+                del self._where[entrant.who]
+
+    def release(self, who: str) -> None:
+        """The person left their table for good (a stand-in holds the seat): they may join a pool again."""
+        if isinstance(self._where.get(who), Seating):
+            del self._where[who]
+
+    def where(self, who: str) -> Waiting | Seating | None:
+        return self._where.get(who)
+
+    def waiting(self, pool: Pool) -> tuple[Waiting, ...]:
+        """The people waiting in ``pool``, in the order they came."""
+        return tuple(self._pools.get(pool, {}).values())
+
+    def _seat(self, pool: Pool, group: tuple[Waiting, ...], *, computers: int, now: Millis) -> Seating:
+        for waiting in group:
+            self._forget_waiting(waiting)
+        seating = Seating(
+            next(self._numbers),
+            pool,
+            tuple(w.entrant for w in group),
+            computers,
+            tuple(now - w.since for w in group),
+            now,
+        )
+        self._tables[seating.table] = seating
+        for waiting in group:
+            self._where[waiting.entrant.who] = seating
+        return seating
+
+    def _forget_waiting(self, waiting: Waiting) -> None:
+        pool = self._pools[waiting.pool]
+        del pool[waiting.entrant.who]
+        if not pool:
+            del self._pools[waiting.pool]
+        del self._where[waiting.entrant.who]
+
+
+class Matchmaking(Protocol):
+    """What the web layer asks of the matchmaker, wherever its pools are kept."""
+
+    async def join(self, entrant: Entrant, pool: Pool) -> Waiting: ...
+
+    async def leave(self, who: str) -> bool: ...
+
+    async def tick(self) -> list[Seating]: ...
+
+    async def take_computers(self, who: str) -> Seating: ...
+
+    async def done(self, table: int) -> None: ...
+
+    async def release(self, who: str) -> None: ...
+
+    async def where(self, who: str) -> Waiting | Seating | None: ...
+
+
+class LocalMatchmaking:
+    """:class:`Matchmaking` for one process (``ratscrew play``): the pools are this process's own."""
+
+    def __init__(self, matchmaker: Matchmaker) -> None:
+        self.matchmaker = matchmaker
+
+    async def join(self, entrant: Entrant, pool: Pool) -> Waiting:
+        return self.matchmaker.join(entrant, pool)
+
+    async def leave(self, who: str) -> bool:
+        return self.matchmaker.leave(who)
+
+    async def tick(self) -> list[Seating]:
+        return self.matchmaker.tick()
+
+    async def take_computers(self, who: str) -> Seating:
+        return self.matchmaker.take_computers(who)
+
+    async def done(self, table: int) -> None:
+        self.matchmaker.done(table)
+
+    async def release(self, who: str) -> None:
+        self.matchmaker.release(who)
+
+    async def where(self, who: str) -> Waiting | Seating | None:
+        return self.matchmaker.where(who)

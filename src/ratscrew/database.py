@@ -1,8 +1,9 @@
 """The one SQLite file a server keeps: every table of it, made in one place, and how it is opened.
 
-Two parts write to it: the store (``web/store.py``: score-keeper matches, and finished games as the history
-page reads them) and the rooms' journal (``rooms/journal.py``: every live room and the actions of its game,
-and each game as it finishes). Whichever opens the file first makes what is missing and brings a file from
+Three parts write to it: the store (``web/store.py``: score-keeper matches, and finished games as the history
+page reads them), the rooms' journal (``rooms/journal.py``: every live room and the actions of its game,
+and each game as it finishes) and the accounts (``accounts/store.py``: names, password hashes, sessions).
+Whichever opens the file first makes what is missing and brings a file from
 an older version up to date; both then share the schema below, and the one way a finished game is saved.
 """
 
@@ -55,12 +56,31 @@ CREATE TABLE IF NOT EXISTS room_actions (
     action TEXT NOT NULL,
     PRIMARY KEY (code, game_no, idx)
 );
+CREATE TABLE IF NOT EXISTS accounts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never given again: what a deleted account left cannot pass to another
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,  -- names are ASCII (accounts/names.py): NOCASE is the whole rule
+    password TEXT NOT NULL,  -- an Argon2id hash in PHC form, never the password
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash TEXT PRIMARY KEY,  -- SHA-256 of the cookie's token: a copied file signs nobody in
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    csrf TEXT NOT NULL,
+    created REAL NOT NULL,
+    expires REAL NOT NULL
+);
 """
 # Made after SCHEMA, once ``key_hash`` exists (a file from before keys gets the column first).
 INDEXES = """
 CREATE INDEX IF NOT EXISTS matches_by_key ON matches (key_hash, created, id);
 CREATE INDEX IF NOT EXISTS matches_by_age ON matches (created, id);
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account_id);
+CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires);
 """
+# Every table that holds an account's rows, by an ``account_id`` column: deleting the account deletes them
+# (``accounts/store.py``). A table added with such a column is listed here (``tests/test_accounts.py`` fails
+# on one that is not).
+ACCOUNT_TABLES: tuple[str, ...] = ("sessions",)
 # A finished game: its record and summary, as the history page and the record download read them.
 SAVE_GAME = "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)"
 # The same game rebuilt from the rooms' journal after a restart: the one saved as it finished is kept if there.

@@ -113,7 +113,8 @@ async def sign_up(request: Request) -> Response:
         made: Account = store.create(name, await in_thread(hash_password, password))
         return made
 
-    account = await checked(request, name_key(name), make, costs=True)  # hashing is work: a new account costs one
+    # Hashing is work: each account made costs its address an attempt (counted apart from the name's sign-ins).
+    account = await checked(request, f"new:{name_key(name)}", make, costs=True)
     return signed_in_answer(request, store.open_session(account))
 
 

@@ -76,7 +76,7 @@ def test_an_unknown_name_costs_one_argon2_check_like_a_known_one_and_gets_the_sa
         == answers[1]
         == (
             403,
-            {"error": "wrong name or password", "code": "wrong_password", "field": "password"},
+            {"error": "wrong name or password", "code": "wrong_sign_in", "field": "password"},
         )
     )
     assert len(checks) == 2 and checks[1] == NOBODY and checks[0].startswith("$argon2id$")

@@ -72,14 +72,14 @@ def test_one_account_s_guesses_are_stopped_whatever_the_address(guarded: tuple[T
     Browser(client, address="192.0.2.1").sign_up("Ann_1")
     Browser(client, address="192.0.2.1").sign_up("Bob_1")
     said = [sign_in(client, "ann_1", f"guess {i:04}", f"198.51.100.{i}") for i in range(CAPS.guesses_per_account)]
-    assert said == [(403, "wrong_password")] * CAPS.guesses_per_account
+    assert said == [(403, "wrong_sign_in")] * CAPS.guesses_per_account
     # Ann's name has had its guesses, from any address: even her own password waits; Bob's name does not.
     assert sign_in(client, "Ann_1", f"guess {99:04}", "203.0.113.7") == (429, "too_many_guesses")
     assert sign_in(client, "Ann_1", PASSWORD, "203.0.113.7") == (429, "too_many_guesses")
     assert sign_in(client, "Bob_1", PASSWORD, "203.0.113.7") == (200, "")
     # A name nobody has is counted the same way: the limit says nothing about who exists.
     said = [sign_in(client, "Nobody_1", "guess 0000", f"198.51.100.{i}") for i in range(CAPS.guesses_per_account)]
-    assert said == [(403, "wrong_password")] * CAPS.guesses_per_account
+    assert said == [(403, "wrong_sign_in")] * CAPS.guesses_per_account
     assert sign_in(client, "Nobody_1", "guess 0000", "203.0.113.8") == (429, "too_many_guesses")
     clock.advance(GUESS_MS - 1)
     assert sign_in(client, "Ann_1", PASSWORD, "203.0.113.7") == (429, "too_many_guesses")
@@ -92,7 +92,7 @@ def test_one_address_s_guesses_are_stopped_whatever_the_name(guarded: tuple[Test
     Browser(client, address="192.0.2.1").sign_up("Ann_1")
     guesser = "198.51.100.66"
     names = [f"name_{i}" for i in range(CAPS.guesses_per_address)]
-    assert [sign_in(client, n, "guess 0000", guesser) for n in names] == [(403, "wrong_password")] * len(names)
+    assert [sign_in(client, n, "guess 0000", guesser) for n in names] == [(403, "wrong_sign_in")] * len(names)
     assert sign_in(client, "Ann_1", "guess 0000", guesser) == (429, "too_many_guesses")
     assert sign_in(client, "Ann_1", PASSWORD, guesser) == (429, "too_many_guesses")
     assert sign_in(client, "Ann_1", PASSWORD, "192.0.2.1") == (200, "")  # Ann, from her own address

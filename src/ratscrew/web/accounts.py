@@ -58,8 +58,13 @@ class AccountAnswer(Shape):
     csrf: str | None
 
 
-def wrong_password(field: str, message: str) -> Refused:
-    return Refused(message, "wrong_password", field)
+def wrong_password(field: str) -> Refused:
+    return Refused("wrong password", "wrong_password", field)
+
+
+def wrong_sign_in() -> Refused:
+    """The same words whether the name is someone's or nobody's."""
+    return Refused("wrong name or password", "wrong_sign_in", "password")
 
 
 def answer(opened: Current | Opened | None) -> JSONResponse:
@@ -135,10 +140,10 @@ async def sign_in(request: Request) -> Response:
         return right
 
     if not await checked(request, name_key(name), check):
-        raise wrong_password("password", "wrong name or password")
+        raise wrong_sign_in()
     found = store.find(name)
     if found is None:  # deleted in between
-        raise wrong_password("password", "wrong name or password")
+        raise wrong_sign_in()
     account, stored = found
     if needs_rehash(stored):  # made with older parameters: made again with today's
         store.rehash(account, await in_thread(hash_password, password))
@@ -187,7 +192,7 @@ async def change_password(request: Request) -> Response:
         return ok
 
     if not await checked(request, name_key(account.name), check):
-        raise wrong_password("current", "wrong password")
+        raise wrong_password("current")
     store.set_password(account, await in_thread(hash_password, new), keep=found.token)
     return answer(found)
 
@@ -206,7 +211,7 @@ async def delete_account(request: Request) -> Response:
         return ok
 
     if not await checked(request, name_key(account.name), check):
-        raise wrong_password("password", "wrong password")
+        raise wrong_password("password")
     store.delete(account)
     response = answer(None)
     clear_session_cookie(response, request)

@@ -62,6 +62,11 @@ export function showAccountLink() {
   const name = state.account?.name;
   link.textContent = name ?? t("nav.sign_in");
   link.setAttribute("href", name ? "#/account" : "#/sign-in");
-  if (name) link.setAttribute("aria-label", t("account.link_label", { name }));
-  else link.removeAttribute("aria-label");
+  if (name) {
+    link.setAttribute("aria-label", t("account.link_label", { name }));
+    link.title = name; // a long name is cut on a phone: its whole on hover
+  } else {
+    link.removeAttribute("aria-label");
+    link.removeAttribute("title");
+  }
 }

@@ -68,8 +68,9 @@ def wrong_sign_in() -> Refused:
 
 
 def answer(opened: Current | Opened | None) -> JSONResponse:
-    session = None if opened is None else opened.session
-    doc = AccountAnswer(None if session is None else SignedIn(session.account.name), getattr(session, "csrf", None))
+    doc = AccountAnswer(None, None)
+    if opened is not None:
+        doc = AccountAnswer(SignedIn(opened.session.account.name), opened.session.csrf)
     return JSONResponse(doc.to_json(), headers={"Cache-Control": "no-store"})
 
 
@@ -131,18 +132,13 @@ async def sign_in(request: Request) -> Response:
     password = check_password(doc.get("password"))
     store = accounts_of(request)
 
+    found = store.find(name)
+
     async def check() -> bool:
-        found = store.find(name)
-        if found is None:
-            ok: bool = await in_thread(verify_nobody, password)
-            return ok
-        right: bool = await in_thread(verify, found[1], password)
+        right: bool = await in_thread(verify, found[1], password) if found else await in_thread(verify_nobody, password)
         return right
 
-    if not await checked(request, name_key(name), check):
-        raise wrong_sign_in()
-    found = store.find(name)
-    if found is None:  # deleted in between
+    if not await checked(request, name_key(name), check) or found is None:
         raise wrong_sign_in()
     account, stored = found
     if needs_rehash(stored):  # made with older parameters: made again with today's

@@ -55,18 +55,16 @@ function settle(answer) {
   return answer;
 }
 
-/** The header's link: "Sign in", or the signed-in name leading to the account page. */
+/** The header's link: "Sign in", or the signed-in name leading to the account page (a figure on a tablet). */
 export function showAccountLink() {
   const link = document.getElementById("account-link");
   if (!link) return;
   const name = state.account?.name;
-  link.textContent = name ?? t("nav.sign_in");
+  const words = name ?? t("nav.sign_in");
+  const shown = document.getElementById("account-text");
+  if (shown) shown.textContent = words;
   link.setAttribute("href", name ? "#/account" : "#/sign-in");
-  if (name) {
-    link.setAttribute("aria-label", t("account.link_label", { name }));
-    link.title = name; // a long name is cut on a phone: its whole on hover
-  } else {
-    link.removeAttribute("aria-label");
-    link.removeAttribute("title");
-  }
+  // A long name is cut on a phone, and a tablet shows only a figure: the whole words on hover, and read out.
+  link.title = words;
+  link.setAttribute("aria-label", name ? t("account.link_label", { name }) : words);
 }

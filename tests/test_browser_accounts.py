@@ -41,7 +41,10 @@ def test_sign_up_out_in_change_and_delete(
     browser: Browser, live_server: Server, width: int, height: int, lang: str, touch: bool
 ) -> None:
     page, errors = open_page(browser, live_server.url, lang=lang, width=width, height=height, touch=touch)
-    say = lambda key, **values: text(lang, key, **values)  # noqa: E731
+
+    def say(key: str, **values: object) -> str:
+        return text(lang, key, **values)
+
     limits = {"min_name": 3, "max_name": 20, "min_password": 8, "max_password": 128}
     name = f"Ann_{width}"
     try:

@@ -1,11 +1,12 @@
 """The one SQLite file a server keeps: every table of it, made in one place, and how it is opened.
 
-Three parts write to it: the store (``web/store.py``: score-keeper matches, and finished games as the
+Four parts write to it: the store (``web/store.py``: score-keeper matches, and finished games as the
 history page reads them), the rooms' journal (``rooms/journal.py``: every live room and the actions of its
-game, and each game as it finishes) and the ladder (``ladder/store.py``: players' ratings and how each rated
-game moved them). Whichever opens the file first makes what is missing and brings a file from an older
-version up to date (a file from before the ladder gets its tables); all then share the schema below, and the
-one way a finished game is saved.
+game, and each game as it finishes), the accounts (``accounts/store.py``: names, password hashes, sessions)
+and the ladder (``ladder/store.py``: players' ratings and how each rated game moved them). Whichever opens the
+file first makes what is missing and brings a file from an older version up to date (a file from before the
+accounts or the ladder gets their tables); all then share the schema below, and the one way a finished game
+is saved.
 """
 
 from __future__ import annotations
@@ -58,13 +59,13 @@ CREATE TABLE IF NOT EXISTS room_actions (
     PRIMARY KEY (code, game_no, idx)
 );
 CREATE TABLE IF NOT EXISTS ratings (
-    player INTEGER NOT NULL,
+    account_id INTEGER NOT NULL,  -- accounts.id (no foreign key: an account's deletion removes these rows)
     size_class TEXT NOT NULL,
     mu REAL NOT NULL,
     sigma REAL NOT NULL,
     games INTEGER NOT NULL,
     updated REAL NOT NULL,
-    PRIMARY KEY (player, size_class)
+    PRIMARY KEY (account_id, size_class)
 );
 CREATE TABLE IF NOT EXISTS rated_games (
     game TEXT PRIMARY KEY,
@@ -73,7 +74,7 @@ CREATE TABLE IF NOT EXISTS rated_games (
 );
 CREATE TABLE IF NOT EXISTS rating_changes (
     game TEXT NOT NULL REFERENCES rated_games(game) ON DELETE CASCADE,
-    player INTEGER NOT NULL,
+    account_id INTEGER NOT NULL,
     size_class TEXT NOT NULL,
     place INTEGER NOT NULL,
     players INTEGER NOT NULL,
@@ -82,7 +83,20 @@ CREATE TABLE IF NOT EXISTS rating_changes (
     mu REAL NOT NULL,
     sigma REAL NOT NULL,
     created REAL NOT NULL,
-    PRIMARY KEY (game, player)
+    PRIMARY KEY (game, account_id)
+);
+CREATE TABLE IF NOT EXISTS accounts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never given again: what a deleted account left cannot pass to another
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,  -- names are ASCII (accounts/names.py): NOCASE is the whole rule
+    password TEXT NOT NULL,  -- an Argon2id hash in PHC form, never the password
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash TEXT PRIMARY KEY,  -- SHA-256 of the cookie's token: a copied file signs nobody in
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    csrf TEXT NOT NULL,
+    created REAL NOT NULL,
+    expires REAL NOT NULL
 );
 """
 # Made after SCHEMA, once ``key_hash`` exists (a file from before keys gets the column first).
@@ -90,8 +104,14 @@ INDEXES = """
 CREATE INDEX IF NOT EXISTS matches_by_key ON matches (key_hash, created, id);
 CREATE INDEX IF NOT EXISTS matches_by_age ON matches (created, id);
 CREATE INDEX IF NOT EXISTS ratings_by_class ON ratings (size_class, (mu - 3 * sigma));
-CREATE INDEX IF NOT EXISTS rating_changes_by_player ON rating_changes (player, size_class);
+CREATE INDEX IF NOT EXISTS rating_changes_by_account ON rating_changes (account_id, size_class);
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account_id);
+CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires);
 """
+# Every table that holds an account's rows, by an ``account_id`` column: deleting the account deletes them
+# (``accounts/store.py``). A table added with such a column is listed here (``tests/accounts/test_accounts.py`` fails
+# on one that is not).
+ACCOUNT_TABLES: tuple[str, ...] = ("sessions", "ratings", "rating_changes")
 # A finished game: its record and summary, as the history page and the record download read them.
 SAVE_GAME = "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)"
 # The same game rebuilt from the rooms' journal after a restart: the one saved as it finished is kept if there.

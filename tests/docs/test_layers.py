@@ -26,7 +26,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("engine", "i18n"),
     ("record", "bots", "bmn", "learn"),
     ("table",),
-    ("limits", "rooms", "lab", "ladder"),
+    ("limits", "rooms", "lab", "ladder", "accounts"),
     ("web", "tui"),
     ("hosting",),
     ("cli",),

@@ -73,7 +73,7 @@ def test_a_game_is_recorded_all_or_nothing(store: RatingStore) -> None:
     # The second player's row cannot be written (a full disk, a crash): the first player's must not stay.
     with sqlite3.connect(store.path) as db:
         db.execute(
-            "CREATE TRIGGER fail BEFORE INSERT ON rating_changes WHEN NEW.player = 2 "
+            "CREATE TRIGGER fail BEFORE INSERT ON rating_changes WHEN NEW.account_id = 2 "
             "BEGIN SELECT RAISE(ABORT, 'no room'); END"
         )
     with pytest.raises(sqlite3.IntegrityError, match="no room"):

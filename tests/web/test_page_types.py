@@ -127,6 +127,8 @@ def answers(client: TestClient) -> list[tuple[str, object]]:
     keys = {"X-Match-Keys": match["key"]}
     assert client.post(f"/api/matches/{match['id']}/rounds", json={"cards": [30, 22]}, headers=keys).status_code == 200
     said += [("ScoreMatch", get(f"/api/matches/{match['id']}")), ("MatchPage", get("/api/matches"))]
+    said.append(("AccountAnswer", get("/api/account")))
+    said.append(("AccountAnswer", post("/api/account/sign-up", {"name": "Ann_7", "password": "eight chars"})))
     return said
 
 

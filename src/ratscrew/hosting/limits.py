@@ -1,9 +1,10 @@
 """The limits of ``limits/`` counted in Redis, so that they hold across workers (and machines).
 
-Rooms created and unknown codes asked for: the same sliding windows as ``limits.local.Window`` (one sorted
-set per client and window, an entry's score the time it was taken), taken and trimmed in one Lua call on
-Redis's clock. A room taken and not made is given back in the background, in batches, tried again when
-Redis was away (at most ``SETTLE_TRIES`` times): one never given back only lasts its hour.
+Rooms created, unknown codes asked for and wrong passwords (by address and by account name): the same
+sliding windows as ``limits.local.Window`` (one sorted set per client and window, an entry's score the time
+it was taken), taken and trimmed in one Lua call on Redis's clock. A room taken and not made (or a password
+found right) is given back in the background, in batches, tried again when Redis was away (at most
+``SETTLE_TRIES`` times): one never given back only lasts its window.
 
 Sockets: each worker keeps the truth (its live sockets by client, ``live``) and a copy in Redis (its table,
 a hash from client to count). A socket taken is counted in the worker, then in its table in the same Lua
@@ -28,7 +29,16 @@ from dataclasses import dataclass
 from ratscrew.errors import TooMany
 from ratscrew.hosting.link import Away, RedisLink
 from ratscrew.limits import Caps, Grant, Lease, LocalLimits
-from ratscrew.limits.caps import HOUR_MS, MINUTE_MS, too_many_misses, too_many_rooms, too_many_sockets
+from ratscrew.limits.caps import (
+    GUESS_MS,
+    HOUR_MS,
+    MINUTE_MS,
+    too_many_guesses,
+    too_many_misses,
+    too_many_rooms,
+    too_many_sockets,
+)
+from ratscrew.limits.local import guess_keys
 from ratscrew.table.clock import Clock
 
 RECONCILE_S = 5.0
@@ -159,6 +169,27 @@ class SharedLimits:
         if held >= cap:
             raise too_many_misses(cap)
         return cap - held
+
+    async def password(self, client: str, account: str) -> Grant:
+        by_address, by_account = (self._key("guesses", key) for key in guess_keys(client, account))
+        first = await self._window(by_address, self.caps.guesses_per_address, GUESS_MS, 1)
+        if first is None:
+            return self._share().take_password(client, account)
+        if not first[0]:
+            raise too_many_guesses()
+        second = await self._window(by_account, self.caps.guesses_per_account, GUESS_MS, 1)
+        if second is None:  # Redis went away between the two: this worker's share decides
+            first[2](1)
+            return self._share().take_password(client, account)
+        if not second[0]:
+            first[2](1)
+            raise too_many_guesses()
+
+        def give_back(left: int) -> None:
+            first[2](left)
+            second[2](left)
+
+        return Grant(1, give_back)
 
     async def socket(self, client: str) -> Lease:
         self.live[client] += 1  # first: a reconcile while Redis is asked already counts it

@@ -64,7 +64,7 @@ class Leaderboard:
     provisional: tuple[Standing, ...]
 
 
-_CHANGE_COLUMNS = "game, player, size_class, place, players, mu_before, sigma_before, mu, sigma, created"
+_CHANGE_COLUMNS = "game, account_id, size_class, place, players, mu_before, sigma_before, mu, sigma, created"
 
 
 class RatingStore:
@@ -109,8 +109,8 @@ class RatingStore:
                     (result.game, player, result.size_class.value, place, len(players), *_pair(old), *_pair(new), when),
                 )
                 db.execute(
-                    "INSERT INTO ratings (player, size_class, mu, sigma, games, updated) VALUES (?, ?, ?, ?, 1, ?) "
-                    "ON CONFLICT (player, size_class) DO UPDATE SET "
+                    "INSERT INTO ratings (account_id, size_class, mu, sigma, games, updated) VALUES (?, ?, ?, ?, 1, ?) "
+                    "ON CONFLICT (account_id, size_class) DO UPDATE SET "
                     "mu = excluded.mu, sigma = excluded.sigma, games = games + 1, updated = excluded.updated",
                     (player, result.size_class.value, new.mu, new.sigma, when),
                 )
@@ -119,7 +119,9 @@ class RatingStore:
     def standings(self, player: PlayerId) -> dict[SizeClass, Standing]:
         """The player's rating in each size class they have played rated games of."""
         with self._connect() as db:
-            rows = db.execute("SELECT size_class, mu, sigma, games FROM ratings WHERE player = ?", (player,)).fetchall()
+            rows = db.execute(
+                "SELECT size_class, mu, sigma, games FROM ratings WHERE account_id = ?", (player,)
+            ).fetchall()
         return {
             SizeClass(size): Standing(player, SizeClass(size), Rating(mu, sigma), games)
             for size, mu, sigma, games in rows
@@ -130,7 +132,7 @@ class RatingStore:
         limit = max(0, min(limit, HISTORY_LIMIT))
         with self._connect() as db:
             rows = db.execute(
-                f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE player = ? AND size_class = ? "
+                f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE account_id = ? AND size_class = ? "
                 "ORDER BY rowid DESC LIMIT ?",  # the order they were written: each starts from the one before
                 (player, size_class.value, limit),
             ).fetchall()
@@ -140,8 +142,8 @@ class RatingStore:
         """The ``limit`` best established players of the class, and as many provisional ones, apart."""
         limit = max(0, limit)
         query = (
-            "SELECT player, mu, sigma, games FROM ratings WHERE size_class = ? AND sigma {} ? "
-            "ORDER BY mu - 3 * sigma DESC, player LIMIT ?"
+            "SELECT account_id, mu, sigma, games FROM ratings WHERE size_class = ? AND sigma {} ? "
+            "ORDER BY mu - 3 * sigma DESC, account_id LIMIT ?"
         )
         with self._connect() as db:
             lists = [
@@ -159,8 +161,8 @@ class RatingStore:
         """Remove the player's ratings and changes (their account is deleted); the rows removed. The other
         players of their games keep what those games did to them."""
         with self._connect(write=True) as db:
-            removed = db.execute("DELETE FROM rating_changes WHERE player = ?", (player,)).rowcount
-            removed += db.execute("DELETE FROM ratings WHERE player = ?", (player,)).rowcount
+            removed = db.execute("DELETE FROM rating_changes WHERE account_id = ?", (player,)).rowcount
+            removed += db.execute("DELETE FROM ratings WHERE account_id = ?", (player,)).rowcount
         return int(removed)
 
 
@@ -171,7 +173,7 @@ def _pair(rating: Rating) -> tuple[float, float]:
 def _ratings(db: sqlite3.Connection, players: list[PlayerId], size_class: SizeClass) -> dict[PlayerId, Rating]:
     marks = ", ".join("?" * len(players))
     rows = db.execute(
-        f"SELECT player, mu, sigma FROM ratings WHERE size_class = ? AND player IN ({marks})",
+        f"SELECT account_id, mu, sigma FROM ratings WHERE size_class = ? AND account_id IN ({marks})",
         (size_class.value, *players),
     )
     return {player: Rating(mu, sigma) for player, mu, sigma in rows}

@@ -1,5 +1,6 @@
 """The limits each client address is held to: rooms created an hour, unknown room codes and game ids asked
-for a minute, sockets open at once.
+for a minute, sockets open at once, wrong passwords a quarter of an hour (and on each account name, whoever
+asks).
 
 One interface (``Limits``, in ``grants.py``), answered in this process (``local.py``: ``ratscrew play``, and a
 worker of ``ratscrew serve`` while Redis is away) or across every worker through Redis

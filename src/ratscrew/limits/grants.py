@@ -71,6 +71,12 @@ class Limits(Protocol):
         many it had left before (at least 1), or TooMany if it had none."""
         ...
 
+    async def password(self, client: str, account: str) -> Grant:
+        """One password check by ``client`` on the account named ``account`` (its lower-case name, whether an
+        account has it or not), or TooMany: use it when the password was wrong (or a new account was made),
+        and it is given back when the password was right."""
+        ...
+
     async def socket(self, client: str) -> Lease:
         """One more socket open for ``client``, or TooMany."""
         ...

@@ -10,7 +10,16 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 
-from ratscrew.limits.caps import HOUR_MS, MINUTE_MS, Caps, too_many_misses, too_many_rooms, too_many_sockets
+from ratscrew.limits.caps import (
+    GUESS_MS,
+    HOUR_MS,
+    MINUTE_MS,
+    Caps,
+    too_many_guesses,
+    too_many_misses,
+    too_many_rooms,
+    too_many_sockets,
+)
 from ratscrew.limits.grants import Grant, Lease
 from ratscrew.table.clock import Clock
 
@@ -70,6 +79,7 @@ class LocalLimits:
         self.caps = caps or Caps()
         self.created = Window(clock, HOUR_MS)
         self.misses = Window(clock, MINUTE_MS)
+        self.guesses = Window(clock, GUESS_MS)  # by address (``address:...``) and by account (``account:...``)
         self.sockets: Counter[str] = Counter()
 
     async def room(self, client: str) -> Grant:
@@ -77,6 +87,9 @@ class LocalLimits:
 
     async def missed(self, client: str, misses: int) -> int:
         return self.take_misses(client, misses)
+
+    async def password(self, client: str, account: str) -> Grant:
+        return self.take_password(client, account)
 
     async def socket(self, client: str) -> Lease:
         return self.take_socket(client)
@@ -97,6 +110,21 @@ class LocalLimits:
             raise too_many_misses(cap)
         return cap - held
 
+    def take_password(self, client: str, account: str) -> Grant:
+        ticket = secrets.token_hex(8)
+        by_address, by_account = guess_keys(client, account)
+        if not self.guesses.take(by_address, self.caps.guesses_per_address, 1, ticket)[0]:
+            raise too_many_guesses()
+        if not self.guesses.take(by_account, self.caps.guesses_per_account, 1, ticket)[0]:
+            self.guesses.give_back(by_address, ticket, 1, 1)
+            raise too_many_guesses()
+
+        def give_back(left: int) -> None:
+            self.guesses.give_back(by_address, ticket, 1, left)
+            self.guesses.give_back(by_account, ticket, 1, left)
+
+        return Grant(1, give_back)
+
     def take_socket(self, client: str) -> Lease:
         cap = self.caps.sockets
         if self.sockets[client] >= cap:
@@ -108,3 +136,8 @@ class LocalLimits:
         self.sockets[client] -= 1
         if self.sockets[client] <= 0:
             del self.sockets[client]
+
+
+def guess_keys(client: str, account: str) -> tuple[str, str]:
+    """The two windows a password check counts in: its address's, and its account name's."""
+    return f"address:{client}", f"account:{account}"

@@ -16,11 +16,12 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ratscrew.accounts import AccountStore
 from ratscrew.errors import NotFound
 from ratscrew.limits import Limits, LocalLimits
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
-from ratscrew.web import games, history, learn, meta, online, referee, scores, summary
+from ratscrew.web import accounts, games, history, learn, meta, online, referee, scores, summary
 from ratscrew.web.errors import HANDLERS
 from ratscrew.web.limits import RateLimit
 from ratscrew.web.modules import module_graph, with_preloads
@@ -93,6 +94,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setu
         *summary.routes,
         *scores.routes,
         *history.routes,
+        *accounts.routes,
         *(extra_routes or []),
         *setup.routes,
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -106,9 +108,12 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setu
         middleware=[*setup.middleware, Middleware(RateLimit), Middleware(GZipMiddleware, minimum_size=800)],
     )
     app.state.store = store
+    app.state.accounts = AccountStore(store.path)
     app.state.shell = shell_page()
     app.state.data_dir = data_dir
     app.state.tally = Tally()
-    app.state.origins = None  # websocket origins allowed beyond the page's own host; None: not checked
+    # Page origins allowed beyond the page's own host, for room websockets (None: not checked) and for what
+    # acts for an account (web/session.py: the page's own host only, when None).
+    app.state.origins = None
     app.state.lobbies = None  # the open lobbies of every worker (hosting), else this server's own
     return app

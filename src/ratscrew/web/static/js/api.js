@@ -40,20 +40,28 @@ export async function sendJSON(url, data, method = "POST", headers = {}) {
  */
 async function answer(response) {
   const body = await response.json().catch(() => ({ error: response.statusText }));
-  if (!response.ok) throw new RequestError(body.error || response.statusText, response.status);
+  if (!response.ok) throw new RequestError(body.error || response.statusText, response.status, body);
   return body;
 }
 
-/** A refused request: the server's message and its HTTP status, so a page can say it in the player's language. */
+/**
+ * A refused request: the server's message and its HTTP status, so a page can say it in the player's language;
+ * `field` and `code` when the server named the field at fault and the rule it broke (the account routes).
+ */
 export class RequestError extends Error {
   /**
    * @param {string} message
    * @param {number} status
+   * @param {{ field?: unknown, code?: unknown }} [body]
    */
-  constructor(message, status) {
+  constructor(message, status, body = {}) {
     super(message);
     this.name = "RequestError";
     this.status = status;
+    /** @type {string | null} */
+    this.field = typeof body.field === "string" ? body.field : null;
+    /** @type {string | null} */
+    this.code = typeof body.code === "string" ? body.code : null;
   }
 }
 

@@ -3,6 +3,7 @@
 import { loadLanguage, preferredLanguage, t, translate } from "./i18n.js";
 import { errorText, getJSON } from "./api.js";
 import { clear, h, shellElement } from "./dom.js";
+import { loadAccount, showAccountLink } from "./account.js";
 /** @import { Cleanup, Meta, PageModule } from "./types.js" */
 
 /**
@@ -21,6 +22,7 @@ const PAGES = [
   { pattern: /^#\/scores(?:\/([\w-]+))?$/, nav: "scores", module: "pages/scores.js" },
   { pattern: /^#\/history$/, nav: "history", module: "pages/history.js" },
   { pattern: /^#\/replay\/([\w-]+)$/, nav: "history", module: "pages/replay.js" },
+  { pattern: /^#\/(sign-in|sign-up|account)$/, nav: "account", module: "pages/account.js" },
 ];
 
 // Every module's static imports, as the server read them from the files (web/modules.py); none when the
@@ -166,14 +168,17 @@ async function show() {
 }
 
 async function start() {
+  loadAccount(); // who is signed in: the header's link shows it once the server has said
   const meta = await loadWords(preferredLanguage());
   translate(document);
+  showAccountLink();
   document.title = t("app.title");
   fillLanguages(meta);
   const languages = /** @type {HTMLSelectElement} */ (shellElement("lang-select"));
   languages.addEventListener("change", async () => {
     const chosen = await loadWords(languages.value);
     translate(document);
+    showAccountLink();
     document.title = t("app.title");
     fillLanguages(chosen);
     await show();

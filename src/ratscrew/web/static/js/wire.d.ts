@@ -111,6 +111,18 @@ export interface MatchPage {
   next: string | null;
 }
 
+/** The account a browser is signed in to, as its own pages show it. (web.accounts.SignedIn) */
+export interface SignedIn {
+  name: string;
+}
+
+/** `GET /api/account` and every account route: who is signed in (null: nobody), and the token each change for that
+ * account must carry in its X-CSRF-Token header. (web.accounts.AccountAnswer) */
+export interface AccountAnswer {
+  account: SignedIn | null;
+  csrf: string | null;
+}
+
 /** The answer to `hello`: the whole room as this page may see it. (rooms.wire.server.Welcome) */
 export interface WelcomeMessage {
   type: "welcome";

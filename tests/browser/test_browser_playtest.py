@@ -11,8 +11,11 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Locator, Page
 
+import pytest
+
 from harness.browser import open_page
 from harness.server import Server
+from ratscrew.i18n import catalog
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "playtest"
 REACTIONS = ["hi", "nice", "wow", "oops", "close", "wait", "gg"]
@@ -80,3 +83,65 @@ def test_every_quick_reaction_draws_its_own_picture_without_an_emoji_font(browse
         assert errors == []
     finally:
         page.context.close()
+
+
+# Whether an element is wholly on the screen and is what the eye meets there (the sticky bars not over it), and
+# whether anything in the page runs past the right edge of its box or of the window.
+IN_SIGHT = """el => {
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth || !r.height) return false;
+  const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  return top !== null && (el === top || el.contains(top));
+}"""
+OVERFLOWING = """() => [...document.querySelectorAll('#view *')]
+  .filter((el) => el.getClientRects().length && (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible'
+    || el.getBoundingClientRect().right > document.documentElement.clientWidth + 1))
+  .map((el) => el.tagName + ': ' + el.textContent.slice(0, 60))"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_dealing_offline_says_the_network_is_away_in_sight_in_the_players_language(
+    browser: Browser, live_server: Server, lang: str
+) -> None:
+    page, errors = open_page(browser, live_server.url, lang=lang, width=390, height=844, touch=True)
+    try:
+        page.context.set_offline(True)
+        page.click("#start-game")
+        box = page.locator(".setup .error-box")
+        box.wait_for()
+        assert box.inner_text() == catalog(lang)["app.offline"]
+        page.wait_for_function(IN_SIGHT, arg=box.element_handle())  # scrolled to, not left 400 px below the screen
+        shot(page, f"offline-deal-{lang}-phone")
+        page.context.set_offline(False)
+        page.click("#start-game")
+        page.wait_for_selector(".seat.mine")  # the same button deals once the network is back
+    finally:
+        page.context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_a_page_opened_offline_says_it_needs_the_network_and_tries_again(
+    browser: Browser, live_server: Server, lang: str
+) -> None:
+    page, errors = open_page(browser, live_server.url, lang=lang, width=390, height=844, touch=True)
+    words = catalog(lang)
+    try:
+        page.context.set_offline(True)
+        for hash_ in ("#/learn", "#/drills"):
+            page.evaluate("hash => { location.hash = hash; }", hash_)
+            said = page.locator("#offline-page")
+            said.wait_for()
+            assert said.locator("h1").inner_text() == words["app.offline_page"]
+            assert words["app.offline"] in said.inner_text()
+            assert "http" not in said.inner_text() and "Failed" not in said.inner_text()
+            assert page.evaluate(OVERFLOWING) == []
+            shot(page, f"offline-{hash_[2:]}-{lang}-phone")
+        page.context.set_offline(False)
+        page.click("#retry-page")
+        page.wait_for_selector("#offline-page", state="detached")
+        page.wait_for_function("document.querySelector('#view').children.length > 0")
+        assert page.locator("#view .error-box").count() == 0
+    finally:
+        page.context.close()
+    assert not [e for e in errors if "dynamically imported module" not in e], errors

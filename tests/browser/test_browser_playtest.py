@@ -145,3 +145,32 @@ def test_a_page_opened_offline_says_it_needs_the_network_and_tries_again(
     finally:
         page.context.close()
     assert not [e for e in errors if "dynamically imported module" not in e], errors
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_card_limit_is_told_before_the_game_among_the_chips_and_at_the_table(
+    browser: Browser, live_server: Server, lang: str
+) -> None:
+    """A house rule that stops the game after so many cards is shown as a chip and in the rules' line before the
+    deal, and among the table's chips (the same words, from the rule's declaration, as the others)."""
+    page, errors = open_page(browser, live_server.url, lang=lang, width=390, height=844, touch=True)
+    words = catalog(lang)
+    chip = words["rules.chip.max_cards"].replace("{n}", "40")
+    try:
+        page.click("details.house-rules summary")
+        page.fill("#opt-end-max_cards", "40")
+        page.dispatch_event("#opt-end-max_cards", "change")
+        page.wait_for_function(
+            "chip => [...document.querySelectorAll('.setup .rule-chips .chip')].some((el) => el.textContent === chip)", arg=chip
+        )
+        assert chip in page.locator("#preset-summary").inner_text()
+        page.click("#start-game")
+        page.wait_for_selector(".seat.mine")
+        shown = page.locator(".table-chips .chip", has_text=chip)
+        if shown.is_hidden():  # more chips than fit on the line: the button shows the rest
+            page.click(".chips-more")
+        shown.wait_for()
+        shot(page, f"card-limit-chips-{lang}-phone")
+    finally:
+        page.context.close()
+    assert errors == []

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, WebSocketRoute
 
 from harness.browser import open_page, serious_violations, until
 from harness.server import Server
+from ratscrew.i18n import catalog
 
 SIZES = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
 LANGS = ["en", "fr", "de"]
@@ -582,3 +583,35 @@ def test_a_room_after_a_reload_keeps_flip_and_slap_in_sight_on_a_phone(
         page.context.close()
     assert not errors, errors
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_computers_names_keep_their_numbers_on_a_phone(pages: dict[str, Page], live_server: Server, lang: str) -> None:
+    """Four seats at 390 px, named as the Play page names them ("Computer 3", "Ordinateur 3", "Computer 4"),
+    squeezed as the play-test saw them (a computer out of cards says so in two lines on its seat, and the seats
+    narrow to about 95 px so that none covers another): a name cut short keeps its number, so no two look alike."""
+    page = pages[lang]
+    words = catalog(lang)
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": words["setup.player_n"].replace("{n}", "1")}]
+    seats += [
+        {"kind": "bot", "name": words["setup.computer_n"].replace("{n}", str(i)), "level": "medium"} for i in range(2, 5)
+    ]
+    status, body = live_server.post("/api/games", {"seats": seats, "rules": "standard", "bot_pace": 4})
+    assert status == 200, body
+    sit(page, body["id"], body["token"])
+    page.set_viewport_size({"width": 390, "height": 844})
+    go(page, f"#/game/{body['id']}")
+    page.wait_for_selector(".seat.mine")
+    page.evaluate(
+        """words => {
+          document.querySelector('#seat-2 .seat-state').textContent = words;
+          document.head.append(Object.assign(document.createElement('style'), { id: 'squeeze', textContent: '.seat { max-width: 95px !important; }' }));
+        }""",
+        words["game.empty"],
+    )
+    page.wait_for_timeout(60)
+    shot(page, f"{lang}-names-squeezed-390x844")
+    cut = [name for name, whole in page.evaluate(NAME_ENDS) if not whole]
+    page.evaluate("document.querySelector('#squeeze').remove()")
+    go(page, "#/")
+    assert not cut, f"names cut before their number: {cut}"

@@ -174,3 +174,48 @@ def test_a_card_limit_is_told_before_the_game_among_the_chips_and_at_the_table(
     finally:
         page.context.close()
     assert errors == []
+
+
+def test_a_paused_game_shows_its_time_dims_flip_and_slap_and_stays_under_the_sites_bar(
+    browser: Browser, live_server: Server
+) -> None:
+    page, errors = open_page(browser, live_server.url, width=390, height=844, touch=True)
+    try:
+        page.click("#start-game")
+        page.wait_for_selector(".seat.mine")
+        page.wait_for_function("/^\\d+:\\d\\d$/.test(document.querySelector('.clock').innerText.trim())")
+        looks = "el => { const s = getComputedStyle(el); return [s.opacity, s.filter]; }"
+        live = page.eval_on_selector(".flip-button", looks)
+        page.click("#pause-button")
+        page.wait_for_selector("#paused-flag:not([hidden])")
+        for button in (".flip-button", ".slap-button"):
+            opacity, filter_ = page.eval_on_selector(button, looks)
+            assert float(opacity) <= 0.6 and "grayscale" in filter_, (button, opacity, filter_, live)
+        # Scrolled so that the notice would run under the site's bar (the page made as long as a long game's
+        # story below the table makes it): the bar is what shows there.
+        under = page.evaluate(
+            """() => {
+              document.body.style.paddingBottom = '1500px';
+              const bar = document.querySelector('.topbar').getBoundingClientRect();
+              const flag = document.querySelector('#paused-flag').getBoundingClientRect();
+              window.scrollBy(0, flag.top - bar.bottom + 12);
+              const moved = document.querySelector('#paused-flag').getBoundingClientRect();
+              const y = document.querySelector('.topbar').getBoundingClientRect().bottom - 4;
+              if (moved.top > y) return 'not scrolled under the bar';
+              const top = document.elementFromPoint((moved.left + moved.right) / 2, y);
+              return top.closest('.topbar') ? '' : top.className || top.tagName;
+            }"""
+        )
+        assert under == "", f"the paused notice lies over the site's bar: {under}"
+        shot(page, "paused-scrolled-phone")
+        clock = page.locator(".clock").inner_text().strip()
+        page.reload()
+        page.wait_for_selector("#paused-flag:not([hidden])")
+        page.wait_for_function("/^\\d+:\\d\\d$/.test(document.querySelector('.clock').innerText.trim())")
+        assert page.locator(".clock").inner_text().strip() == clock  # the time it stopped at, not blank
+        shot(page, "paused-reloaded-phone")
+        page.keyboard.press("f")  # the keys still do nothing while paused
+        assert page.locator("#paused-flag").is_visible()
+    finally:
+        page.context.close()
+    assert errors == []

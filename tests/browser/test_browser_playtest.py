@@ -219,3 +219,35 @@ def test_a_paused_game_shows_its_time_dims_flip_and_slap_and_stays_under_the_sit
     finally:
         page.context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_unknown_games_and_matches_and_timing_fields_speak_the_players_language(
+    browser: Browser, live_server: Server, lang: str
+) -> None:
+    """A made-up replay id and a deleted match are said in the player's words, once (not the server's English),
+    and the house rules' times say their unit."""
+    page, errors = open_page(browser, live_server.url, lang=lang)
+    words = catalog(lang)
+    try:
+        page.evaluate("() => { location.hash = '#/replay/ZZZZZZ'; }")
+        said = page.locator(".replay .error-box")
+        said.wait_for()
+        assert said.inner_text() == words["replay.missing"].replace("{id}", "ZZZZZZ")
+        page.evaluate("() => { location.hash = '#/scores/doesnotexist'; }")
+        missing = page.locator(".sk-missing p")
+        missing.wait_for()
+        assert missing.inner_text() == words["scores.missing.text"]
+        page.evaluate("() => { location.hash = '#/'; }")
+        page.click("details.house-rules summary")
+        for key, unit in (("slapping-collect_delay_ms", "ms"), ("slapping-tie_window_ms", "ms"), ("end-time_limit_s", "s")):
+            field = page.locator(f"#opt-{key}")
+            beside = field.locator("xpath=following-sibling::*[1]")
+            assert beside.inner_text() == words[f"rules.form.unit.{unit}"], key
+            field.scroll_into_view_if_needed()
+            box, after = field.bounding_box(), beside.bounding_box()
+            assert box and after and after["x"] >= box["x"] + box["width"] and abs(after["y"] - box["y"]) < box["height"]
+        shot(page, f"house-rule-units-{lang}")
+    finally:
+        page.context.close()
+    assert errors == []

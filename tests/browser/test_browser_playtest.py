@@ -251,3 +251,25 @@ def test_unknown_games_and_matches_and_timing_fields_speak_the_players_language(
     finally:
         page.context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_slapjack_cheat_sheet_speaks_of_no_challenge(browser: Browser, live_server: Server, lang: str) -> None:
+    """Slapjack has no challenges (every court card demands nothing, as its declaration says): its cheat sheet
+    says so once, and no sentence about paying a debt or winning a challenge is left on it."""
+    page, errors = open_page(browser, live_server.url, lang=lang)
+    words = catalog(lang)
+    try:
+        page.evaluate("() => { localStorage.setItem('ratscrew.learn.preset', 'slapjack'); location.hash = '#/learn/cheatsheet'; }")
+        block = page.locator(".cs-challenge")
+        block.wait_for()
+        text = block.inner_text()
+        assert words["learn.challenge.none"] in text
+        for key in ("learn.cs.challenge.pass", "learn.cs.challenge.win"):
+            assert words[key] not in text, key
+        assert words["learn.value.zero.demand"] not in text
+        assert words["learn.collect.delay"].split("{")[0] not in page.locator(".cheatsheet, #view").first.inner_text()
+        shot(page, f"cheatsheet-slapjack-{lang}")
+    finally:
+        page.context.close()
+    assert errors == []

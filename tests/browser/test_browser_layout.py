@@ -508,12 +508,14 @@ def slow_link(ws: WebSocketRoute) -> None:
     server.on_message(to_page)
 
 
-# The room's header at the table: its title, chips and the reactions' button, each whole, in the window, none over another.
+# The room's header at the table: its title, chips and the reactions' button, each whole, in the window, none over
+# another.
 HEAD = """() => {
   const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   const head = document.querySelector('.room-head');
   const parts = [...head.querySelectorAll('h1, .chip, .react-opener')].filter((el) => el.getClientRects().length);
-  return { head: box(head), parts: parts.map((el) => [el.textContent.trim() || el.id, box(el), el.scrollWidth > el.clientWidth + 1]) };
+  const part = (el) => [el.textContent.trim() || el.id, box(el), el.scrollWidth > el.clientWidth + 1];
+  return { head: box(head), parts: parts.map(part) };
 }"""
 # Where the last letter of each seat's name is drawn, against the box its name shows in: a name cut short must
 # keep what tells it from its neighbours ("Computer 3", "Computer 4": the number).
@@ -578,7 +580,9 @@ def test_a_room_after_a_reload_keeps_flip_and_slap_in_sight_on_a_phone(
                 shot(page, case)
                 problems += check_table(page, case)
                 problems += check_room_head(page, case)
-                problems += [f"{case}: {name!r} is cut before its end" for name, whole in page.evaluate(NAME_ENDS) if not whole]
+                problems += [
+                    f"{case}: {name!r} is cut before its end" for name, whole in page.evaluate(NAME_ENDS) if not whole
+                ]
     finally:
         page.context.close()
     assert not errors, errors
@@ -594,7 +598,8 @@ def test_computers_names_keep_their_numbers_on_a_phone(pages: dict[str, Page], l
     words = catalog(lang)
     seats: list[dict[str, Any]] = [{"kind": "human", "name": words["setup.player_n"].replace("{n}", "1")}]
     seats += [
-        {"kind": "bot", "name": words["setup.computer_n"].replace("{n}", str(i)), "level": "medium"} for i in range(2, 5)
+        {"kind": "bot", "name": words["setup.computer_n"].replace("{n}", str(i)), "level": "medium"}
+        for i in range(2, 5)
     ]
     status, body = live_server.post("/api/games", {"seats": seats, "rules": "standard", "bot_pace": 4})
     assert status == 200, body
@@ -605,7 +610,9 @@ def test_computers_names_keep_their_numbers_on_a_phone(pages: dict[str, Page], l
     page.evaluate(
         """words => {
           document.querySelector('#seat-2 .seat-state').textContent = words;
-          document.head.append(Object.assign(document.createElement('style'), { id: 'squeeze', textContent: '.seat { max-width: 95px !important; }' }));
+          const squeeze = Object.assign(document.createElement('style'), { id: 'squeeze' });
+          squeeze.textContent = '.seat { max-width: 95px !important; }';
+          document.head.append(squeeze);
         }""",
         words["game.empty"],
     )

@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, Locator, Page
-
 import pytest
+from playwright.sync_api import Browser, Locator, Page
 
 from harness.browser import open_page
 from harness.server import Server
@@ -20,7 +19,7 @@ from ratscrew.i18n import catalog
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "playtest"
 REACTIONS = ["hi", "nice", "wow", "oops", "close", "wait", "gg"]
 # Characters only a colour-emoji font draws (pictographs, dingbats, the stopwatch): without one, an empty box.
-EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2300-\u23FF\u2600-\u27BF\uFE0F]")
+EMOJI = re.compile("[\U0001f000-\U0001faff\u2300-\u23ff\u2600-\u27bf\ufe0f]")
 
 
 def shot(page: Page, name: str) -> None:
@@ -55,7 +54,9 @@ def picture(locator: Locator) -> bytes:
     return drawn
 
 
-def test_every_quick_reaction_draws_its_own_picture_without_an_emoji_font(browser: Browser, live_server: Server) -> None:
+def test_every_quick_reaction_draws_its_own_picture_without_an_emoji_font(
+    browser: Browser, live_server: Server
+) -> None:
     """This Chromium has no colour-emoji font (many Linux desktops neither): an emoji there is an empty box, the
     same for each. Every reaction's picture, the button that opens them and the one shown by a seat each draw a
     picture of their own, beside their words."""
@@ -94,8 +95,9 @@ IN_SIGHT = """el => {
   return top !== null && (el === top || el.contains(top));
 }"""
 OVERFLOWING = """() => [...document.querySelectorAll('#view *')]
-  .filter((el) => el.getClientRects().length && (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible'
-    || el.getBoundingClientRect().right > document.documentElement.clientWidth + 1))
+  .filter((el) => el.getClientRects().length
+    && (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible'
+      || el.getBoundingClientRect().right > document.documentElement.clientWidth + 1))
   .map((el) => el.tagName + ': ' + el.textContent.slice(0, 60))"""
 
 
@@ -161,7 +163,8 @@ def test_a_card_limit_is_told_before_the_game_among_the_chips_and_at_the_table(
         page.fill("#opt-end-max_cards", "40")
         page.dispatch_event("#opt-end-max_cards", "change")
         page.wait_for_function(
-            "chip => [...document.querySelectorAll('.setup .rule-chips .chip')].some((el) => el.textContent === chip)", arg=chip
+            "chip => [...document.querySelectorAll('.setup .rule-chips .chip')].some((el) => el.textContent === chip)",
+            arg=chip,
         )
         assert chip in page.locator("#preset-summary").inner_text()
         page.click("#start-game")
@@ -240,13 +243,19 @@ def test_unknown_games_and_matches_and_timing_fields_speak_the_players_language(
         assert missing.inner_text() == words["scores.missing.text"]
         page.evaluate("() => { location.hash = '#/'; }")
         page.click("details.house-rules summary")
-        for key, unit in (("slapping-collect_delay_ms", "ms"), ("slapping-tie_window_ms", "ms"), ("end-time_limit_s", "s")):
+        for key, unit in (
+            ("slapping-collect_delay_ms", "ms"),
+            ("slapping-tie_window_ms", "ms"),
+            ("end-time_limit_s", "s"),
+        ):
             field = page.locator(f"#opt-{key}")
             beside = field.locator("xpath=following-sibling::*[1]")
             assert beside.inner_text() == words[f"rules.form.unit.{unit}"], key
             field.scroll_into_view_if_needed()
             box, after = field.bounding_box(), beside.bounding_box()
-            assert box and after and after["x"] >= box["x"] + box["width"] and abs(after["y"] - box["y"]) < box["height"]
+            assert (
+                box and after and after["x"] >= box["x"] + box["width"] and abs(after["y"] - box["y"]) < box["height"]
+            )
         shot(page, f"house-rule-units-{lang}")
     finally:
         page.context.close()
@@ -260,7 +269,9 @@ def test_the_slapjack_cheat_sheet_speaks_of_no_challenge(browser: Browser, live_
     page, errors = open_page(browser, live_server.url, lang=lang)
     words = catalog(lang)
     try:
-        page.evaluate("() => { localStorage.setItem('ratscrew.learn.preset', 'slapjack'); location.hash = '#/learn/cheatsheet'; }")
+        page.evaluate(
+            "() => { localStorage.setItem('ratscrew.learn.preset', 'slapjack'); location.hash = '#/learn/cheatsheet'; }"
+        )
         block = page.locator(".cs-challenge")
         block.wait_for()
         text = block.inner_text()

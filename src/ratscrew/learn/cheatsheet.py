@@ -76,7 +76,12 @@ def challenge_block(tr: Texts, rules: Rules) -> Doc:
     """What court cards demand and how a challenge ends; under rules where no card demands anything (Slapjack),
     that one sentence alone, and no court card listed as 'nothing'."""
     if no_challenges(rules):
-        return {"id": "challenge", "title": tr("learn.cs.challenge"), "demands": [], "items": [tr("learn.challenge.none")]}
+        return {
+            "id": "challenge",
+            "title": tr("learn.cs.challenge"),
+            "demands": [],
+            "items": [tr("learn.challenge.none")],
+        }
     return {
         "id": "challenge",
         "title": tr("learn.cs.challenge"),

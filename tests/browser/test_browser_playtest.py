@@ -191,6 +191,8 @@ def test_a_paused_game_shows_its_time_dims_flip_and_slap_and_stays_under_the_sit
         live = page.eval_on_selector(".flip-button", looks)
         page.click("#pause-button")
         page.wait_for_selector("#paused-flag:not([hidden])")
+        # A phone has no P key: the notice names only the button.
+        assert page.locator("#paused-flag span").inner_text() == catalog("en")["access.paused_hint_touch"]
         for button in (".flip-button", ".slap-button"):
             opacity, filter_ = page.eval_on_selector(button, looks)
             assert float(opacity) <= 0.6 and "grayscale" in filter_, (button, opacity, filter_, live)

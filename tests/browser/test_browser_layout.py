@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, WebSocketRoute
 
 from harness.browser import open_page, serious_violations, until
 from harness.server import Server
+from ratscrew.i18n import catalog
 
 SIZES = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
 LANGS = ["en", "fr", "de"]
@@ -486,3 +487,138 @@ def test_the_start_bar_never_hides_add_a_computer_player(pages: dict[str, Page],
         page.evaluate("localStorage.removeItem('ratscrew.setup')")  # the other tests see the usual four seats
         go(page, "#/history")
         go(page, "#/")
+
+
+def slow_link(ws: WebSocketRoute) -> None:
+    """The room's socket as a player on a slow link has it: every message that says whose link the table waits
+    for names the first seat (this page's), with a 43 ms wait; the rest passes as the server sent it."""
+    server = ws.connect_to_server()
+
+    def waits(value: Any) -> Any:
+        if isinstance(value, dict):
+            value = {key: waits(item) for key, item in value.items()}
+            if "waits_for" in value:
+                value.update(waits_for=0, window_ms=43)
+        return value
+
+    def to_page(message: str | bytes) -> None:
+        ws.send(json.dumps(waits(json.loads(message))) if isinstance(message, str) else message)
+
+    ws.on_message(server.send)
+    server.on_message(to_page)
+
+
+# The room's header at the table: its title, chips and the reactions' button, each whole, in the window, none over
+# another.
+HEAD = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const head = document.querySelector('.room-head');
+  const parts = [...head.querySelectorAll('h1, .chip, .react-opener')].filter((el) => el.getClientRects().length);
+  const part = (el) => [el.textContent.trim() || el.id, box(el), el.scrollWidth > el.clientWidth + 1];
+  return { head: box(head), parts: parts.map(part) };
+}"""
+# Where the last letter of each seat's name is drawn, against the box its name shows in: a name cut short must
+# keep what tells it from its neighbours ("Computer 3", "Computer 4": the number).
+NAME_ENDS = """() => [...document.querySelectorAll('.seat .seat-name')].map((el) => {
+  const text = [...el.querySelectorAll('*')].length ? el.lastElementChild.firstChild : el.firstChild;
+  const range = document.createRange();
+  range.setStart(text, text.length - 1);
+  range.setEnd(text, text.length);
+  const last = range.getBoundingClientRect(), shown = el.getBoundingClientRect();
+  return [el.textContent, last.right <= shown.right + 1 && last.left >= shown.left - 1];
+}).filter(([name]) => /[0-9]$/.test(name))"""
+
+
+def check_room_head(page: Page, case: str) -> list[str]:
+    found: dict[str, Any] = page.evaluate(HEAD)
+    problems = []
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    parts = found["parts"]
+    for i, (what, box, cut) in enumerate(parts):
+        if cut:
+            problems.append(f"{case}: {what!r} cut inside its box")
+        if box[0] < -1 or box[2] > width + 1 or box[2] > found["head"][2] + 1:
+            problems.append(f"{case}: {what!r} out of the header or the window: {box}")
+        problems += [
+            f"{case}: {what!r} and {other!r} overlap" for other, box2, _ in parts[i + 1 :] if overlap(box, box2) > 1
+        ]
+    return problems
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_room_after_a_reload_keeps_flip_and_slap_in_sight_on_a_phone(
+    browser: Browser, live_server: Server, lang: str
+) -> None:
+    """A phone at a room's table, on a slow link (the table then says it waits for it, above the table): after a
+    reload and after coming back by the room's link, the pile, the seat and Flip and Slap are all on the screen at
+    once, the header's parts lie side by side, and each computer's name keeps its number."""
+    page, errors = open_page(browser, live_server.url, lang=lang, width=390, height=844, touch=True)
+    problems: list[str] = []
+    try:
+        page.route_web_socket("**/ws/**", slow_link)
+        code, token = new_room(live_server)
+        sit(page, code, token)
+        go(page, f"#/room/{code}")
+        for seat in range(1, 4):
+            page.select_option(f"#bot-{seat}", "easy")
+        page.click("#ready-button")
+        page.click("#start-button")
+        page.wait_for_selector(".room.at-table .seat.mine")
+        for way in ("reload", "link"):
+            if way == "reload":
+                page.reload()
+                page.wait_for_selector("body[data-ready=true]")
+            else:
+                go(page, "#/")
+                go(page, f"#/room/{code}")
+            page.wait_for_selector(".room.at-table .seat.mine")
+            page.wait_for_selector("#room-wait:not([hidden])")
+            for width, height in [(390, 844), (360, 640)]:
+                page.set_viewport_size({"width": width, "height": height})
+                settle(page)
+                case = f"{lang}-room-{way}-{width}x{height}"
+                shot(page, case)
+                problems += check_table(page, case)
+                problems += check_room_head(page, case)
+                problems += [
+                    f"{case}: {name!r} is cut before its end" for name, whole in page.evaluate(NAME_ENDS) if not whole
+                ]
+    finally:
+        page.context.close()
+    assert not errors, errors
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_computers_names_keep_their_numbers_on_a_phone(pages: dict[str, Page], live_server: Server, lang: str) -> None:
+    """Four seats at 390 px, named as the Play page names them ("Computer 3", "Ordinateur 3", "Computer 4"),
+    squeezed as the play-test saw them (a computer out of cards says so in two lines on its seat, and the seats
+    narrow to about 95 px so that none covers another): a name cut short keeps its number, so no two look alike."""
+    page = pages[lang]
+    words = catalog(lang)
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": words["setup.player_n"].replace("{n}", "1")}]
+    seats += [
+        {"kind": "bot", "name": words["setup.computer_n"].replace("{n}", str(i)), "level": "medium"}
+        for i in range(2, 5)
+    ]
+    status, body = live_server.post("/api/games", {"seats": seats, "rules": "standard", "bot_pace": 4})
+    assert status == 200, body
+    sit(page, body["id"], body["token"])
+    page.set_viewport_size({"width": 390, "height": 844})
+    go(page, f"#/game/{body['id']}")
+    page.wait_for_selector(".seat.mine")
+    page.evaluate(
+        """words => {
+          document.querySelector('#seat-2 .seat-state').textContent = words;
+          const squeeze = Object.assign(document.createElement('style'), { id: 'squeeze' });
+          squeeze.textContent = '.seat { max-width: 95px !important; }';
+          document.head.append(squeeze);
+        }""",
+        words["game.empty"],
+    )
+    page.wait_for_timeout(60)
+    shot(page, f"{lang}-names-squeezed-390x844")
+    cut = [name for name, whole in page.evaluate(NAME_ENDS) if not whole]
+    page.evaluate("document.querySelector('#squeeze').remove()")
+    go(page, "#/")
+    assert not cut, f"names cut before their number: {cut}"

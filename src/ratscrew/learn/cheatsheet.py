@@ -14,7 +14,7 @@ from ratscrew.learn.rules_page import (
     tie_sentence,
     wrong_sentence,
 )
-from ratscrew.learn.words import Doc, Texts, key_doc, slap_keys
+from ratscrew.learn.words import Doc, Texts, key_doc, no_challenges, slap_keys
 from ratscrew.patterns import enabled_patterns
 from ratscrew.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Rules
 
@@ -47,18 +47,7 @@ def cheatsheet(tr: Texts, rules: Rules) -> Doc:
             ],
         },
         {"id": "turn", "title": tr("learn.cs.turn"), "items": [tr("learn.cs.turn.flip"), tr("learn.cs.turn.number")]},
-        {
-            "id": "challenge",
-            "title": tr("learn.cs.challenge"),
-            "demands": demand_rows(tr, rules),
-            "items": [
-                tr("learn.cs.challenge.pass"),
-                tr("learn.cs.challenge.win"),
-                tr(f"learn.challenge.empty.{rules.challenge.empty_payer}"),
-                tr("learn.challenge.ten_stops") if rules.challenge.ten_stops else "",
-                collect_sentence(tr, rules),
-            ],
-        },
+        challenge_block(tr, rules),
         {
             "id": "slaps",
             "title": tr("learn.cs.slaps"),
@@ -80,4 +69,28 @@ def cheatsheet(tr: Texts, rules: Rules) -> Doc:
         ),
         "blocks": blocks,
         "changed": changed,
+    }
+
+
+def challenge_block(tr: Texts, rules: Rules) -> Doc:
+    """What court cards demand and how a challenge ends; under rules where no card demands anything (Slapjack),
+    that one sentence alone, and no court card listed as 'nothing'."""
+    if no_challenges(rules):
+        return {
+            "id": "challenge",
+            "title": tr("learn.cs.challenge"),
+            "demands": [],
+            "items": [tr("learn.challenge.none")],
+        }
+    return {
+        "id": "challenge",
+        "title": tr("learn.cs.challenge"),
+        "demands": demand_rows(tr, rules),
+        "items": [
+            tr("learn.cs.challenge.pass"),
+            tr("learn.cs.challenge.win"),
+            tr(f"learn.challenge.empty.{rules.challenge.empty_payer}"),
+            tr("learn.challenge.ten_stops") if rules.challenge.ten_stops else "",
+            collect_sentence(tr, rules),
+        ],
     }

@@ -79,9 +79,13 @@ def _minutes(tr: Texts, seconds: int) -> str:
     return amount.replace(".", ",") if tr.lang in ("fr", "de") else amount
 
 
+# The options that end a game early, each shown as a chip of its own when set.
+LIMITS = ("end.time_limit_s", "end.max_cards")
+
+
 def chips(tr: Texts, rules: Rules) -> list[str]:
     """The rule set in a few short labels: what may be slapped, what court cards demand, what a wrong slap
-    costs, what happens to a player without cards, and a time limit if there is one."""
+    costs, what happens to a player without cards, and a time or card limit if there is one."""
     s = rules.slaps
     on: list[str] = []
     for key in slap_keys(rules):
@@ -111,6 +115,8 @@ def chips(tr: Texts, rules: Rules) -> list[str]:
             if limit < 120
             else tr("rules.chip.time_limit", m=_minutes(tr, limit))
         )
+    if rules.end.max_cards:
+        out.append(tr("rules.chip.max_cards", n=rules.end.max_cards))
     return out
 
 
@@ -219,7 +225,9 @@ def rules_summary(lang: str, rules: Rules, players: int) -> Doc:
     changed = changes(tr, rules)
     summary = tr(f"preset.{rules.preset}")
     label = tr(f"preset.{rules.preset}.name")
-    table = [c for c in changed if c["table"]]
+    # The rules a table agrees on, and the limits that end its game (not table rules, yet the players must
+    # know them: a game stopped by a card limit nobody was told of ends by surprise).
+    table = [c for c in changed if c["table"] or c["key"] in LIMITS]
     # The preset's own sentence names its values (J1 Q2 ...): once a house rule a table agrees on differs,
     # it no longer describes the rules in force, so the line names the preset and the chips (the same words
     # as the chips drawn under it) that differ from the preset's.

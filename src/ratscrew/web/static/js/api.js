@@ -3,6 +3,8 @@
 // the server refuses any other type, so a page on another site cannot post to it with a plain form.
 // The checker takes an answer to be the type of the place it goes (`/** @type {Meta} */ const meta = await
 // getJSON(...)`, the shapes of types.d.ts): JSON is not checked at run time, the server's tests hold its shapes.
+// With the network gone, the browser's own words ("Failed to fetch") become the player's language's.
+import { t } from "./i18n.js";
 
 /**
  * @template [T=unknown]
@@ -11,7 +13,7 @@
  * @returns {Promise<T>}
  */
 export async function getJSON(url, headers = {}) {
-  const response = await fetch(url, { headers: { Accept: "application/json", ...headers } });
+  const response = await reach(url, { headers: { Accept: "application/json", ...headers } });
   return answer(response);
 }
 
@@ -24,12 +26,34 @@ export async function getJSON(url, headers = {}) {
  * @returns {Promise<T>}
  */
 export async function sendJSON(url, data, method = "POST", headers = {}) {
-  const response = await fetch(url, {
+  const response = await reach(url, {
     method,
     headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
     body: JSON.stringify(data ?? {}),
   });
   return answer(response);
+}
+
+/**
+ * A request sent; a network that cannot carry it is an OfflineError (an abort stays what it is).
+ * @param {string} url
+ * @param {RequestInit} init
+ */
+async function reach(url, init) {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new OfflineError();
+  }
+}
+
+/** No answer at all: the network is away. Its message says so in the player's language. */
+export class OfflineError extends Error {
+  constructor() {
+    super(t("app.offline"));
+    this.name = "OfflineError";
+  }
 }
 
 /**

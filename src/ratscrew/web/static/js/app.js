@@ -1,7 +1,7 @@
 // @ts-check
 // The page shell: loads the language and the rules metadata, then shows one page per address (#/...).
 import { loadLanguage, preferredLanguage, t, translate } from "./i18n.js";
-import { errorText, getJSON } from "./api.js";
+import { OfflineError, errorText, getJSON } from "./api.js";
 import { clear, h, shellElement } from "./dom.js";
 import { loadAccount, showAccountLink } from "./account.js";
 /** @import { Cleanup, Meta, PageModule } from "./types.js" */
@@ -162,9 +162,25 @@ async function show() {
     cleanup = await module.render(view, { ...context, meta, params });
   } catch (error) {
     console.error(error);
-    view.append(Object.assign(document.createElement("p"), { className: "error-box", textContent: `${t("app.error")} ${errorText(error)}` }));
+    view.append(failedPage(error));
   }
   translate(view);
+}
+
+/**
+ * What a page that could not be shown says instead. A module that did not come (the network is away) is
+ * said in words, with a button that tries again (the same link works once the network is back).
+ * @param {unknown} error
+ */
+function failedPage(error) {
+  const offline = error instanceof OfflineError || /dynamically imported module|importing a module script/i.test(errorText(error));
+  if (!offline) {
+    return h("p", { class: "error-box" }, `${t("app.error")} ${errorText(error)}`);
+  }
+  const retry = h("button", { type: "button", id: "retry-page" }, t("app.retry"));
+  retry.addEventListener("click", () => { show(); });
+  return h("section", { class: "panel not-found", id: "offline-page", role: "alert" },
+    h("h1", {}, t("app.offline_page")), h("p", {}, t("app.offline")), retry);
 }
 
 async function start() {

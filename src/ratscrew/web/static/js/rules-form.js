@@ -210,7 +210,10 @@ function optionField(opt, values, { idPrefix, editable, onChange }) {
 function numberField(opt, id, value, common, changed) {
   const number = h("input", { ...common, type: "number", inputmode: "numeric", min: opt.minimum, max: opt.maximum, value, step: 1 });
   const problem = h("small", { class: "option-problem", id: `${id}-problem`, hidden: true, "aria-live": "polite" });
-  const field = h("div", { class: "option" }, h("label", { for: id, title: opt.key }, fieldLabel(opt)), number, problem);
+  // A time's unit, as the declaration's name gives it (collect_delay_ms, time_limit_s), beside the number.
+  const unit = /_(ms|s)$/.exec(opt.key)?.[1];
+  const shown = unit ? h("span", { class: "option-number" }, number, h("span", { class: "option-unit" }, t(`rules.form.unit.${unit}`))) : number;
+  const field = h("div", { class: "option" }, h("label", { for: id, title: opt.key }, fieldLabel(opt)), shown, problem);
   const check = () => numberProblem(opt, number.value.trim(), number.validity.badInput);
   // While typing, a fixed value takes the complaint away at once; a new complaint waits for the change.
   number.addEventListener("input", () => { if (!check()) showProblem(field, ""); });

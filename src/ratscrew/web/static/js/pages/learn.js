@@ -249,7 +249,7 @@ function cheatsheetPage(doc) {
   /** @param {CheatBlock} b */
   const block = (b) => h("section", { class: `cs-block cs-${b.id}`, "aria-labelledby": `cs-${b.id}` },
     h("h2", { id: `cs-${b.id}` }, b.title),
-    b.demands ? h("ul", { class: "cs-demands", role: "list" }, b.demands.map((d) => h("li", {},
+    b.demands?.length ? h("ul", { class: "cs-demands", role: "list" }, b.demands.map((d) => h("li", {},
       drawnCard(d.card, "xs"), h("span", {}, h("strong", {}, d.name), " ", d.text)))) : null,
     b.patterns ? h("ul", { class: "cs-patterns", role: "list" }, b.patterns.map((p) => h("li", {},
       h("span", { class: "cs-pattern-name" }, p.name),

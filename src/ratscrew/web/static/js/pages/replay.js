@@ -7,7 +7,7 @@
 import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
 import { lang, t } from "../i18n.js";
-import { errorText, getJSON, sendJSON } from "../api.js";
+import { RequestError, errorText, getJSON, sendJSON } from "../api.js";
 import { cardFace, cardName } from "../cards.js";
 import { pref, setPref } from "../prefs.js";
 import { eventWords, newMemory, remember, verdictWords } from "../table/verdicts.js";
@@ -551,7 +551,10 @@ export async function render(view, ctx) {
     try {
       doc = await getJSON(`/api/games/${encodeURIComponent(id)}/record`);
     } catch (error) {
-      view.append(h("section", { class: "replay panel" }, h("h1", {}, t("replay.title")), h("p", { class: "error-box" }, errorText(error)),
+      // A game this server does not have is said in the player's words, not the server's English.
+      const missing = error instanceof RequestError && error.status === 404;
+      view.append(h("section", { class: "replay panel" }, h("h1", {}, t("replay.title")),
+        h("p", { class: "error-box", id: "replay-missing" }, missing ? t("replay.missing", { id }) : errorText(error)),
         h("a", { href: "#/history" }, t("replay.back"))));
       return cleanup;
     }

@@ -2,7 +2,7 @@
 // New game: who sits where (people or computers at a level), the house rules, the computers' pace; and
 // below it, playing online with friends.
 import { useStyles } from "../styles.js";
-import { h, clear, announce } from "../dom.js";
+import { h, clear, announce, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
 import { RequestError, errorText, getJSON, sendJSON } from "../api.js";
 import { cardBack, cardFace } from "../cards.js";
@@ -124,6 +124,8 @@ export async function render(view, ctx) {
     } catch (error) {
       errorBox.textContent = errorText(error);
       errorBox.hidden = false;
+      // Said where the player looks: the box is above the house rules, often far above a phone's screen.
+      errorBox.scrollIntoView({ block: "center", behavior: reducedMotion() ? "auto" : "smooth" });
     }
   }
 

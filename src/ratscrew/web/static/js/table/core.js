@@ -133,7 +133,7 @@ export function buildParts(model) {
   const clock = h("span", { class: "clock", role: "timer", "aria-label": t("game.clock") });
   const toast = h("div", { class: "toast", hidden: true, "aria-hidden": "true" });
   const pausedFlag = h("div", { class: "paused-flag", id: "paused-flag", hidden: true },
-    h("strong", {}, t("access.paused_title")), h("span", {}, t("access.paused_hint")));
+    h("strong", {}, t("access.paused_title")), h("span", {}, t(touchOnly() ? "access.paused_hint_touch" : "access.paused_hint")));
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" });
   const offline = offlineFlag();
   felt.append(seatList, center, toast, pausedFlag, offline);
@@ -162,4 +162,9 @@ function settings(model) {
       vibrateControl(),
       h("label", { class: "check" }, announceBox, " ", t("access.announce_cards")),
       h("p", { class: "hint" }, t("access.announce_hint"))));
+}
+
+/** A screen touched with no mouse nor keyboard to hand (a phone): its hints name no key. */
+function touchOnly() {
+  return matchMedia("(pointer: coarse)").matches && !matchMedia("(any-pointer: fine)").matches;
 }

@@ -47,7 +47,7 @@ export function buildSeats(core) {
     const el = h("div", { class: `seat${mine ? " mine" : ""}`, id: `seat-${index}`, role: "listitem", dataset: { seat: index } },
       stack,
       h("div", { class: "seat-info" },
-        h("span", { class: "seat-name", title: seat.name }, seat.name),
+        h("span", { class: "seat-name", title: seat.name }, nameParts(seat.name)),
         h("span", { class: "seat-badge" }, seatBadge(seat, index, yours)),
         h("span", { class: "seat-net" }),
         h("span", { class: "seat-count" }),
@@ -57,6 +57,18 @@ export function buildSeats(core) {
     parts.seatEls[index] = el;
     core.resized.observe(el);
   });
+}
+
+/**
+ * A name as a seat shows it: a trailing number ("Computer 3", "Ordinateur 12") kept whole after the rest, which
+ * alone is shortened when the seat is narrow ("Comp… 3"), so that two seats never look alike.
+ * @param {string} name
+ * @returns {(HTMLElement | string)[]}
+ */
+function nameParts(name) {
+  const numbered = /^(.*\S)(\s*\d+)$/.exec(name);
+  if (!numbered) return [name];
+  return [h("span", { class: "name-head" }, numbered[1]), h("span", { class: "name-tail" }, numbered[2])];
 }
 
 /**

@@ -217,8 +217,9 @@ export function renderPause({ model, parts }) {
  */
 export function renderClock({ model, parts }) {
   const { state, rules } = model;
-  if (!state || state.over || state.paused) return;
-  const ms = performance.now() - model.startedAt;
+  if (!state || state.over) return;
+  // Paused, the clock shows the time it stopped at (a page reloaded while paused has no other).
+  const ms = state.paused ? state.now || 0 : performance.now() - model.startedAt;
   const seconds = rules?.end?.time_limit_s;
   const limit = typeof seconds === "number" && seconds ? seconds * 1000 : 0;
   const shown = limit ? Math.max(0, limit - ms) : ms;

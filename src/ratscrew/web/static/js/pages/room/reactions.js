@@ -7,10 +7,11 @@
 import { h, announce } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { pref, setPref } from "../../prefs.js";
+import { icon } from "./icons.js";
 /** @import { ClientMessage, ReactionCode, ReactionMessage, RoomDoc, Seat } from "../../types.js" */
 
-/** @type {Record<ReactionCode, string>} each reaction's picture; its words are the catalogues' (room.react.CODE) */
-export const REACTIONS = { hi: "👋", nice: "👏", wow: "😮", oops: "😅", close: "😬", wait: "⏱️", gg: "🤝" };
+/** @type {Record<ReactionCode, string>} each reaction's picture (icons.js); its words are the catalogues' (room.react.CODE) */
+export const REACTIONS = { hi: "wave", nice: "star", wow: "wow", oops: "oops", close: "grimace", wait: "watch", gg: "heart" };
 export const SHOWN_MS = 2000;
 const PREF = "reactions";
 
@@ -34,12 +35,12 @@ export function reactionsShown() {
  */
 export function buildReactions(send) {
   const opener = h("button", { type: "button", class: "ghost small react-opener", id: "react-open", popovertarget: "react-panel",
-    title: t("room.react.title") }, h("span", { "aria-hidden": "true" }, "😀"), h("span", { class: "react-opener-text" }, t("room.react.title")));
+    title: t("room.react.title") }, icon("smile"), h("span", { class: "react-opener-text" }, t("room.react.title")));
   const note = h("p", { class: "hint react-note", id: "react-note", role: "status" });
   const panel = h("section", { class: "react-panel", id: "react-panel", popover: "auto", "aria-label": t("room.react.title") });
   const buttons = /** @type {[ReactionCode, string][]} */ (Object.entries(REACTIONS)).map(([code, picture]) => {
     const button = h("button", { type: "button", class: "secondary small react-button", id: `react-${code}`, dataset: { reaction: code } },
-      h("span", { "aria-hidden": "true" }, picture), " ", t(`room.react.${code}`));
+      icon(picture), " ", t(`room.react.${code}`));
     button.addEventListener("click", () => {
       note.textContent = "";
       send({ type: "react", reaction: code });
@@ -74,7 +75,7 @@ export function buildReactions(send) {
       if (!seat || !(message.reaction in REACTIONS)) return;
       seat.querySelector(".reaction-bubble")?.remove(); // a seat shows its latest reaction
       const bubble = h("span", { class: "reaction-bubble", "aria-hidden": "true", dataset: { reaction: message.reaction } },
-        h("span", { class: "reaction-picture" }, REACTIONS[message.reaction]), " ", words);
+        icon(REACTIONS[message.reaction]), " ", words);
       seat.append(bubble);
       setTimeout(() => bubble.remove(), SHOWN_MS);
       announce(t("room.react.said", { name: room.seats[message.seat]?.name ?? "", reaction: words }));

@@ -4,7 +4,7 @@
 // server, which answers with the whole match; the page draws it again and keeps polling for other phones.
 import { h, clear, announce } from "../../dom.js";
 import { t, tn } from "../../i18n.js";
-import { getJSON, sendJSON } from "../../api.js";
+import { RequestError, getJSON, sendJSON } from "../../api.js";
 import { forgetKey, keyHeaders, shareLink } from "./keys.js";
 import { clock, confirmButton, describeError, errorBox, handIcon, listText, matchTitle, presetLabel, withKeys } from "./parts.js";
 import { nest, rulesHolderDrawer } from "./rules.js";
@@ -30,7 +30,8 @@ export async function renderMatch(view, ctx, id) {
   } catch (error) {
     view.append(h("div", { class: "panel sk-missing" },
       h("h1", {}, t("scores.missing.title")),
-      h("p", {}, `${t("scores.missing.text")} (${describeError(error)})`),
+      // Not found is all the page says (the server's words would say it again, in English); else why not.
+      h("p", {}, error instanceof RequestError && error.status === 404 ? t("scores.missing.text") : describeError(error)),
       h("a", { class: "button", href: "#/scores" }, t("scores.back"))));
     return null;
   }

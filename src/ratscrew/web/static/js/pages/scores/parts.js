@@ -4,6 +4,7 @@
 import { h, announce } from "../../dom.js";
 import { t, lang } from "../../i18n.js";
 import { cardName, rankLabel, suitGlyph } from "../../cards.js";
+import { OfflineError } from "../../api.js";
 /** @import { CardText, Meta } from "../../types.js" */
 
 export const MIN_PLAYERS = 2;
@@ -114,7 +115,7 @@ export function withKeys(text) {
  * @returns {string}
  */
 export function describeError(error) {
-  if (error instanceof TypeError) return t("scores.error.offline");
+  if (error instanceof TypeError || error instanceof OfflineError) return t("scores.error.offline");
   return (error instanceof Error && error.message) || String(error);
 }
 

@@ -89,11 +89,25 @@ async def test_p_pauses_the_table_and_resumes_it_where_it_stopped(tmp_path: Path
         assert "The game is paused." in text and "Paused" in text and "P resume" in text
         await pilot.press("f")  # refused here, as the page refuses it, with the reason
         await settle(pilot)
-        assert "Nothing moves until you resume" in await shown(pilot, app)
+        text = await shown(pilot, app)
+        assert "Nothing moves until you resume: press P." in text and "Resume button" not in text  # no such button
         await pilot.press("p")
         await until(pilot, lambda: not table(app).paused, "the resume")
         await advance(pilot, clock, 3000, step=100)
         assert table(app).cards > cards
+        assert "Nothing moves until you resume" not in await shown(pilot, app)  # said while paused, not after
+    await app.close()
+
+
+@own_loop
+async def test_two_people_alone_at_one_keyboard_play_each_other(tmp_path: Path) -> None:
+    # No computer unless one is asked for (--people 2 alone): the title says who plays.
+    app, _ = local_app(tmp_path, people=("Ana", "Ben"), levels=(), seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: my_turn(app, 0), "the deal")
+        assert app.model.room is not None and len(app.model.room.seats) == 2
+        text = await shown(pilot, app)
+        assert "two at one keyboard" in text and "against the computer" not in text
     await app.close()
 
 

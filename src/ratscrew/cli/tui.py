@@ -23,10 +23,10 @@ ONLINE_ONLY = ("server", "watch", "seat")
 @click.command()
 @click.option(
     "--bots",
-    default="medium",
-    show_default=True,
+    default=None,
     metavar="LEVEL,...",
-    help="The computers at the table, one level each (easy, medium, hard, expert, match): one to eleven.",
+    help="The computers at the table, one level each (easy, medium, hard, expert, match), up to eleven, or none "
+    "[default: one medium computer for one person, none for two].",
 )
 @click.option("--people", type=click.IntRange(1, 2), default=1, show_default=True, help="People at this keyboard.")
 @click.option("--name", "names", multiple=True, metavar="NAME", help="Your name at the table (repeat for two people).")
@@ -62,7 +62,7 @@ def tui(**options: object) -> None:
         raise MalformedInput(
             f"the terminal table needs Textual ({exc.name} is missing): pip install 'ratscrew[tui]'"
         ) from None
-    from ratscrew.tui.local import make_setup, parse_levels
+    from ratscrew.tui.local import chosen_levels, make_setup
     from ratscrew.tui.online import parse_address
     from ratscrew.tui.run import Local, Online, language, plain_wanted
     from ratscrew.tui.words import Words
@@ -87,7 +87,7 @@ def tui(**options: object) -> None:
         seed = options["seed"]
         setup = make_setup(
             named,
-            parse_levels(str(options["bots"])),
+            chosen_levels(_text(options["bots"]), people),
             rules,
             float(str(options["pace"])),
             seed if isinstance(seed, int) else None,
@@ -107,7 +107,7 @@ def default_data_dir() -> Path:
 def check_options(options: dict[str, object]) -> None:
     """The options of a game against the computer and those of an online room do not mix."""
     given = {name for name, value in options.items() if value is not None and value is not False and value != ()}
-    defaults = {"bots": "medium", "people": 1, "pace": 1.0}
+    defaults = {"people": 1, "pace": 1.0}
     given -= {name for name, value in defaults.items() if options.get(name) == value}
     if options.get("join") is not None:
         local = sorted(given & set(LOCAL_ONLY))

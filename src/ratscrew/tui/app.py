@@ -339,7 +339,7 @@ class TableApp(App[int]):
         if table is None or table.over or seat not in self.model.yours:
             return False
         if table.paused:
-            self.model.banner = Line(self.words.t("access.paused_hint"), Tone.MUTED)
+            self.model.banner = Line(self.words.t("tui.paused_hint"), Tone.MUTED)
             self.refresh_table()
             return False
         return True
@@ -349,6 +349,8 @@ class TableApp(App[int]):
         room, table = model.room, model.table
         if room is None or not room.pausable or table is None or table.over or not model.yours:
             return
+        if table.paused and self.model.banner is not None and self.model.banner.text == self.words.t("tui.paused_hint"):
+            self.model.banner = None  # resuming: the line that said how to resume has had its day
         self.send(wire.Pause(not table.paused))
 
     def _after_game(self, key: str) -> None:

@@ -62,6 +62,26 @@ def parse_levels(text: str) -> tuple[str, ...]:
     return tuple(resolve(level).name for level in levels)
 
 
+def chosen_levels(text: str | None, people: int) -> tuple[str, ...]:
+    """The computers of a game: ``--bots`` as given, else one Medium computer for one person and none for two
+    (two people at one keyboard play each other, as on the browser's shared screen); ``none`` asks for none.
+
+    >>> chosen_levels(None, 1), chosen_levels(None, 2), chosen_levels("none", 2), chosen_levels("hard", 2)
+    (('medium',), (), (), ('hard',))
+    >>> chosen_levels("none", 1)
+    Traceback (most recent call last):
+    ...
+    ratscrew.errors.MalformedInput: --bots none leaves one person alone at the table: name a level, or add --people 2
+    """
+    if text is None:
+        return ("medium",) if people == 1 else ()
+    if text.strip().lower() == "none":
+        if people < 2:
+            raise MalformedInput("--bots none leaves one person alone at the table: name a level, or add --people 2")
+        return ()
+    return parse_levels(text)
+
+
 def make_setup(names: tuple[str, ...], levels: tuple[str, ...], rules: Rules, pace: float, seed: int | None) -> Setup:
     """The seats checked as the browser's game form is (``web/games.py``): one or two people, two to twelve seats."""
     seats = len(names) + len(levels)

@@ -76,8 +76,10 @@ class TopLine(Part):
             if view.keys.online:
                 parts.append(words.t("tui.title.room", code=room.code))
                 parts.append(words.t("room.net.online" if model.connected else "room.net.reconnecting"))
-            else:
+            elif any(seat.kind == "bot" for seat in room.seats):
                 parts.append(words.t("tui.title.local"))
+            else:
+                parts.append(words.t("tui.title.shared"))
         text = Text(" · ".join(parts))
         table = model.table
         if table is not None and table.paused and not table.over:

@@ -271,3 +271,17 @@ def test_rules_as_a_value_or_as_a_name_and_typed_changes_give_the_same_study() -
     assert by_value.figures == by_name.figures
     with pytest.raises(MalformedInput, match=r"slaps\.run"):
         api.simulate(sets={"slaps.run": 9}, games=2)
+
+
+def test_a_seat_or_a_cell_out_of_range_is_refused_not_counted_from_the_end() -> None:
+    # Seats count from 1 and cells from 0: Python's negative or zero index would give another one's figures.
+    study = api.simulate(players=2, games=20, seed=1, workers=1)
+    assert study.win_rate(1).value + study.win_rate(2).value == pytest.approx(1)
+    for seat in (0, -1, 3):
+        with pytest.raises(ValueError, match=f"no seat {seat}: seats are numbered from 1, here 1 to 2"):
+            study.win_rate(seat)
+    for cell in (-1, 1):
+        with pytest.raises(ValueError, match=f"no cell {cell}: this study's cells are numbered 0 to 0"):
+            study.mean("mean_cards", cell=cell)
+    with pytest.raises(ValueError, match="play it with rows=True"):
+        api.simulate(players=2, games=5, seed=1, workers=1, rows=False).to_pandas()

@@ -31,7 +31,7 @@ _SEAT_FIGURES = (
 def game_table(run: GridRun, cells: Sequence[DesignCell] | None) -> Table:
     """One row per game of ``run`` (played with ``keep_rows``), in replicate, deal, cell, rotation order."""
     if run.rows is None:
-        raise ValueError("this run kept no per-game rows: play it with keep_rows=True")
+        raise ValueError("this run kept no per-game rows: play it with rows=True")
     seats = max(len(c.levels) for c in run.cells)
     varied = [k for k in (cells[0].chosen if cells else {}) if k != "players"]
     table: Table = {
@@ -129,10 +129,17 @@ class Study:
 
     def chosen(self, cell: int) -> dict[str, Value]:
         """The varied values that make cell ``cell`` (empty for a plain run)."""
-        return dict(self.cells[cell].chosen) if self.cells else {}
+        return dict(self.cells[self._cell(cell)].chosen) if self.cells else {}
 
     def summary(self, cell: int = 0, replicate: int | None = None) -> Summary:
-        return self.run.summary(cell, replicate)
+        return self.run.summary(self._cell(cell), replicate)
+
+    def _cell(self, cell: int) -> int:
+        """A cell's number checked: Python's counting from the end would give another cell's figures."""
+        count = len(self.run.cells)
+        if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < count:
+            raise ValueError(f"no cell {cell!r}: this study's cells are numbered 0 to {count - 1}")
+        return cell
 
     def mean(self, name: str, cell: int = 0) -> Estimate:
         """A mean per game (``mean_cards``, ``mean_minutes``, ``mean_tricks``, ``piles_by_slap``,
@@ -145,6 +152,9 @@ class Study:
     def win_rate(self, seat: int, cell: int = 0, *, by_player: bool = False) -> Estimate:
         """Seat ``seat``'s share of the games (from 1), or with ``by_player`` the share of the line-up's
         player ``seat`` wherever it sat (the same without rotation)."""
+        seats = len(self.run.cells[self._cell(cell)].levels)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= seats:
+            raise ValueError(f"no seat {seat!r}: seats are numbered from 1, here 1 to {seats}")
         return self.summary(cell).tally.win_share(seat - 1, by_player=by_player)
 
     def contrast(self, a: int, b: int) -> Contrast:

@@ -114,9 +114,11 @@ def test_a_landing_card_is_not_drawn_again_mid_flight(table: Page) -> None:
     cut = [x["number"] for x in landings if x["end"] == "cut short"]
     assert not cut, f"{len(cut)} of {len(landings)} landings were cut short by the pile drawn again: cards {cut}"
     for landing in landings:
-        # Frame by frame the card only comes nearer its place on the pile: never shown there, then back at its seat.
+        # Frame by frame the card only comes nearer its place on the pile: never shown there, then back at its seat
+        # (a jump of some 200 px). A few pixels either way are the pile settling as its count line changes: a CI run
+        # saw one card reach 0 and rest 3.9 px off.
         distances = [math.hypot(x, y) for x, y in landing["frames"]]
-        assert all(b <= a + 2 for a, b in itertools.pairwise(distances)), (landing["number"], distances)
+        assert all(b <= a + 8 for a, b in itertools.pairwise(distances)), (landing["number"], distances)
     assert any(len(x["frames"]) >= 3 and math.hypot(*x["frames"][0]) > 100 for x in landings), landings
 
 

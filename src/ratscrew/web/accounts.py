@@ -173,6 +173,19 @@ def signed_in(request: Request) -> Current:
     return found
 
 
+async def confirm_password(request: Request, account: Account, password: str, field: str) -> None:
+    """The signed-in account's own password asked again (to change it, or to delete the account): counted as a
+    guess by the limits like a sign-in, and refused in ``field``'s words when wrong."""
+
+    async def check() -> bool:
+        stored = accounts_of(request).password_of(account)
+        ok: bool = await in_thread(verify, stored, password) if stored else False
+        return ok
+
+    if not await checked(request, name_key(account.name), check):
+        raise wrong_password(field)
+
+
 async def change_password(request: Request) -> Response:
     found = signed_in(request)
     example = '{"current": "the password now", "password": "the new one"}'
@@ -181,14 +194,7 @@ async def change_password(request: Request) -> Response:
     now = check_password(doc.get("current"), "current")
     new = check_password(doc.get("password"))
     store, account = accounts_of(request), found.session.account
-
-    async def check() -> bool:
-        stored = store.password_of(account)
-        ok: bool = await in_thread(verify, stored, now) if stored else False
-        return ok
-
-    if not await checked(request, name_key(account.name), check):
-        raise wrong_password("current")
+    await confirm_password(request, account, now, "current")
     store.set_password(account, await in_thread(hash_password, new), keep=found.token)
     return answer(found)
 
@@ -200,14 +206,7 @@ async def delete_account(request: Request) -> Response:
     only(doc, ("password",), example)
     password = check_password(doc.get("password"))
     store, account = accounts_of(request), found.session.account
-
-    async def check() -> bool:
-        stored = store.password_of(account)
-        ok: bool = await in_thread(verify, stored, password) if stored else False
-        return ok
-
-    if not await checked(request, name_key(account.name), check):
-        raise wrong_password("password")
+    await confirm_password(request, account, password, "password")
     store.delete(account)
     response = answer(None)
     clear_session_cookie(response, request)

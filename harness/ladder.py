@@ -157,6 +157,8 @@ def run_ladder(
                 heapq.heappush(due, (now + rest, order, entrant.player or 0))
                 order += 1
         run.longest_pool = max(run.longest_pool, len(matchmaker.waiting(pool)))
+        for waiting in matchmaker.waiting(pool):
+            matchmaker.seen(waiting.entrant.who)  # every waiting page asks where its person stands
         for seating in matchmaker.tick():
             run.waits_ms.extend(seating.waited)
             seats = [by_id[e.player or 0] for e in seating.players]

@@ -11,7 +11,15 @@ import pytest
 
 from ratscrew.errors import Conflict, Forbidden, NotFound
 from ratscrew.ladder.matching import Entrant, Pool, TableSize, Waiting, accepted_gap, groups
-from ratscrew.ladder.matchmaker import AlreadyPlaying, LocalMatchmaking, Matchmaker, Seating
+from ratscrew.ladder.matchmaker import (
+    GONE_AFTER_MS,
+    AlreadyPlaying,
+    LocalMatchmaking,
+    Matchmaker,
+    Placed,
+    Seating,
+    Ticket,
+)
 from ratscrew.table.clock import VirtualClock
 
 DUEL = Pool(TableSize.TWO, rated=False, preset="standard")
@@ -26,6 +34,17 @@ def person(who: str, points: float = 1500.0, player: int | None = None) -> Entra
 
 def names(seatings: list[Seating]) -> list[list[str]]:
     return [[e.who for e in s.players] for s in seatings]
+
+
+def wait(mm: Matchmaker, clock: VirtualClock, ms: int) -> None:
+    """Let ``ms`` pass while every waiting page keeps asking where its person stands, once a second."""
+    while ms > 0:
+        step = min(ms, 1000)
+        clock.advance(step)
+        ms -= step
+        for pool in (DUEL, RATED, FEW, RATED_FEW):
+            for waiting in mm.waiting(pool):
+                mm.seen(waiting.entrant.who)
 
 
 @pytest.fixture
@@ -46,7 +65,7 @@ def test_two_people_in_an_unrated_pool_are_seated_at_once_first_come_first_seate
 ) -> None:
     mm.join(Entrant("ann"), DUEL)
     assert mm.tick() == []
-    clock.advance(3000)
+    wait(mm, clock, 3000)
     mm.join(Entrant("bob"), DUEL)
     mm.join(Entrant("cid"), DUEL)
     (table,) = mm.tick()
@@ -65,12 +84,12 @@ def test_pools_of_other_presets_or_sizes_never_mix(mm: Matchmaker) -> None:
 def test_three_to_four_seats_four_at_once_and_three_after_five_seconds(mm: Matchmaker, clock: VirtualClock) -> None:
     for who in ("a", "b", "c"):
         mm.join(Entrant(who), FEW)
-    clock.advance(4999)
+    wait(mm, clock, 4999)
     assert mm.tick() == []
     mm.join(Entrant("d"), FEW)
     mm.join(Entrant("e"), FEW)
     assert names(mm.tick()) == [["a", "b", "c", "d"]]
-    clock.advance(5000)
+    wait(mm, clock, 5000)
     mm.join(Entrant("f"), FEW)
     assert mm.tick() == []  # two are not a table of three
     mm.join(Entrant("g"), FEW)
@@ -96,16 +115,16 @@ def test_the_accepted_gap_widens_with_the_wait() -> None:
 def test_rated_players_far_apart_are_seated_once_the_gap_has_grown_to_them(mm: Matchmaker, clock: VirtualClock) -> None:
     mm.join(person("ann", 1500), RATED)
     mm.join(person("bob", 1700), RATED)
-    clock.advance(9999)
+    wait(mm, clock, 9999)
     assert mm.tick() == []
-    clock.advance(1)  # 10 s: 100 + 10 * 10 = 200 points
+    wait(mm, clock, 1)  # 10 s: 100 + 10 * 10 = 200 points
     (table,) = mm.tick()
     assert table.rated and table.waited == (10_000, 10_000)
 
 
 def test_rated_pairing_prefers_the_closest_rating(mm: Matchmaker, clock: VirtualClock) -> None:
     mm.join(person("ann", 1500), RATED)
-    clock.advance(1000)
+    wait(mm, clock, 1000)
     mm.join(person("far", 1590), RATED)
     mm.join(person("near", 1480), RATED)
     mm.join(person("other", 1560), RATED)
@@ -114,7 +133,7 @@ def test_rated_pairing_prefers_the_closest_rating(mm: Matchmaker, clock: Virtual
 
 def test_someone_who_waited_long_accepts_a_newcomer_further_away(mm: Matchmaker, clock: VirtualClock) -> None:
     mm.join(person("ann", 1500), RATED)
-    clock.advance(30_000)  # 400 points by now
+    wait(mm, clock, 30_000)  # 400 points by now
     assert mm.tick() == []
     mm.join(person("new", 1850), RATED)  # the newcomer alone would accept 100
     assert names(mm.tick()) == [["ann", "new"]]
@@ -126,7 +145,7 @@ def test_a_rated_table_of_three_keeps_everyone_within_the_gap_of_each_other(
     mm.join(person("ann", 1500), RATED_FEW)
     mm.join(person("low", 1410), RATED_FEW)
     mm.join(person("high", 1590), RATED_FEW)  # each within 100 of ann, 180 from each other
-    clock.advance(5000)  # ann accepts 150: not both
+    wait(mm, clock, 5000)  # ann accepts 150: not both
     assert mm.tick() == []
     mm.join(person("mid", 1520), RATED_FEW)
     assert names(mm.tick()) == [["ann", "mid", "low"]]
@@ -140,10 +159,10 @@ def test_after_twenty_seconds_a_waiting_person_may_take_computers_and_the_game_i
 ) -> None:
     mm.join(person("ann", 1500), RATED)
     mm.join(person("bob", 2500), RATED)
-    clock.advance(19_999)
+    wait(mm, clock, 19_999)
     with pytest.raises(Conflict, match="after 20 s"):
         mm.take_computers("ann")
-    clock.advance(1)
+    wait(mm, clock, 1)
     table = mm.take_computers("ann")
     assert [e.who for e in table.players] == ["ann"] and table.computers == 1
     assert not table.rated
@@ -154,7 +173,7 @@ def test_after_twenty_seconds_a_waiting_person_may_take_computers_and_the_game_i
 
 def test_a_table_of_three_to_four_with_computers_has_three_seats(mm: Matchmaker, clock: VirtualClock) -> None:
     mm.join(Entrant("ann"), FEW)
-    clock.advance(20_000)
+    wait(mm, clock, 20_000)
     assert mm.take_computers("ann").computers == 2
 
 
@@ -247,3 +266,33 @@ def test_the_web_layer_sees_the_same_pools_through_the_async_interface(clock: Vi
     with ThreadPoolExecutor(1) as thread:  # its own thread: a browser test's loop may hold this one
         made = thread.submit(lambda: asyncio.run(play())).result(timeout=60)
     assert names(made) == [["ann", "bob"]]
+
+
+def test_a_page_that_stops_asking_is_taken_out_of_its_pool(mm: Matchmaker, clock: VirtualClock) -> None:
+    mm.join(Entrant("ann"), DUEL)
+    mm.join(Entrant("bob"), FEW)
+    for _ in range(3):
+        clock.advance(GONE_AFTER_MS // 2)
+        mm.seen("ann")  # ann's page asks; bob's was closed
+        mm.tick()
+    assert [w.entrant.who for w in mm.waiting(DUEL)] == ["ann"]
+    assert mm.waiting(FEW) == () and mm.where("bob") is None
+    mm.join(Entrant("cid"), DUEL)
+    (table,) = mm.tick()
+    assert [e.who for e in table.players] == ["ann", "cid"]
+
+
+def test_a_table_placed_in_its_room_gives_each_person_their_own_ticket(mm: Matchmaker) -> None:
+    mm.join(Entrant("ann"), DUEL)
+    mm.join(Entrant("bob"), DUEL)
+    (table,) = mm.tick()
+    assert mm.where("ann") == table  # seated, its room not open yet
+    mm.place(table.table, {"ann": Ticket("ROOM01", 0, "t-ann"), "bob": Ticket("ROOM01", 1, "t-bob")})
+    assert mm.where("bob") == Placed(table, Ticket("ROOM01", 1, "t-bob"))
+    with pytest.raises(NotFound):
+        mm.place(999, {})
+    mm.release("bob")
+    assert mm.where("bob") is None
+    assert isinstance(mm.where("ann"), Placed)
+    mm.done(table.table)
+    assert mm.where("ann") is None

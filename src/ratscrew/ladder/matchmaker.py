@@ -6,6 +6,11 @@ is refused, leaving is one call, and a table's people are free again once the we
 over (``done``) or one of them has left it (``release``). What to seat is decided by ``matching.groups``;
 the web layer calls ``tick`` on every arrival and every second (the accepted gaps widen with time).
 
+A waiting page says it is still there (``seen``) each time it asks where its person stands; one silent for
+``GONE_AFTER_MS`` (a closed page) is taken out of its pool at the next ``tick``. Once the web layer has
+opened a room for a table it says where each person sits (``place``), and ``where`` then answers with their
+:class:`Placed` ticket, which the person's page (on whichever worker it asks) uses to join the room.
+
 ``Matchmaking`` is the interface the web layer uses: this process's pools (:class:`LocalMatchmaking`) and a
 pool kept in Redis, shared by every worker, answer it alike, deciding with the same ``matching`` functions.
 """
@@ -29,6 +34,7 @@ from ratscrew.ladder.matching import (
 from ratscrew.table.clock import Clock
 
 TICK_MS = 1000  # how often the web layer should call tick(): the gaps widen 10 points a second
+GONE_AFTER_MS = 10_000  # a waiting person whose page has not asked for this long has closed it
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,23 @@ class Seating:
         return self.pool.rated and self.computers == 0
 
 
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """Where one person of a table sits: the room's code, their seat and the token that holds it."""
+
+    room: str
+    seat: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A person's table once its room is open: the seating, and their own ticket to it."""
+
+    seating: Seating
+    ticket: Ticket
+
+
 class AlreadyPlaying(Conflict):
     """The person already waits in a pool or sits at a table the matchmaker made."""
 
@@ -57,6 +80,8 @@ class Matchmaker:
         self.clock = clock
         self._pools: dict[Pool, dict[str, Waiting]] = {}  # each in the order people came
         self._where: dict[str, Waiting | Seating] = {}
+        self._seen: dict[str, Millis] = {}  # when each waiting person's page last asked
+        self._tickets: dict[str, Ticket] = {}  # the placed people's tickets
         self._tables: dict[int, Seating] = {}
         self._numbers = itertools.count(1)
 
@@ -72,7 +97,13 @@ class Matchmaker:
         waiting = Waiting(entrant, pool, self.clock.now())
         self._pools.setdefault(pool, {})[entrant.who] = waiting
         self._where[entrant.who] = waiting
+        self._seen[entrant.who] = waiting.since
         return waiting
+
+    def seen(self, who: str) -> None:
+        """The person's page is still there (it asked where they stand)."""
+        if isinstance(self._where.get(who), Waiting):
+            self._seen[who] = self.clock.now()
 
     def leave(self, who: str) -> bool:
         """Stop waiting (a press of the button, or a closed page); False if they were not waiting."""
@@ -85,6 +116,9 @@ class Matchmaker:
     def tick(self) -> list[Seating]:
         """Make every table the pools allow now."""
         now = self.clock.now()
+        for who, last in list(self._seen.items()):
+            if now - last >= GONE_AFTER_MS:
+                self.leave(who)
         made = []
         for pool, waiting in list(self._pools.items()):
             for group in groups(pool, list(waiting.values()), now):
@@ -105,6 +139,15 @@ class Matchmaker:
             )
         return self._seat(where.pool, (where,), computers=where.pool.size.fewest - 1, now=now)
 
+    def place(self, table: int, tickets: dict[str, Ticket]) -> None:
+        """The table's room is open: each of its people (by ``who``) sits where their ticket says."""
+        seating = self._tables.get(table)
+        if seating is None:
+            raise NotFound(f"no table {table}")
+        for entrant in seating.players:
+            if self._where.get(entrant.who) is seating and entrant.who in tickets:
+                self._tickets[entrant.who] = tickets[entrant.who]
+
     def done(self, table: int) -> None:
         """The table's game is over: its people may join a pool again."""
         seating = self._tables.pop(table, None)
@@ -113,14 +156,21 @@ class Matchmaker:
         for entrant in seating.players:
             if self._where.get(entrant.who) is seating:
                 del self._where[entrant.who]
+                self._tickets.pop(entrant.who, None)
 
     def release(self, who: str) -> None:
         """The person left their table for good (a stand-in holds the seat): they may join a pool again."""
         if isinstance(self._where.get(who), Seating):
             del self._where[who]
+            self._tickets.pop(who, None)
 
-    def where(self, who: str) -> Waiting | Seating | None:
-        return self._where.get(who)
+    def where(self, who: str) -> Waiting | Seating | Placed | None:
+        """Where the person stands: waiting, at a table whose room is not open yet, placed at it, or nowhere."""
+        where = self._where.get(who)
+        ticket = self._tickets.get(who)
+        if isinstance(where, Seating) and ticket is not None:
+            return Placed(where, ticket)
+        return where
 
     def waiting(self, pool: Pool) -> tuple[Waiting, ...]:
         """The people waiting in ``pool``, in the order they came."""
@@ -148,6 +198,7 @@ class Matchmaker:
         if not pool:
             del self._pools[waiting.pool]
         del self._where[waiting.entrant.who]
+        self._seen.pop(waiting.entrant.who, None)
 
 
 class Matchmaking(Protocol):
@@ -157,15 +208,19 @@ class Matchmaking(Protocol):
 
     async def leave(self, who: str) -> bool: ...
 
+    async def seen(self, who: str) -> None: ...
+
     async def tick(self) -> list[Seating]: ...
 
     async def take_computers(self, who: str) -> Seating: ...
+
+    async def place(self, table: int, tickets: dict[str, Ticket]) -> None: ...
 
     async def done(self, table: int) -> None: ...
 
     async def release(self, who: str) -> None: ...
 
-    async def where(self, who: str) -> Waiting | Seating | None: ...
+    async def where(self, who: str) -> Waiting | Seating | Placed | None: ...
 
 
 class LocalMatchmaking:
@@ -180,11 +235,17 @@ class LocalMatchmaking:
     async def leave(self, who: str) -> bool:
         return self.matchmaker.leave(who)
 
+    async def seen(self, who: str) -> None:
+        self.matchmaker.seen(who)
+
     async def tick(self) -> list[Seating]:
         return self.matchmaker.tick()
 
     async def take_computers(self, who: str) -> Seating:
         return self.matchmaker.take_computers(who)
+
+    async def place(self, table: int, tickets: dict[str, Ticket]) -> None:
+        self.matchmaker.place(table, tickets)
 
     async def done(self, table: int) -> None:
         self.matchmaker.done(table)
@@ -192,5 +253,5 @@ class LocalMatchmaking:
     async def release(self, who: str) -> None:
         self.matchmaker.release(who)
 
-    async def where(self, who: str) -> Waiting | Seating | None:
+    async def where(self, who: str) -> Waiting | Seating | Placed | None:
         return self.matchmaker.where(who)

@@ -4,6 +4,8 @@ computers in a room, checked against a reading of the same records from their ev
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from harness.profiles import missed_from_events, room_game
@@ -14,7 +16,7 @@ from ratscrew.record import Record
 from ratscrew.rules import Rules
 
 
-def record(rules: Rules, hands: list[str], actions: list[Action]) -> Record:
+def record(rules: Rules, hands: list[str], actions: Sequence[Action]) -> Record:
     dealt = tuple(tuple(parse_cards(hand)) for hand in hands)
     return Record(rules, len(hands), hands=dealt, actions=tuple(actions))
 

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ratscrew.cards import Card
 from ratscrew.engine.events import CardTurned, GameOver, PileWon, PlayerOut, WonBy
+from ratscrew.ladder.places import places, rated_result
+from ratscrew.ladder.stats import note_game
+from ratscrew.ladder.store import RatingStore
 from ratscrew.patterns import find_matches
 from ratscrew.record import Record
 from ratscrew.rooms.core import Phase, RoomCore
@@ -90,3 +94,16 @@ def missed_from_events(record: Record, seat: int) -> dict[str, tuple[int, int]]:
                     close(False)
                 showing = ()
     return counts
+
+
+def finish(path: Path, game: Finished, seats: Sequence[int | None], *, rated: bool) -> None:
+    """What the server does with a finished game where signed-in people sat (accounts ``seats``, None for a
+    computer or a guest): a rated one moves their ratings (``RatingStore.record``), and every one is noted
+    for their profiles (``note_game``)."""
+    summary = game.summary
+    if rated:
+        place = places(summary.out_order, [p.cards for p in summary.players])
+        result = rated_result(game.game_id, seats, place)
+        if result is not None:
+            RatingStore(path).record(result)
+    note_game(path, game.game_id, seats, summary, game.record, rated)

@@ -109,33 +109,29 @@ def finish(path: Path, game: Finished, seats: Sequence[int | None], *, rated: bo
     note_game(path, game.game_id, seats, summary, game.record, rated)
 
 
-@dataclass(frozen=True)
-class Ladder:
-    """Players made for the profile pages' tests and bench: their names and account ids."""
-
-    ids: dict[str, int]
-
-
 def seed_ladder(path: Path, ids: dict[str, int], *, duels: int = 30, seed: int = 0) -> None:
     """Real games between the accounts ``ids`` (name to id), rated and noted as the server does at their end:
     ``duels`` two-player games between the first two players and between the next two (enough to settle their
-    ratings), three rated tables of three, and two duels between the last player and the fourth (the last is
-    still provisional). Computers
+    ratings), two more between the first two under house rules whose six-nine no drill deals, three rated
+    tables of three, and two duels between the last player and the fourth (the last is still provisional). Computers
     play every seat, of levels that differ, so the games have winners and misses both ways."""
     names = list(ids)
     first, second, third, fourth, last = (ids[name] for name in names[:5])
     levels = (("hard", "medium"), ("medium", "hard"), ("expert", "medium"))
     n = 0
 
-    def play(rules: str, seats: Sequence[int | None], chosen: Sequence[str]) -> None:
+    def play(rules: Rules, seats: Sequence[int | None], chosen: Sequence[str]) -> None:
         nonlocal n
         n += 1
-        finish(path, room_game(Rules.build(rules), chosen, seed + n, code=f"L{seed}X{n}"), seats, rated=True)
+        finish(path, room_game(rules, chosen, seed + n, code=f"L{seed}X{n}"), seats, rated=True)
 
+    standard, bicycle = Rules.build("standard"), Rules.build("bicycle")
     for i in range(duels):
-        play("standard", [first, second], levels[i % 3])
-        play("standard", [third, fourth], levels[(i + 1) % 3])
-    for _ in range(3):
-        play("bicycle", [first, third, second], ("medium", "hard", "medium"))
+        play(standard, [first, second], levels[i % 3])
+        play(standard, [third, fourth], levels[(i + 1) % 3])
     for _ in range(2):
-        play("standard", [last, fourth], ("medium", "hard"))
+        play(Rules.build("standard", {"slaps.six_nine": True}), [first, second], ("medium", "hard"))
+    for _ in range(3):
+        play(bicycle, [first, third, second], ("medium", "hard", "medium"))
+    for _ in range(2):
+        play(standard, [last, fourth], ("medium", "hard"))

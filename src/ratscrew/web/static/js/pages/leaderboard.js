@@ -20,7 +20,7 @@ const SIZES = [
  * @param {{ id: string, caption: string, ranked: boolean }} options
  */
 function board(players, { id, caption, ranked }) {
-  return h("div", { class: "table-scroll" },
+  return h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": caption },
     h("table", { class: "leaderboard-table", id },
       h("caption", { class: "visually-hidden" }, caption),
       h("thead", {}, h("tr", {},

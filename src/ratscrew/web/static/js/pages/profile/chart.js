@@ -84,9 +84,11 @@ export function ratingChart(history, { id, size }) {
 function ratingTable(history) {
   const shown = history.slice(-ROWS).reverse();
   const first = history.length - shown.length; // games before those shown
+  const title = tn("profile.chart.table", shown.length);
+  // On a narrow screen the table scrolls sideways in its box, which the keyboard can reach and scroll too.
   return h("details", { class: "chart-numbers" },
-    h("summary", {}, tn("profile.chart.table", shown.length)),
-    h("div", { class: "table-scroll" },
+    h("summary", {}, title),
+    h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": title },
       h("table", {},
         h("thead", {}, h("tr", {},
           ["profile.chart.game", "profile.chart.when", "profile.chart.place", "profile.chart.change", "profile.chart.rating"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -209,3 +210,20 @@ def test_rotated_seats_on_a_terminal_name_players_not_seats() -> None:
     assert "player 1 (hard) wins, any seat" in done.stdout
     assert "seat 1 wins" in done.stdout and "seat 1 (hard)" not in done.stdout
     assert re.search(r"seat 1 wins .*% ± [\d.]+ \([\d.]+ to [\d.]+%\)", done.stdout)  # the 95% interval
+
+
+def test_a_grid_printed_into_a_pipe_keeps_every_figure_whole() -> None:
+    # A notebook's `!ratscrew simulate` or `| less` is not a terminal: Rich once gave it 80 columns, and a grid
+    # of three keys came out as "316…". The JSON has every figure: each must be in the table as it is there.
+    args = ["--games", "20", "--seed", "3", "--workers", "1", "--vary", "players=2,3"]
+    args += ["--vary", "slapping.penalty_cards=1,2", "--vary", "bots=easy,hard"]
+    env = {**os.environ, "COLUMNS": "80"}
+    command = [sys.executable, "-m", "ratscrew", "simulate", *args]
+    table = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=True).stdout
+    lines = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=300, env=env, check=True)
+    assert "…" not in table
+    for cell in map(json.loads, lines.stdout.splitlines()):
+        row = next(line for line in table.splitlines() if f"{cell['mean_cards']} ± {cell['mean_cards_se']:.2f}" in line)
+        assert f"{cell['median_cards']} / {cell['p90_cards']}" in row
+        if "vs_first" in cell:
+            assert f"{cell['vs_first']['mean_cards']['diff']:+.2f} ± {cell['vs_first']['mean_cards']['se']:.2f}" in row

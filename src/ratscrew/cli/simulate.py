@@ -29,6 +29,8 @@ from ratscrew.lab.simulate import Summary, check_levels
 from ratscrew.lab.sweep import cell_docs, design_cells, parse_vary, run_design, write_csv
 from ratscrew.lab.tables import check_table_path, write_table
 
+_UNLIMITED = 10_000  # columns: wide enough to measure any table at its natural width
+
 
 @click.command("simulate")
 @rules_options
@@ -203,7 +205,7 @@ def simulate_command(
     else:
         _print_summary(shown[0], rules.preset)
     if histogram and not as_json:
-        print_lengths(cells)
+        print_lengths(cells, printer=_print_table)
     if report_dir is not None:
         cells_text = f"{len(cells)} cell{'s' if len(cells) > 1 else ''}"
         title = f"ratscrew simulate: {cells_text} of {games:,} games, rules {rules.preset}"
@@ -270,7 +272,18 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
             f"{100 * rate[0]:.1f}% ± {100 * rate_se[0]:.1f}",
             *vs,
         )
-    Console().print(table)
+    _print_table(table)
+
+
+def _print_table(table: RichTable) -> None:
+    """On a terminal a table fits the window; elsewhere (a pipe, a file, a notebook's ``!ratscrew``) nothing
+    limits its width, so it is printed at its natural width rather than with figures wrapped or cut to 80
+    columns."""
+    console = Console()
+    if not console.is_terminal:
+        natural = Console(width=_UNLIMITED).measure(table).maximum
+        console = Console(width=max(console.width, natural))
+    console.print(table)
 
 
 def _interval(pair: object, scale: float = 1) -> str:
@@ -287,7 +300,6 @@ def _value_text(value: object) -> str:
 
 
 def _print_summary(doc: dict[str, object], preset: str) -> None:
-    console = Console()
     games = f"{doc['games']} games"
     if doc.get("rotate_seats"):
         games = f"{doc['deals']} deals in every rotation of the seats ({doc['games']} games)"
@@ -330,7 +342,7 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
             rows.append((f"player {p + 1} ({levels[p]}) wins, any seat", f"{100 * rate:.1f}% ({_interval(ci, 100)}%)"))
     for name, value in rows:
         table.add_row(name, value)
-    console.print(table)
+    _print_table(table)
 
 
 def _check_plotting() -> None:

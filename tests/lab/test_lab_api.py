@@ -4,6 +4,7 @@ designs (rotated seats, replicates, contrasts between any two cells), and the ta
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import statistics
@@ -285,3 +286,21 @@ def test_a_seat_or_a_cell_out_of_range_is_refused_not_counted_from_the_end() -> 
             study.mean("mean_cards", cell=cell)
     with pytest.raises(ValueError, match="play it with rows=True"):
         api.simulate(players=2, games=5, seed=1, workers=1, rows=False).to_pandas()
+
+
+def test_a_studys_repr_is_one_short_line_that_plays_it_again() -> None:
+    # The dataclass's repr printed every game: a notebook cell showing a study of 1,000 games was ~96,000 characters.
+    plain = api.simulate(games=1000, bots="hard,easy", sets={"slaps.run": 4}, seed=3, workers=1)
+    assert repr(plain) == (
+        "<Study of simulate(rules='standard', sets={'slaps.run': 4}, bots='hard,easy', games=1000, seed=3): "
+        "1 cell, 1,000 games played>"
+    )
+    grid = api.sweep(
+        {"slaps.run": [3, 4], "players": [2, 3]}, games=6, seed=2, rotate_seats=True, replicates=2, workers=1
+    )
+    text = repr(grid)
+    assert len(text) < 200 and "\n" not in text
+    assert text.endswith(": 4 cells, 120 games played>")  # 6 deals, 2 replicates, 2+3+2+3 rotations
+    call = text.removeprefix("<Study of ").rpartition(":")[0]
+    again = eval(call, {"sweep": functools.partial(api.sweep, workers=1)})
+    assert again.figures == grid.figures

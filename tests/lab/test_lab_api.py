@@ -304,3 +304,18 @@ def test_a_studys_repr_is_one_short_line_that_plays_it_again() -> None:
     call = text.removeprefix("<Study of ").rpartition(":")[0]
     again = eval(call, {"sweep": functools.partial(api.sweep, workers=1)})
     assert again.figures == grid.figures
+
+
+def test_deals_and_a_hunt_show_themselves_in_a_line() -> None:
+    # Their dataclass reprs printed every deal (~177,000 characters for 2,000) and the whole pool.
+    deals = api.random_deals(2000, seed=1, workers=1)
+    longest = max(deals.table()["cards"])
+    assert repr(deals) == (
+        "<Deals of random_deals(2000, seed=1, players=2): "
+        f"2,000 deals, {deals.loops} endless, longest {longest:,} cards>"
+    )
+    again = eval(repr(deals).removeprefix("<Deals of ").rpartition(":")[0], {"random_deals": api.random_deals})
+    assert again.table() == deals.table()
+    hunt = api.hunt(batches=1, seed=8, settings=HuntSettings(block=4_000, keep=16, walk=8, cap=3_000))
+    assert hunt.best is not None
+    assert repr(hunt) == f"<Hunt of seed 8: 1 batch, 4,000 deals dealt, best {hunt.best.cards:,} cards>"

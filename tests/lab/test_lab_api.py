@@ -319,3 +319,20 @@ def test_deals_and_a_hunt_show_themselves_in_a_line() -> None:
     hunt = api.hunt(batches=1, seed=8, settings=HuntSettings(block=4_000, keep=16, walk=8, cap=3_000))
     assert hunt.best is not None
     assert repr(hunt) == f"<Hunt of seed 8: 1 batch, 4,000 deals dealt, best {hunt.best.cards:,} cards>"
+
+
+def test_with_rotated_seats_each_players_share_is_given_between_replicates() -> None:
+    # Rotation's point is each player's share, whatever seat: it was left out of the replicates' spread.
+    study = api.simulate(games=8, bots="hard,easy,easy", seed=4, rotate_seats=True, replicates=3, rows=False, workers=1)
+    [doc] = command("--games", "8", "--bots", "hard,easy,easy", "--seed", "4", "--rotate-seats", "--replicates", "3")
+    assert doc == study.figures[0]
+    per_replicate = [r["player_win_rate"] for r in doc["replicates"]]
+    assert per_replicate == [
+        [round(study.summary(0, r).tally.win_share(p, by_player=True).value, 4) for p in range(3)] for r in range(3)
+    ]
+    spread = doc["between_replicates"]["player_win_rate"]
+    assert len(spread) == 3
+    for p, player in enumerate(spread):
+        assert player["mean"] == round(statistics.fmean(shares[p] for shares in per_replicate), 4)
+        assert player["ci95"][0] <= player["mean"] <= player["ci95"][1]
+    assert spread[0]["mean"] > spread[1]["mean"]  # hard against two easy players

@@ -273,9 +273,9 @@ class GridRun:
         return contrast(part.tallies[a], part.tallies[b], part.cross[(min(a, b), max(a, b))])
 
     def between_replicates(self, cell: int) -> dict[str, object]:
-        """Each mean (and each seat's share) over the replicates: their mean, the standard error of that mean
-        from the replicates' spread, and its 95% interval on replicates - 1 degrees of freedom. Beside the
-        pooled figures' own standard error, a check of it: the two should agree."""
+        """Each mean (and each seat's share, and with rotated seats each player's) over the replicates: their
+        mean, the standard error of that mean from the replicates' spread, and its 95% interval on replicates - 1
+        degrees of freedom. Beside the pooled figures' own standard error, a check of it: the two should agree."""
         summaries = [self.summary(cell, r) for r in range(len(self.parts))]
         per = [s.estimates() for s in summaries]
         doc: dict[str, object] = {}
@@ -283,10 +283,14 @@ class GridRun:
             doc[name] = _spread([p[name].value for p in per])
         seats = len(self.cells[cell].levels)
         doc["win_rate"] = [_spread([s.tally.win_share(seat).value for s in summaries]) for seat in range(seats)]
+        if self.rotate:
+            doc["player_win_rate"] = [
+                _spread([s.tally.win_share(p, by_player=True).value for s in summaries]) for p in range(seats)
+            ]
         return doc
 
     def replicate_docs(self, cell: int) -> list[dict[str, object]]:
-        """Each replicate's seed and means."""
+        """Each replicate's seed and means (with rotated seats, each player's share too)."""
         docs: list[dict[str, object]] = []
         for r, seed in enumerate(self.seeds):
             summary = self.summary(cell, r)
@@ -295,6 +299,9 @@ class GridRun:
                 doc[name] = round(e.value, 4)
                 doc[f"{name}_se"] = round(e.se, 4)
             doc["win_rate"] = [round(summary.tally.win_share(s).value, 4) for s in range(summary.players)]
+            if self.rotate:
+                shares = [summary.tally.win_share(p, by_player=True) for p in range(summary.players)]
+                doc["player_win_rate"] = [round(e.value, 4) for e in shares]
             docs.append(doc)
         return docs
 

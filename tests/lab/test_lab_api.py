@@ -17,7 +17,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from click.testing import CliRunner
 
+from ratscrew.cli.app import main
 from ratscrew.errors import MalformedInput
 from ratscrew.lab import api
 from ratscrew.lab.bmn_search import HuntSettings
@@ -336,3 +338,61 @@ def test_with_rotated_seats_each_players_share_is_given_between_replicates() -> 
         assert player["mean"] == round(statistics.fmean(shares[p] for shares in per_replicate), 4)
         assert player["ci95"][0] <= player["mean"] <= player["ci95"][1]
     assert spread[0]["mean"] > spread[1]["mean"]  # hard against two easy players
+
+
+@pytest.mark.parametrize(
+    ("call", "python", "options", "command_line"),
+    [
+        ({"games": 0}, "games must be at least 1, got 0", ["--games", "0"], "--games must be at least 1, got 0"),
+        ({"seed": -1}, "seed must be a non-negative integer", ["--seed", "-1"], "--seed must be a non-negative"),
+        ({"replicates": 0}, "replicates must be at least 1", ["--replicates", "0"], "--replicates must be at least 1"),
+        ({"workers": 0}, "workers must be at least 1", ["--workers", "0"], "--workers must be at least 1"),
+        ({"players": 0}, "players must be from 2 to 12", ["--players", "0"], "--players must be from 2 to 12"),
+        (
+            {"bots": "hard,,easy"},
+            "bots='hard,,easy' leaves a seat",
+            ["--bots", "hard,,easy"],
+            "--bots 'hard,,easy' leaves",
+        ),
+        (
+            {"bots": "hard,easy", "players": 3},
+            "bots gives 2 levels but players is 3",
+            ["--bots", "hard,easy", "--players", "3"],
+            "--bots gives 2 levels but --players is 3",
+        ),
+        (
+            {"vary": {"slaps.run": [3, 3]}},
+            "vary['slaps.run'] repeats a value (3)",
+            ["--vary", "slaps.run=3,3"],
+            "--vary slaps.run repeats a value (3)",
+        ),
+        (
+            {"vary": {"slaps.run": [3, 4]}, "sets": {"slaps.run": 0}},
+            "vary['slaps.run'] and sets['slaps.run'] both give",
+            ["--vary", "slaps.run=3,4", "--set", "slaps.run=0"],
+            "--vary slaps.run and --set slaps.run both give",
+        ),
+        (
+            {"vary": {"players": [2, "two"]}},
+            "vary['players'] needs whole numbers of seats, e.g. [2, 3, 4]; got 'two'",
+            ["--vary", "players=2,two"],
+            "--vary players needs whole numbers of seats, e.g. players=2,3,4",
+        ),
+        (
+            {"vary": {"bots": ["hard+", "easy"]}},
+            "'hard+' in vary['bots'] leaves a seat empty",
+            ["--vary", "bots=hard+,easy"],
+            "--vary bots 'hard+' leaves a seat empty",
+        ),
+    ],
+)
+def test_a_check_names_the_parameter_from_python_and_the_option_from_the_command_line(
+    call: dict[str, Any], python: str, options: list[str], command_line: str
+) -> None:
+    # One check each, worded for its caller: a notebook was told to fix "--games", an option it never gave.
+    vary = call.pop("vary", {})
+    with pytest.raises(MalformedInput) as raised:
+        api.sweep(vary, **{"games": 2, "workers": 1, **call})
+    assert python in str(raised.value) and "--" not in str(raised.value)
+    done = CliRunner().invoke(main, ["simulate", "--games", "2", "--workers", "1", *options])
+    assert done.exit_code == 2 and command_line in done.output, done.output

@@ -22,6 +22,7 @@ from ratscrew.cli.common import (
 )
 from ratscrew.cli.lengths import print_lengths
 from ratscrew.errors import MalformedInput
+from ratscrew.lab.inputs import COMMAND_LINE, check_count, check_seed, worded_for
 from ratscrew.lab.lineup import parse_lineup
 from ratscrew.lab.report import check_report_folder, simulate_report, write_report
 from ratscrew.lab.results import game_table
@@ -144,15 +145,40 @@ def simulate_command(
     as_json: bool,
 ) -> None:
     """Play GAMES complete games between computer players and report how they went."""
+    with worded_for(COMMAND_LINE):  # the lab's checks name --games, not games=
+        _simulate(ctx, **ctx.params)
+
+
+def _simulate(
+    ctx: click.Context,
+    rules_name: str | None,
+    sets: tuple[str, ...],
+    players: int | None,
+    bots_text: str | None,
+    games: int,
+    seed: int,
+    workers: int | None,
+    scheduler: str | None,
+    varies: tuple[str, ...],
+    rotate_seats: bool,
+    replicates: int,
+    all_contrasts: bool,
+    games_out: str | None,
+    plot_path: str | None,
+    csv_path: str | None,
+    histogram: bool,
+    report_dir: str | None,
+    force: bool,
+    as_json: bool,
+) -> None:
     rules = rules_from_options(rules_name, sets)
     vary = parse_vary(varies, sets, bots_given=bots_text is not None, players_given=players is not None)
     levels = parse_lineup(bots_text, players)
     check_levels(levels)
     grid = design_cells(rules_name, sets, vary, bots_text, players) if vary else None
-    if seed < 0:
-        raise MalformedInput(f"--seed must be a non-negative integer, got {seed}")
-    if replicates < 1:
-        raise MalformedInput(f"--replicates must be at least 1, got {replicates}")
+    check_count("games", games)
+    check_seed(seed)
+    check_count("replicates", replicates)
     if all_contrasts and not vary:
         raise MalformedInput("--contrasts compares the cells of a grid: give --vary KEY=V1,V2,... too")
     check_workers(workers, scheduler)

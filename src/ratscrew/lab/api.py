@@ -28,7 +28,7 @@ from ratscrew.executor import open_runner
 from ratscrew.lab.bmn_search import Find, HuntSettings, SearchState, evaluate, known_family, search
 from ratscrew.lab.deal_results import DealRow, Deals, Hunt, deal_rows
 from ratscrew.lab.results import Study
-from ratscrew.lab.sweep import design_cells, parse_vary, run_design
+from ratscrew.lab.sweep import check_vary, design_cells, run_design
 from ratscrew.rules import Rules
 
 __all__ = ["Deals", "Hunt", "HuntSettings", "Study", "hunt", "random_deals", "simulate", "sweep"]
@@ -82,8 +82,8 @@ def sweep(
     derived from ``seed`` (``Study.seeds``); ``rows`` keeps one row per game (``Study.table()``).
     """
     name, set_texts = _rules_args(rules, sets)
-    specs = [f"{key}={','.join(_text(v) for v in values)}" for key, values in vary.items()]
-    parsed = parse_vary(specs, set_texts, bots_given=bots is not None, players_given=players is not None)
+    texts = [(key, tuple(_text(v) for v in values)) for key, values in vary.items()]
+    parsed = check_vary(texts, set_texts, bots_given=bots is not None, players_given=players is not None)
     cells = design_cells(name, set_texts, parsed, _lineup(bots), players)
     run = run_design(
         cells,

@@ -21,6 +21,7 @@ from ratscrew.errors import MalformedInput
 from ratscrew.executor import open_runner
 from ratscrew.lab import kernel
 from ratscrew.lab.game import GameStats
+from ratscrew.lab.inputs import check_count, check_place, check_seed
 from ratscrew.lab.stats import ci95, median, median_of, middle, percentile
 from ratscrew.lab.tally import MEANS, SECOND_MS, Contrast, Cross, Estimate, Tally, contrast, deal_sums
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
@@ -332,10 +333,10 @@ def play_grid(
     """
     for cell in cells:
         check_levels(cell.levels)
-    if games < 1:
-        raise MalformedInput(f"--games must be at least 1, got {games}")
-    if replicates < 1:
-        raise MalformedInput(f"--replicates must be at least 1, got {replicates}")
+    check_count("games", games)
+    check_seed(seed)
+    check_count("replicates", replicates)
+    check_place(workers, scheduler)
     guarded_cells = [CellSpec(guarded(c.rules), tuple(c.levels)) for c in cells]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     chosen = [kernel.player(c.rules, c.levels) for c in guarded_cells]  # what this machine plays with

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ratscrew.errors import MalformedInput
+from ratscrew.lab.inputs import LabInputError
 from ratscrew.lab.lineup import parse_lineup
 from ratscrew.lab.simulate import CellSpec, GridRun, check_levels, play_grid
 from ratscrew.rules import load_rules
@@ -29,27 +30,46 @@ DESIGN_KEYS = ("bots", "players")
 def parse_vary(
     specs: Sequence[str], sets: Sequence[str], *, bots_given: bool = False, players_given: bool = False
 ) -> list[Vary]:
-    """``KEY=V1,V2,...`` for each ``--vary``; a key may be varied once, and not also given with ``--set`` (or,
-    for ``bots`` and ``players``, with ``--bots`` and ``--players``)."""
+    """``KEY=V1,V2,...`` for each ``--vary``, a key given once (then checked by :func:`check_vary`)."""
     out: list[Vary] = []
-    fixed = {s.partition("=")[0].strip() for s in sets}
-    given = {"bots": bots_given, "players": players_given}
     for spec in specs:
         key, eq, values = spec.partition("=")
         key = key.strip()
         chosen = tuple(v.strip() for v in values.split(","))
         if not eq or not key or not all(chosen):
             raise MalformedInput(f"--vary {spec!r} is not KEY=V1,V2,...: e.g. --vary slaps.run=3,4,5")
-        if key in fixed:
-            raise MalformedInput(f"--vary {key} and --set {key} both give {key}: give it in one of them")
-        if given.get(key):
-            raise MalformedInput(f"--vary {key} and --{key} both give the {key}: give it in one of them")
         if any(key == k for k, _ in out):
             raise MalformedInput(f"--vary {key} is given twice: give all its values in one --vary {key}=V1,V2,...")
-        if len(set(chosen)) != len(chosen):
-            raise MalformedInput(f"--vary {spec!r} repeats a value: give each once")
         out.append((key, chosen))
-    return out
+    return check_vary(out, sets, bots_given=bots_given, players_given=players_given)
+
+
+def check_vary(
+    vary: Sequence[Vary], sets: Sequence[str], *, bots_given: bool = False, players_given: bool = False
+) -> list[Vary]:
+    """Each key varied over values given once each, and not also given with the fixed rules (``sets``) or, for
+    ``bots`` and ``players``, beside the vary."""
+    fixed = {s.partition("=")[0].strip() for s in sets}
+    given = {"bots": bots_given, "players": players_given}
+    for key, chosen in vary:
+        _check_values(key, chosen, also_fixed=key in fixed, also_given=given.get(key, False))
+    return list(vary)
+
+
+def _check_values(key: str, chosen: tuple[str, ...], *, also_fixed: bool, also_given: bool) -> None:
+    if not chosen or not all(chosen):
+        raise LabInputError(lambda s: f"{s.name('vary', key)} needs values, none of them empty: got {list(chosen)!r}")
+    if also_fixed:
+        raise LabInputError(
+            lambda s: f"{s.name('vary', key)} and {s.name('sets', key)} both give {key}: give it in one of them"
+        )
+    if also_given:
+        raise LabInputError(
+            lambda s: f"{s.name('vary', key)} and {s.name(key)} both give the {key}: give it in one of them"
+        )
+    repeated = sorted({v for v in chosen if chosen.count(v) > 1})
+    if repeated:
+        raise LabInputError(lambda s: f"{s.name('vary', key)} repeats a value ({', '.join(repeated)}): give each once")
 
 
 def grid(vary: Sequence[Vary]) -> list[dict[str, str]]:
@@ -75,19 +95,12 @@ def design_cells(
     for raw in grid(vary):
         rule_sets = [f"{k}={v}" for k, v in raw.items() if k not in DESIGN_KEYS]
         rules = load_rules(rules_name, (*sets, *rule_sets))
-        seats = players
-        if "players" in raw:
-            text = raw["players"]
-            if not text.isdigit():
-                raise MalformedInput(f"--vary players needs whole numbers of seats, e.g. players=2,3,4; got {text!r}")
-            seats = int(text)
-        lineup = raw.get("bots", bots)
+        seats = _seats(raw["players"]) if "players" in raw else players
         try:
-            levels = parse_lineup(lineup, seats, option="--vary bots" if "bots" in raw else "--bots")
+            levels = parse_lineup(raw.get("bots", bots), seats, in_vary="bots" in raw)
             check_levels(levels)
         except MalformedInput as exc:
-            where = " ".join(f"{k}={v}" for k, v in raw.items())
-            raise MalformedInput(f"{exc} (in the cell {where})") from None
+            raise _in_cell(exc, raw) from None
         chosen: dict[str, Value] = {}
         for key, text in raw.items():
             if key == "players":
@@ -98,6 +111,28 @@ def design_cells(
                 chosen[key] = rules.get(key)
         cells.append(DesignCell(chosen, CellSpec(rules, levels)))
     return cells
+
+
+def _seats(text: str) -> int:
+    if not text.isdigit():
+        raise LabInputError(
+            lambda s: (
+                f"{s.name('vary', 'players')} needs whole numbers of seats, e.g. "
+                f"{'players=2,3,4' if s.command_line else '[2, 3, 4]'}; got {text!r}"
+            )
+        )
+    return int(text)
+
+
+def _in_cell(exc: MalformedInput, raw: dict[str, str]) -> MalformedInput:
+    """A cell's error, saying which cell when the design has more than one."""
+    if not raw:
+        return exc
+    where = " ".join(f"{k}={v}" for k, v in raw.items())
+    if isinstance(exc, LabInputError):
+        why = exc
+        return LabInputError(lambda s: f"{why.worded(s)} (in the cell {where})")
+    return MalformedInput(f"{exc} (in the cell {where})")
 
 
 def run_design(

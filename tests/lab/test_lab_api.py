@@ -396,3 +396,10 @@ def test_a_check_names_the_parameter_from_python_and_the_option_from_the_command
     assert python in str(raised.value) and "--" not in str(raised.value)
     done = CliRunner().invoke(main, ["simulate", "--games", "2", "--workers", "1", *options])
     assert done.exit_code == 2 and command_line in done.output, done.output
+
+
+def test_a_plain_runs_error_names_no_cell() -> None:
+    # A plain run has one cell and nothing varied: its errors once ended in "(in the cell )".
+    with pytest.raises(MalformedInput) as raised:
+        api.simulate(players=13, games=2)
+    assert str(raised.value) == "a game needs 2 to 12 players, got 13"

@@ -227,3 +227,15 @@ def test_a_grid_printed_into_a_pipe_keeps_every_figure_whole() -> None:
         assert f"{cell['median_cards']} / {cell['p90_cards']}" in row
         if "vs_first" in cell:
             assert f"{cell['vs_first']['mean_cards']['diff']:+.2f} ± {cell['vs_first']['mean_cards']['se']:.2f}" in row
+
+
+@pytest.mark.parametrize("grid", [[], ["--vary", "slaps.run=3,4"]])
+def test_the_table_names_the_replicates_seeds(grid: list[str]) -> None:
+    # The seeds after the first are derived: the table said they were printed, and only --json gave them.
+    args = ("--games", "6", "--players", "2", "--seed", "7", "--replicates", "3", "--workers", "1", *grid)
+    seeds = [r["seed"] for r in simulate_lines(*args)[0]["replicates"]]
+    assert seeds[0] == 7 and len(set(seeds)) == 3
+    done = run(*args)
+    assert done.returncode == 0, done.stderr
+    [line] = [line for line in done.stdout.splitlines() if "replicate seeds (the first is --seed)" in line]
+    assert ", ".join(map(str, seeds)) in line

@@ -276,6 +276,9 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
         "Δ: the paired difference from the first cell (the same games), ± one standard error; "
         "--json gives every 95% interval"
     )
+    seeds = _replicate_seeds(first)
+    if seeds:
+        caption += f"\nreplicate seeds (the first is --seed): {seeds}"
     table = RichTable(title=title, caption=caption)
     for key in keys:
         table.add_column(key, no_wrap=True, min_width=len(key))
@@ -310,6 +313,14 @@ def _print_table(table: RichTable) -> None:
         natural = Console(width=_UNLIMITED).measure(table).maximum
         console = Console(width=max(console.width, natural))
     console.print(table)
+
+
+def _replicate_seeds(doc: dict[str, object]) -> str:
+    """The seed of each replicate, as --json gives them (empty for one replicate)."""
+    replicates = doc.get("replicates")
+    if not isinstance(replicates, list):
+        return ""
+    return ", ".join(str(r["seed"]) for r in replicates if isinstance(r, dict))
 
 
 def _interval(pair: object, scale: float = 1) -> str:
@@ -366,6 +377,9 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
     if isinstance(player_rate, list) and isinstance(player_ci, list):
         for p, (rate, ci) in enumerate(zip(player_rate, player_ci, strict=True)):
             rows.append((f"player {p + 1} ({levels[p]}) wins, any seat", f"{100 * rate:.1f}% ({_interval(ci, 100)}%)"))
+    seeds = _replicate_seeds(doc)
+    if seeds:
+        rows.append(("replicate seeds (the first is --seed)", seeds))
     for name, value in rows:
         table.add_row(name, value)
     _print_table(table)

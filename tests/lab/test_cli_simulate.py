@@ -239,3 +239,19 @@ def test_the_table_names_the_replicates_seeds(grid: list[str]) -> None:
     assert done.returncode == 0, done.stderr
     [line] = [line for line in done.stdout.splitlines() if "replicate seeds (the first is --seed)" in line]
     assert ", ".join(map(str, seeds)) in line
+
+
+def test_games_out_replaces_a_file_only_with_force(tmp_path: Path) -> None:
+    # It overwrote an existing file without a word; --report's rule applies: refused, unless --force.
+    out = tmp_path / "games.csv"
+    args = ("--games", "4", "--players", "2", "--workers", "1", "--games-out", str(out))
+    assert run(*args, "--seed", "1").returncode == 0
+    first = out.read_text(encoding="utf-8")
+    refused = run(*args, "--seed", "2")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip() == (
+        f"ratscrew: error: --games-out {str(out)!r} already exists: give a new file, or --force to replace it"
+    )
+    assert out.read_text(encoding="utf-8") == first
+    assert run(*args, "--seed", "2", "--force").returncode == 0
+    assert out.read_text(encoding="utf-8") != first and len(out.read_text(encoding="utf-8").splitlines()) == 5

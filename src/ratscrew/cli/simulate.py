@@ -119,7 +119,11 @@ _UNLIMITED = 10_000  # columns: wide enough to measure any table at its natural 
         "(needs matplotlib); a folder that is not empty is refused unless --force."
     ),
 )
-@click.option("--force", is_flag=True, help="With --report: replace the report already in DIR (old plots removed).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace what is there: the report already in --report DIR (old plots removed), the file --games-out names.",
+)
 @json_option
 @click.pass_context
 def simulate_command(
@@ -186,10 +190,14 @@ def _simulate(
         raise MalformedInput("--plot draws one run: for the plots of a --vary grid, give --report DIR")
     if plot_path:
         _check_plotting()
-    if force and report_dir is None:
-        raise MalformedInput("--force only goes with --report DIR: it replaces the report already in DIR")
+    if force and report_dir is None and games_out is None:
+        raise MalformedInput(
+            "--force only goes with --report DIR or --games-out FILE: it replaces the report in DIR, or FILE"
+        )
     if games_out is not None:
         check_table_path(Path(games_out), "--games-out")
+        if Path(games_out).exists() and not force:
+            raise MalformedInput(f"--games-out {games_out!r} already exists: give a new file, or --force to replace it")
     if report_dir is not None:
         check_report_folder(Path(report_dir), force=force)
 

@@ -255,3 +255,19 @@ def test_games_out_replaces_a_file_only_with_force(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8") == first
     assert run(*args, "--seed", "2", "--force").returncode == 0
     assert out.read_text(encoding="utf-8") != first and len(out.read_text(encoding="utf-8").splitlines()) == 5
+
+
+def test_a_grid_over_bots_does_not_name_the_first_cells_computer_for_every_cell() -> None:
+    # The column said "seat 1 (easy) wins" above the rows where seat 1 was hard.
+    over_bots = run("--games", "4", "--workers", "1", "--vary", "bots=easy+easy,hard+easy")
+    assert over_bots.returncode == 0 and "seat 1 wins" in over_bots.stdout and "(easy) wins" not in over_bots.stdout
+    over_rules = run("--games", "4", "--workers", "1", "--bots", "hard,easy", "--vary", "slaps.run=3,4")
+    assert over_rules.returncode == 0 and "seat 1 (hard) wins" in over_rules.stdout
+
+
+def test_a_grid_over_players_does_not_give_the_first_cells_seats_for_every_cell() -> None:
+    # The title said "2 players" above a cell of three, and with rotated seats counted the first cell's games.
+    done = run("--games", "4", "--workers", "1", "--vary", "players=2,3", "--rotate-seats")
+    assert done.returncode == 0, done.stderr
+    title = done.stdout.splitlines()[0].strip()
+    assert title == "4 deals a cell in every rotation of the seats, rules: standard"

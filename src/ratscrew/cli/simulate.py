@@ -279,7 +279,13 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
     keys = list(varied)
     levels = first["levels"]
     assert isinstance(levels, list)
-    title = f"{first['games']} games a cell, {first['players']} players, rules: {preset}"
+    # Every cell plays the same deals; the seats (and with them the rotations) may differ from cell to cell.
+    played = f"{first['games']} games a cell"
+    if first.get("rotate_seats"):
+        played = f"{first['deals']} deals a cell in every rotation of the seats"
+    players = {c["players"] for c in cells}
+    seated = [f"{first['players']} players"] if len(players) == 1 else []
+    title = ", ".join([played, *seated, f"rules: {preset}"])
     caption = (
         "Δ: the paired difference from the first cell (the same games), ± one standard error; "
         "--json gives every 95% interval"
@@ -290,7 +296,10 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
     table = RichTable(title=title, caption=caption)
     for key in keys:
         table.add_column(key, no_wrap=True, min_width=len(key))
-    for name in ("cards ± se", "median / 90%", "minutes ± se", f"seat 1 ({levels[0]}) wins", "Δ cards", "Δ seat 1"):
+    # Seat 1's computer is named only when every cell seats the same one there (a vary over bots changes it).
+    same = all(isinstance(c["levels"], list) and c["levels"][0] == levels[0] for c in cells)
+    seat1 = f"seat 1 ({levels[0]}) wins" if same else "seat 1 wins"
+    for name in ("cards ± se", "median / 90%", "minutes ± se", seat1, "Δ cards", "Δ seat 1"):
         table.add_column(name, justify="right")
     for cell in cells:
         chosen, rate, rate_se = cell["set"], cell["win_rate"], cell["win_rate_se"]

@@ -190,3 +190,27 @@ async def test_n_plays_again_with_the_same_seats_and_ctrl_c_quits(tmp_path: Path
         await pilot.press("ctrl+c")
         await until(pilot, lambda: app.return_code == 0, "the app stopped")
     await app.close()
+
+
+@pytest.mark.parametrize("confirm", ["q", "y"])
+@own_loop
+async def test_q_during_a_game_asks_first_and_q_again_or_y_quits(tmp_path: Path, confirm: str) -> None:
+    # One stray Q gave up the game without a word.
+    app, clock = local_app(tmp_path, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: my_turn(app), "the deal")
+        await pilot.press("q")
+        assert "Quit? Q again or Y quits, Esc plays on." in await shown(pilot, app)
+        assert app.return_code is None
+        await pilot.press("escape")
+        assert "Quit?" not in await shown(pilot, app)
+        await pilot.press("y")  # nothing was asked: Y alone does not quit
+        await pilot.press("q")
+        await pilot.press("f")  # playing on answers the question too
+        await advance(pilot, clock, 100)
+        assert table(app).cards == 1 and "Quit?" not in await shown(pilot, app)
+        assert app.return_code is None
+        await pilot.press("q")
+        await pilot.press(confirm)
+        await until(pilot, lambda: app.return_code == 0, "the app stopped")
+    await app.close()

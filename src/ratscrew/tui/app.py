@@ -66,6 +66,8 @@ class TableScreen(Screen[None]):
         *(Binding(key, f"play('{key}')", show=False) for key in TABLE_KEYS),
         Binding("question_mark", "help", show=False),
         Binding("q", "quit_table", show=False),
+        Binding("y", "confirm_quit", show=False),
+        Binding("escape", "stay", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -100,7 +102,14 @@ class TableScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.table.words))
 
     def action_quit_table(self) -> None:
-        self.app.exit(0)
+        self.table.ask_quit()
+
+    def action_confirm_quit(self) -> None:
+        if self.table.quit_asked:
+            self.app.exit(0)
+
+    def action_stay(self) -> None:
+        self.table.stay()
 
 
 class TableApp(App[int]):
@@ -132,6 +141,7 @@ class TableApp(App[int]):
         self.failure: str | None = None  # why the table stopped, said once the terminal is back
         self._sat_down = False
         self._summary_shown: object = None
+        self.quit_asked = False  # Q was pressed during a game: Q again or Y quits
         self._outgoing: asyncio.Queue[tuple[Link, wire.ClientMessage]] = asyncio.Queue()
 
     # ------------------------------------------------------------------ what the parts ask
@@ -318,8 +328,30 @@ class TableApp(App[int]):
 
     # ------------------------------------------------------------------ what the player does
 
+    def ask_quit(self) -> None:
+        """Q: during a game this terminal plays, ask first (the seat, or the game, would be given up by one
+        stray key); at once otherwise, or when asked already."""
+        table = self.model.table
+        playing = table is not None and not table.over and bool(self.model.yours) and self.failure is None
+        if self.quit_asked or not playing:
+            self.exit(0)
+            return
+        self.quit_asked = True
+        self.model.banner = Line(self.words.t("tui.quit_ask"), Tone.MUTED)
+        self.refresh_table()
+
+    def stay(self) -> None:
+        """Not quitting after all: the question goes."""
+        if not self.quit_asked:
+            return
+        self.quit_asked = False
+        if self.model.banner is not None and self.model.banner.text == self.words.t("tui.quit_ask"):
+            self.model.banner = None
+        self.refresh_table()
+
     def pressed(self, key: str) -> None:
         """A key of the table: each plays at once, as the page's do; the room judges."""
+        self.stay()  # playing on answers the question to quit
         model, keys = self.model, self.keys
         if key == "p":
             self._send_pause()

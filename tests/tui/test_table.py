@@ -7,11 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.text import Text
+from textual.widget import Widget
 
-from harness.tui import advance, local_app, my_turn, own_loop, settle, shown, table, until
+from harness.tui import advance, local_app, my_turn, own_loop, screen_text, settle, shown, table, until
 from ratscrew.record import Record
 from ratscrew.rules import load_rules
+from ratscrew.tui.app import TableApp
 from ratscrew.tui.screens import HelpScreen, SummaryScreen
+from ratscrew.tui.widgets import Feed, Status
 from ratscrew.web.history import history_entry
 from ratscrew.web.store import Store
 
@@ -50,7 +54,7 @@ async def test_a_whole_game_from_the_keys_to_the_summary_is_saved_as_the_browser
         text = await shown(pilot, app)
         game = app.model.summary.game
         assert "The game was stopped at its card limit" in text  # the headline, as the page words it
-        assert "30 cards turned" in text and "Wrong slaps" in text and "Typical" in text
+        assert "30 cards turned" in text and "Wrong slaps" in text and "Typical" in text, text
         assert f"Saved as game {game} in" in text and f"replays it at #/replay/{game}" in text
         await pilot.press("q")
     await app.close()
@@ -213,4 +217,49 @@ async def test_q_during_a_game_asks_first_and_q_again_or_y_quits(tmp_path: Path,
         await pilot.press("q")
         await pilot.press(confirm)
         await until(pilot, lambda: app.return_code == 0, "the app stopped")
+    await app.close()
+
+
+def rows_in(app: TableApp, part: Widget) -> list[str]:
+    """The screen's rows where ``part`` draws its content, as text, trailing blank rows left out."""
+    region = part.content_region
+    lines = screen_text(app).splitlines()[region.y : region.bottom]
+    rows = [line[region.x : region.right].rstrip() for line in lines]
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows
+
+
+def wrapped(app: TableApp, text: str, width: int) -> list[str]:
+    return [row.plain.rstrip() for row in Text(text).wrap(app.console, width)]
+
+
+@own_loop
+async def test_a_long_german_verdict_is_shown_whole_in_the_status_and_the_feed(tmp_path: Path) -> None:
+    # At 80 columns a German verdict takes three rows: the status box held four (its status line took two) and
+    # cut the third, and the feed cut its last line after its first rows.
+    app, clock = local_app(tmp_path, levels=("hard", "easy", "medium", "expert", "match"), seed=8, pace=0.5, lang="de")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.model.playing, "the deal")
+        for step in range(5000):
+            if app.model.banner is not None and len(app.model.banner.text) > 80:
+                break
+            if my_turn(app):
+                await pilot.press("f")
+            elif step % 7 == 0 and app.model.top_card() is not None:
+                await pilot.press("j")
+            await advance(pilot, clock, 100)
+        banner = app.model.banner
+        assert banner is not None and len(banner.text) > 80, "no long verdict came"
+        await shown(pilot, app)
+        status, feed = app.screen.query_one(Status), app.screen.query_one(Feed)
+        said = wrapped(app, banner.text, status.content_region.width)
+        assert len(said) == 3 and rows_in(app, status)[-3:] == said
+        shown_rows = rows_in(app, feed)
+        whole: list[str] = []
+        for line in app.model.feed:
+            if whole == shown_rows:
+                break
+            whole += wrapped(app, line.text, feed.content_region.width)
+        assert whole == shown_rows, "the feed's last line is cut"
     await app.close()

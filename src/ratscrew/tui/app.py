@@ -48,13 +48,15 @@ TableScreen.wide Seats { width: 50; }
 #centre { width: 1fr; padding: 0 1; }
 Pile { height: 7; }
 TableScreen.roomy Pile { height: 9; }
-Status { height: 4; }
+Status { height: auto; min-height: 4; }
 Feed { height: 1fr; border-top: solid $secondary; }
 KeyBar { height: 1; }
 HelpScreen, SummaryScreen { align: center middle; }
 #help-box, #summary-box {
     width: 92%; height: auto; max-height: 92%; border: round $primary; background: $surface; padding: 0 1;
 }
+SummaryScreen.narrow #summary-box { width: 100%; }
+#summary-keys { dock: bottom; height: auto; }
 #help, #summary { height: auto; }
 """
 
@@ -320,7 +322,9 @@ class TableApp(App[int]):
     def refresh_table(self) -> None:
         with contextlib.suppress(Exception):  # before the table's screen is up, there is nothing to draw
             for part in self.screen.query(Part):
-                part.refresh()
+                # The status grows to hold a long verdict (German's take three lines at 80 columns), the feed
+                # giving it the room: its height is laid out again.
+                part.refresh(layout=isinstance(part, Status))
 
     def _tick(self) -> None:
         if self.model.live:

@@ -263,11 +263,16 @@ class Feed(Part):
 
     def render(self) -> RenderableType:
         view = self.view
-        lines = [
-            Text(line.text, tone_style(line.tone, view.plain) if line.tone is not Tone.PLAIN else Style())
-            for line in list(view.model.feed)[: max(0, self.size.height)]
-        ]
-        return Group(*lines)  # long verdicts wrap; what does not fit below is cut
+        width, rows_left = max(1, self.size.width), self.size.height
+        lines: list[Text] = []
+        for line in view.model.feed:
+            text = Text(line.text, tone_style(line.tone, view.plain) if line.tone is not Tone.PLAIN else Style())
+            rows = len(text.wrap(self.app.console, width))  # a long verdict wraps over several rows
+            if rows > rows_left:
+                break  # whole lines only: a verdict cut after its first rows would not say why
+            lines.append(text)
+            rows_left -= rows
+        return Group(*lines)
 
 
 class KeyBar(Part):

@@ -15,7 +15,7 @@ from ratscrew.record import Record
 from ratscrew.rules import load_rules
 from ratscrew.tui.app import TableApp
 from ratscrew.tui.screens import HelpScreen, SummaryScreen
-from ratscrew.tui.widgets import Feed, Status
+from ratscrew.tui.widgets import Feed, Seats, Status
 from ratscrew.web.history import history_entry
 from ratscrew.web.store import Store
 
@@ -263,3 +263,24 @@ async def test_a_long_german_verdict_is_shown_whole_in_the_status_and_the_feed(t
             whole += wrapped(app, line.text, feed.content_region.width)
         assert whole == shown_rows, "the feed's last line is cut"
     await app.close()
+
+
+@own_loop
+async def test_an_unnamed_person_is_named_once(tmp_path: Path) -> None:
+    # Two people without --name are "Player 1" and "Player 2", which is also what their badge says: the seats
+    # read "Player 1 (Player 1)".
+    app, _ = local_app(tmp_path, people=("Player 1", "Player 2"), levels=("easy",), seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: my_turn(app, 0), "the deal")
+        seats = rows_in(app, app.screen.query_one(Seats))
+        assert [row.strip(" ▶").split("  ")[0] for row in seats if "cards" in row] == [
+            "Player 1",
+            "Player 2",
+            "Computer 3 (Easy)",
+        ]
+    await app.close()
+    named, _ = local_app(tmp_path, people=("Ana", "Ben"), levels=(), seed=5)
+    async with named.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: my_turn(named, 0), "the deal")
+        assert "Ana (Player 1)" in await shown(pilot, named)  # a name of one's own keeps the badge
+    await named.close()

@@ -131,7 +131,9 @@ class Seats(Part):
             head = Text(f"{DUE if due else ' '} ", Style(bold=True))
             name_style = Style(bold=True, underline=mine) if not view.plain else Style(bold=mine, underline=mine)
             head.append(seat.name, name_style)
-            head.append(f" ({words.badge(seat.kind, seat.level, index, model.yours)})")
+            badge = words.badge(seat.kind, seat.level, index, model.yours)
+            if badge != seat.name:  # two people left unnamed are "Player 1" and "Player 2": said once
+                head.append(f" ({badge})")
             tail = Text(style=Style(bold=True))
             detail: list[str] = []
             if lobby or table is None:

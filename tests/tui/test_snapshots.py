@@ -92,7 +92,14 @@ def test_the_summary(snap_compare: Snap, data: Path, size: tuple[int, int]) -> N
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
 def test_the_help(snap_compare: Snap, data: Path, size: tuple[int, int]) -> None:
     app, _clock = local_app(data, folder="data", seed=2)
-    assert on_a_thread(lambda: snap_compare(app, terminal_size=size, press=["question_mark"], run_before=play_cards(0)))
+
+    async def help_over_the_paused_game(pilot: Pilot[int]) -> None:
+        await play_cards(0)(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: table(app).paused, "the game paused under the help")  # the top line says so
+        await settle(pilot, redraw=True)
+
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=size, run_before=help_over_the_paused_game))
 
 
 def test_plain_without_colour(snap_compare: Snap, data: Path, monkeypatch: pytest.MonkeyPatch) -> None:

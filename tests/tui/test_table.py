@@ -284,3 +284,32 @@ async def test_an_unnamed_person_is_named_once(tmp_path: Path) -> None:
         await until(pilot, lambda: my_turn(named, 0), "the deal")
         assert "Ana (Player 1)" in await shown(pilot, named)  # a name of one's own keeps the badge
     await named.close()
+
+
+@own_loop
+async def test_the_help_pauses_a_game_against_the_computer_until_it_is_closed(tmp_path: Path) -> None:
+    # The computers played on while the help was read.
+    app, clock = local_app(tmp_path, levels=("medium",), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: my_turn(app), "the deal")
+        await pilot.press("f")
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen) and table(app).paused, "the help, paused")
+        cards = table(app).cards
+        await advance(pilot, clock, 5000, step=500)  # the computer's turn, but its clock stands still
+        assert table(app).cards == cards
+        await pilot.press("escape")
+        await until(pilot, lambda: not table(app).paused, "the game again")
+        await advance(pilot, clock, 3000, step=100)
+        assert table(app).cards > cards
+        # Paused by the player first, it stays paused after the help.
+        await pilot.press("p")
+        await until(pilot, lambda: table(app).paused, "the pause")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, HelpScreen), "the table")
+        await advance(pilot, clock, 1000, step=100)
+        assert table(app).paused
+    await app.close()

@@ -101,7 +101,7 @@ class TableScreen(Screen[None]):
         self.table.pressed(key)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.table.words))
+        self.table.open_help()
 
     def action_quit_table(self) -> None:
         self.table.ask_quit()
@@ -331,6 +331,21 @@ class TableApp(App[int]):
             self.refresh_table()
 
     # ------------------------------------------------------------------ what the player does
+
+    def open_help(self) -> None:
+        """The help over the table: a game that can be paused (against the computer) waits while it is read,
+        and goes on when it is closed; one paused already stays paused."""
+        model = self.model
+        room = model.room
+        pause = room is not None and room.pausable and bool(model.yours) and model.live
+        if pause:
+            self.send(wire.Pause(True))
+        self.push_screen(HelpScreen(self.words), lambda _: self._help_closed(pause))
+
+    def _help_closed(self, paused_for_help: bool) -> None:
+        table = self.model.table
+        if paused_for_help and table is not None and table.paused and not table.over:
+            self.send(wire.Pause(False))
 
     def ask_quit(self) -> None:
         """Q: during a game this terminal plays, ask first (the seat, or the game, would be given up by one

@@ -11,6 +11,8 @@ from rich.text import Text
 from textual.widget import Widget
 
 from harness.tui import advance, local_app, my_turn, own_loop, screen_text, settle, shown, table, until
+from ratscrew.learn.summary import changes
+from ratscrew.learn.words import Texts
 from ratscrew.record import Record
 from ratscrew.rules import load_rules
 from ratscrew.tui.app import TableApp
@@ -313,3 +315,25 @@ async def test_the_help_pauses_a_game_against_the_computer_until_it_is_closed(tm
         await advance(pilot, clock, 1000, step=100)
         assert table(app).paused
     await app.close()
+
+
+@own_loop
+async def test_the_house_rules_are_in_the_title_and_all_of_them_in_the_help(tmp_path: Path) -> None:
+    # `--set` changed the game without a word on the screen; the words are the pages' own chips.
+    rules = load_rules(None, ("slaps.run=4", "slapping.penalty_cards=2"))
+    chips = [str(change["chip"]) for change in changes(Texts("en"), rules)]
+    assert chips == ["Cards for a wrong slap: 2 cards", "Run: 4 cards"]
+    for size, title in (
+        ((120, 40), "ratscrew · Standard (Cards for a wrong slap: 2 cards; Run: 4 cards) · against the computer"),
+        ((80, 24), "Standard (Cards for a wrong slap: 2 cards; +1) · against the computer"),  # the rest in the help
+    ):
+        app, _ = local_app(tmp_path / f"{size[0]}", rules=rules, seed=3)
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda app=app: my_turn(app), "the deal")  # type: ignore[misc]
+            top = (await shown(pilot, app)).splitlines()[0]
+            assert top.startswith(title) and top.rstrip().endswith("Time 0:00"), top
+            await pilot.press("question_mark")
+            await until(pilot, lambda app=app: isinstance(app.screen, HelpScreen), "the help")  # type: ignore[misc]
+            text = await shown(pilot, app)
+            assert "Standard with 2 house rules changed" in text and all(f"• {chip}" in text for chip in chips)
+        await app.close()

@@ -340,7 +340,9 @@ class TableApp(App[int]):
         pause = room is not None and room.pausable and bool(model.yours) and model.live
         if pause:
             self.send(wire.Pause(True))
-        self.push_screen(HelpScreen(self.words), lambda _: self._help_closed(pause))
+        preset = self.words.t(f"preset.{room.preset}.name") if room is not None else ""
+        house = self.words.house_rules(room.rules) if room is not None else ()
+        self.push_screen(HelpScreen(self.words, preset, house), lambda _: self._help_closed(pause))
 
     def _help_closed(self, paused_for_help: bool) -> None:
         table = self.model.table

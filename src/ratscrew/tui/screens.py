@@ -32,13 +32,20 @@ class HelpScreen(ModalScreen[None]):
         Binding("q", "close", show=False),
     ]
 
-    def __init__(self, words: Words) -> None:
+    def __init__(self, words: Words, preset: str = "", house_rules: Sequence[str] = ()) -> None:
         super().__init__()
         self.words = words
+        self.preset = preset  # the rule set's name, and what it changes from it (the top line has the start)
+        self.house_rules = tuple(house_rules)
 
     def compose(self) -> ComposeResult:
         t = self.words.t
         body = Text()
+        if self.house_rules:
+            body.append(self.words.tn("learn.ui.table_summary", len(self.house_rules), preset=self.preset) + "\n")
+            for rule in self.house_rules:
+                body.append("• " + rule + "\n")
+            body.append("\n")
         body.append(t("tui.help.title") + "\n\n", Style(bold=True))
         for key in HELP_KEYS:
             body.append("• " + t(f"tui.help.{key}") + "\n")

@@ -71,8 +71,10 @@ class TopLine(Part):
         model, words = view.model, view.words
         room = model.room
         parts = ["ratscrew"]
+        changed: tuple[str, ...] = ()
         if room is not None:
             parts.append(words.t(f"preset.{room.preset}.name"))
+            changed = words.house_rules(room.rules)
             if view.keys.online:
                 parts.append(words.t("tui.title.room", code=room.code))
                 parts.append(words.t("room.net.online" if model.connected else "room.net.reconnecting"))
@@ -80,7 +82,6 @@ class TopLine(Part):
                 parts.append(words.t("tui.title.local"))
             else:
                 parts.append(words.t("tui.title.shared"))
-        text = Text(" · ".join(parts))
         table = model.table
         if table is not None and table.paused and not table.over:
             right = words.t("access.paused_title")
@@ -91,9 +92,34 @@ class TopLine(Part):
             right = f"{label} {clock_text(max(0, limit - ms) if limit else ms)}"
         else:
             right = ""
+        text = Text(" · ".join(parts))
+        if changed:
+            text = self._with_house_rules(parts, changed, len(right))
         gap = max(1, self.size.width - text.cell_len - len(right))
         text.append(" " * gap + right, Style(bold=True))
         return text
+
+    def _with_house_rules(self, parts: list[str], changed: tuple[str, ...], right: int) -> Text:
+        """The house rules after the preset's name, in brackets: as many whole as fit beside the clock (leaving
+        out the word "ratscrew" if that lets more in), then how many more (``+2``); the help lists them all."""
+        best: tuple[int, list[str], str] | None = None
+        for shown_parts in (parts, parts[1:]):
+            room_left = self.size.width - len(" · ".join(shown_parts)) - right - 1 - len(" ()")
+            count = len(changed)
+            while count and len(_house_text(changed, count)) > room_left:
+                count -= 1
+            if best is None or count > best[0]:
+                best = (count, shown_parts, _house_text(changed, count))
+        assert best is not None
+        _, shown_parts, said = best
+        preset = shown_parts.index(parts[1])
+        return Text(" · ".join([*shown_parts[:preset], f"{parts[1]} ({said})", *shown_parts[preset + 1 :]]))
+
+
+def _house_text(changed: tuple[str, ...], count: int) -> str:
+    """The first ``count`` house rules and how many more: ``Run: 4 cards; +1``."""
+    more = len(changed) - count
+    return "; ".join([*changed[:count], *([f"+{more}"] if more else [])])
 
 
 def _rules_int(room: wire.RoomView | None, section: str, key: str) -> int:

@@ -337,3 +337,23 @@ async def test_the_house_rules_are_in_the_title_and_all_of_them_in_the_help(tmp_
             text = await shown(pilot, app)
             assert "Standard with 2 house rules changed" in text and all(f"• {chip}" in text for chip in chips)
         await app.close()
+
+
+@own_loop
+async def test_a_game_dealt_from_two_decks_says_so_at_the_start(tmp_path: Path) -> None:
+    # From seven seats the engine deals two decks shuffled together (Rules.deck_for): nothing said so.
+    for levels, said, cards in (
+        (("easy",) * 6, "7 Spieler, zwei gemischte Kartenspiele.", 104),
+        (("easy",) * 5, None, 52),
+    ):
+        app, _ = local_app(tmp_path / str(len(levels)), levels=levels, seed=3, lang="de")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda app=app: my_turn(app), "the deal")  # type: ignore[misc]
+            assert sum(table(app).stack_sizes) == cards
+            text = await shown(pilot, app)
+            lines = [line.text for line in app.model.feed]
+            if said is None:
+                assert "Kartenspiele" not in text and not lines
+            else:
+                assert said in text and lines == [said]
+        await app.close()

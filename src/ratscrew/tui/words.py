@@ -24,7 +24,7 @@ from ratscrew.cards import Card
 from ratscrew.engine.outcome import Ending, Result
 from ratscrew.errors import MalformedInput
 from ratscrew.i18n import plural, text
-from ratscrew.learn.summary import changes
+from ratscrew.learn.summary import changes, deck_doc
 from ratscrew.learn.words import Texts
 from ratscrew.patterns import Match
 from ratscrew.rooms.wire import GameSummary, SummaryPlayer, TableState
@@ -132,6 +132,11 @@ class Words:
         """Each rule a room's rule set changes from its preset, as the pages' chips say it (``Run: 4 cards``):
         the engine's own list of changes and the rules' own labels (``learn.summary.changes``)."""
         return _house_rules(self.lang, json.dumps(rules, sort_keys=True))
+
+    def decks(self, rules: Doc, players: int) -> str | None:
+        """What a game of ``players`` is dealt from, when it is more than one deck (``7 players, two decks.``):
+        the engine's ``Rules.deck_for`` decides, as it does for the deal (``learn.summary.deck_doc``)."""
+        return _decks(self.lang, json.dumps(rules, sort_keys=True), players)
 
     # ------------------------------------------------------------------ cards and names
 
@@ -412,3 +417,13 @@ def _house_rules(lang: str, rules: str) -> tuple[str, ...]:
     except MalformedInput:
         return ()
     return tuple(str(change["chip"]) for change in changes(Texts(lang), parsed))
+
+
+@functools.lru_cache(maxsize=16)
+def _decks(lang: str, rules: str, players: int) -> str | None:
+    try:
+        parsed = rules_from_mapping(json.loads(rules))
+    except MalformedInput:
+        return None
+    shoe = deck_doc(Texts(lang), parsed, players)
+    return str(shoe["line"]) if shoe["decks"] != 1 else None

@@ -195,6 +195,8 @@ def test_histogram_csv_and_the_grid_table(tmp_path: Path) -> None:
         (["--vary", "bots=medium+medium,hard++easy"], "leaves a seat empty"),
         (["--vary", "bots=medium+godlike,easy+easy"], "unknown bot level 'godlike'"),
         (["--vary", "bots=medium+medium,hard", "--players", "3"], "(in the cell bots=medium+medium)"),
+        (["--vary", "rules=standard,bicycle", "--rules", "beggar"], "--vary rules and --rules both give the rules"),
+        (["--vary", "rules=standard,nonsense"], "is neither a preset"),
     ],
 )
 def test_bad_vary_is_one_clear_line(args: list[str], expected: str) -> None:
@@ -271,3 +273,15 @@ def test_a_grid_over_players_does_not_give_the_first_cells_seats_for_every_cell(
     assert done.returncode == 0, done.stderr
     title = done.stdout.splitlines()[0].strip()
     assert title == "4 deals a cell in every rotation of the seats, rules: standard"
+
+
+def test_a_vary_over_rules_plays_each_preset_with_the_sets_on_it() -> None:
+    base = ("--games", "20", "--players", "3", "--seed", "5", "--workers", "1", "--set", "slaps.run=4")
+    cells = simulate_lines(*base, "--vary", "rules=standard,bicycle")
+    assert [c["set"] for c in cells] == [{"rules": "standard"}, {"rules": "bicycle"}]
+    for cell in cells:
+        preset = cell.pop("set")["rules"]
+        cell.pop("vs_first", None)
+        assert simulate_json(*base, "--rules", preset) == cell
+    done = run(*base, "--vary", "rules=standard,bicycle")
+    assert done.returncode == 0 and "rules: standard, bicycle" in done.stdout

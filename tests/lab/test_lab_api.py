@@ -403,3 +403,16 @@ def test_a_plain_runs_error_names_no_cell() -> None:
     with pytest.raises(MalformedInput) as raised:
         api.simulate(players=13, games=2)
     assert str(raised.value) == "a game needs 2 to 12 players, got 13"
+
+
+def test_a_sweep_over_rules_names_each_preset_and_plays_it_again_from_its_repr() -> None:
+    study = api.sweep({"rules": ["standard", "slapjack"]}, sets={"slaps.run": 4}, players=2, games=8, workers=1)
+    assert [study.chosen(c) for c in (0, 1)] == [{"rules": "standard"}, {"rules": "slapjack"}]
+    assert study.table()["rules"][:2] == ["standard", "slapjack"]
+    alone = api.simulate(rules="slapjack", sets={"slaps.run": 4}, players=2, games=8, workers=1)
+    assert study.summary(1).as_dict() == alone.summary().as_dict()
+    call = repr(study).removeprefix("<Study of ").rpartition(":")[0]
+    assert "rules='standard'" not in call  # the vary names them
+    assert eval(call, {"sweep": functools.partial(api.sweep, workers=1)}).figures == study.figures
+    with pytest.raises(MalformedInput, match=r"vary\['rules'\] and rules both give the rules"):
+        api.sweep({"rules": ["standard", "bicycle"]}, rules="beggar", games=2)

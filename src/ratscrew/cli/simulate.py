@@ -59,7 +59,8 @@ _UNLIMITED = 10_000  # columns: wide enough to measure any table at its natural 
     help=(
         "Play a grid: every combination of the values given (repeatable, one key each), each cell on the same "
         "games (same deals, same random streams), with each mean's paired difference from the first cell. "
-        "KEY is any rules key, players, or bots (seats joined by +, e.g. bots=medium,hard+easy+easy)."
+        "KEY is any rules key, rules (presets, e.g. rules=standard,bicycle), players, or bots (seats joined by +, "
+        "e.g. bots=medium,hard+easy+easy)."
     ),
 )
 @click.option(
@@ -176,7 +177,10 @@ def _simulate(
     as_json: bool,
 ) -> None:
     rules = rules_from_options(rules_name, sets)
-    vary = parse_vary(varies, sets, bots_given=bots_text is not None, players_given=players is not None)
+    given = [k for k, v in (("rules", rules_name), ("bots", bots_text), ("players", players)) if v is not None]
+    vary = parse_vary(varies, sets, given=given)
+    # The rules named in titles: the preset, or each one a vary over rules plays.
+    preset = next((", ".join(values) for key, values in vary if key == "rules"), None)
     levels = parse_lineup(bots_text, players)
     check_levels(levels)
     grid = design_cells(rules_name, sets, vary, bots_text, players) if vary else None
@@ -235,14 +239,14 @@ def _simulate(
         for doc in shown:
             print_json(doc)
     elif vary:
-        _print_grid(shown, rules.preset)
+        _print_grid(shown, preset or rules.preset)
     else:
         _print_summary(shown[0], rules.preset)
     if histogram and not as_json:
         print_lengths(cells, printer=_print_table)
     if report_dir is not None:
         cells_text = f"{len(cells)} cell{'s' if len(cells) > 1 else ''}"
-        title = f"ratscrew simulate: {cells_text} of {games:,} games, rules {rules.preset}"
+        title = f"ratscrew simulate: {cells_text} of {games:,} games, rules {preset or rules.preset}"
         write_report(Path(report_dir), simulate_report(_command(ctx), cells, shown, title, seed), force=force)
 
 

@@ -121,7 +121,8 @@ class Study:
                 if value not in varied.setdefault(key, []):
                     varied[key].append(value)
         args = [f"vary={varied!r}"] if varied else []
-        args.append(f"rules={first.rules.preset!r}")
+        if "rules" not in varied:
+            args.append(f"rules={first.rules.preset!r}")
         fixed = {k: v for k, v in first.rules.changes_from_preset().items() if k not in varied}
         if fixed:
             args.append(f"sets={fixed!r}")

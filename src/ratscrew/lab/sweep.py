@@ -3,15 +3,16 @@
 Every cell plays games 0 to N-1 of the run's seed, so each game has the same deal and the same random
 streams in every cell: the difference between two cells is measured game by game (paired), which cancels
 the noise the deals and the bots bring to both, and its standard error is far smaller than that of two
-separate runs whenever the change leaves most of a game alone. ``--vary`` takes any rules key, ``bots`` (a
-line-up per value, seats joined by "+") and ``players``; the values come out typed as the rules hold them.
+separate runs whenever the change leaves most of a game alone. ``--vary`` takes any rules key, ``rules`` (a
+preset or rules file per value, each cell's ``--set`` changes made on it), ``bots`` (a line-up per value, seats
+joined by "+") and ``players``; the values come out typed as the rules hold them.
 """
 
 from __future__ import annotations
 
 import csv
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,13 +24,12 @@ from ratscrew.rules import load_rules
 from ratscrew.rules.options import Value
 
 Vary = tuple[str, tuple[str, ...]]  # a key and the values it takes, as typed
-# Keys of a design that are not rules keys: the line-up (seats separated by "+") and the number of seats.
-DESIGN_KEYS = ("bots", "players")
+# Keys of a design that are not rules keys: the rule set (a preset or a rules file), the line-up (seats separated
+# by "+") and the number of seats.
+DESIGN_KEYS = ("rules", "bots", "players")
 
 
-def parse_vary(
-    specs: Sequence[str], sets: Sequence[str], *, bots_given: bool = False, players_given: bool = False
-) -> list[Vary]:
+def parse_vary(specs: Sequence[str], sets: Sequence[str], *, given: Collection[str] = ()) -> list[Vary]:
     """``KEY=V1,V2,...`` for each ``--vary``, a key given once (then checked by :func:`check_vary`)."""
     out: list[Vary] = []
     for spec in specs:
@@ -41,18 +41,15 @@ def parse_vary(
         if any(key == k for k, _ in out):
             raise MalformedInput(f"--vary {key} is given twice: give all its values in one --vary {key}=V1,V2,...")
         out.append((key, chosen))
-    return check_vary(out, sets, bots_given=bots_given, players_given=players_given)
+    return check_vary(out, sets, given=given)
 
 
-def check_vary(
-    vary: Sequence[Vary], sets: Sequence[str], *, bots_given: bool = False, players_given: bool = False
-) -> list[Vary]:
+def check_vary(vary: Sequence[Vary], sets: Sequence[str], *, given: Collection[str] = ()) -> list[Vary]:
     """Each key varied over values given once each, and not also given with the fixed rules (``sets``) or, for
-    ``bots`` and ``players``, beside the vary."""
+    a design key (``rules``, ``bots``, ``players``), beside the vary (``given`` names those that were)."""
     fixed = {s.partition("=")[0].strip() for s in sets}
-    given = {"bots": bots_given, "players": players_given}
     for key, chosen in vary:
-        _check_values(key, chosen, also_fixed=key in fixed, also_given=given.get(key, False))
+        _check_values(key, chosen, also_fixed=key in fixed, also_given=key in DESIGN_KEYS and key in given)
     return list(vary)
 
 
@@ -94,9 +91,9 @@ def design_cells(
     cells: list[DesignCell] = []
     for raw in grid(vary):
         rule_sets = [f"{k}={v}" for k, v in raw.items() if k not in DESIGN_KEYS]
-        rules = load_rules(rules_name, (*sets, *rule_sets))
         seats = _seats(raw["players"]) if "players" in raw else players
         try:
+            rules = load_rules(raw.get("rules", rules_name), (*sets, *rule_sets))
             levels = parse_lineup(raw.get("bots", bots), seats, in_vary="bots" in raw)
             check_levels(levels)
         except MalformedInput as exc:
@@ -107,6 +104,8 @@ def design_cells(
                 chosen[key] = len(levels)
             elif key == "bots":
                 chosen[key] = "+".join(p.strip().lower() for p in text.replace(",", "+").split("+"))
+            elif key == "rules":
+                chosen[key] = text  # the preset's name (or the rules file) as given
             else:
                 chosen[key] = rules.get(key)
         cells.append(DesignCell(chosen, CellSpec(rules, levels)))

@@ -69,7 +69,6 @@ def test_players_defaults_to_the_levels_given_and_one_level_fills_every_seat() -
 
 
 def test_readable_summary_and_a_histogram(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     plot = tmp_path / "length.png"
     done = run("--games", "8", "--workers", "1", "--plot", str(plot))
     assert done.returncode == 0, done.stderr

@@ -182,6 +182,9 @@ export function openRoom(code, handlers) {
       case "reaction":
         handlers.reaction?.(message);
         break;
+      case "rated":
+        handlers.rated?.(message);
+        break;
       default:
         break;
     }

@@ -26,25 +26,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from starlette.testclient import TestClient
 
+from harness.accounts import ADDRESS_HEADER, Addressed
 from ratscrew.ladder.matching import Entrant, Pool, TableSize
 from ratscrew.ladder.matchmaker import LocalMatchmaking, Matchmaker
 from ratscrew.ladder.results import TableEnd, rate_table
 from ratscrew.ladder.store import RatingStore
-from ratscrew.limits import Caps, Limits, LocalLimits
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
 from ratscrew.rules import Rules
-from ratscrew.web.app import Setup, create_app
+from ratscrew.web.app import create_app
 from ratscrew.web.matched import Tables
 
 DUEL = Pool(TableSize.TWO, rated=False, preset="standard")
-
-
-class OneAddressForMany(Setup):
-    """``ratscrew play``, its hourly share of rooms wide enough for one address to play the part of many."""
-
-    def limits(self, rooms: Rooms) -> Limits:
-        return LocalLimits(rooms.clock, Caps(rooms_per_hour=1_000_000))
+ADDRESS = ADDRESS_HEADER.decode()
 
 
 async def opening(folder: Path, tables: int) -> tuple[float, float]:
@@ -74,17 +68,18 @@ async def opening(folder: Path, tables: int) -> tuple[float, float]:
 def joins(folder: Path, count: int) -> tuple[list[float], list[float]]:
     """The time of each join that completed a table, and of each ``where`` that found its guest waiting."""
     placing, asking = [], []
-    app = create_app(folder, setup=OneAddressForMany())
-    with TestClient(app) as client:
+    app = create_app(folder)
+    with TestClient(Addressed(app, app.state)) as client:  # each pair from addresses of its own, as people are
         body = {"size": "2", "rated": False, "preset": "standard"}
         for i in range(count):
-            first = client.post("/api/playnow/join", json={**body, "name": f"A{i}"})
+            ann, bob = {ADDRESS: f"10.0.{i // 250}.{i % 250}"}, {ADDRESS: f"10.1.{i // 250}.{i % 250}"}
+            first = client.post("/api/playnow/join", json={**body, "name": f"A{i}"}, headers=ann)
             token = first.json()["token"]
             start = time.perf_counter()
-            assert client.post("/api/playnow/where", json={"token": token}).json()["where"] == "waiting"
+            assert client.post("/api/playnow/where", json={"token": token}, headers=ann).json()["where"] == "waiting"
             asking.append(time.perf_counter() - start)
             start = time.perf_counter()
-            second = client.post("/api/playnow/join", json={**body, "name": f"B{i}"})
+            second = client.post("/api/playnow/join", json={**body, "name": f"B{i}"}, headers=bob)
             placing.append(time.perf_counter() - start)
             assert second.json()["where"] == "placed", second.text
     return placing, asking

@@ -102,7 +102,7 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
         expect(bob.locator("#playnow-leave")).to_be_focused()
         expect(bob.locator("#playnow-waited")).to_have_text(re.compile(r"Waiting for [1-9]\d* seconds?\."))
         assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        bob.locator("#playnow").scroll_into_view_if_needed()
+        expect(bob.locator("#playnow-status")).to_be_in_viewport()  # the panel in sight as it folded
         shot(bob, "playnow-waiting-390x844")
         bob.keyboard.press("Enter")  # the focused Leave
         expect(bob.locator("#playnow-status")).to_have_text("You left the queue.")
@@ -113,7 +113,7 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
         ann.click("#play-now")
         expect(ann.locator("#playnow-waited")).to_be_visible()
         assert serious_violations(ann) == []
-        ann.locator("#playnow").scroll_into_view_if_needed()
+        expect(ann.locator("#playnow-status")).to_be_in_viewport()  # the panel in sight as it folded
         shot(ann, "playnow-waiting-1280x800")
         bob.click("#play-now")
         for page in (ann, bob):

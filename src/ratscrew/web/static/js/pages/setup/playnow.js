@@ -158,7 +158,10 @@ export function playNowPanel(ctx) {
         computersSaid = true;
         status.textContent = `${line} ${t("playnow.computers_ready")}`;
       }
-      if (starting) leaveButton.focus();
+      if (starting) { // the choices folded away: the panel's words and its buttons in sight, Leave focused
+        leaveButton.focus({ preventScroll: true });
+        element.scrollIntoView({ block: "nearest" });
+      }
       schedule();
       return;
     }

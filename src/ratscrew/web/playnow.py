@@ -44,7 +44,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 GUEST_NAME = "Player"
 
 
-class Refusal(RatscrewError):
+class PlayNowRefusal(RatscrewError):
     """Mixed into a branch of the error tree: ``extra`` gives the page the field at fault and a code."""
 
     def __init__(self, message: str, code: str, field: str | None = None) -> None:
@@ -52,19 +52,19 @@ class Refusal(RatscrewError):
         self.extra = {"code": code, **({"field": field} if field else {})}
 
 
-class BadField(Refusal, BadRequest):
+class BadField(PlayNowRefusal, BadRequest):
     pass
 
 
-class NotAllowed(Refusal, Forbidden):
+class NotAllowed(PlayNowRefusal, Forbidden):
     pass
 
 
-class NotNow(Refusal, Conflict):
+class NotNow(PlayNowRefusal, Conflict):
     pass
 
 
-class Nowhere(Refusal, NotFound):
+class Nowhere(PlayNowRefusal, NotFound):
     pass
 
 

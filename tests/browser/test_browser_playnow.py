@@ -150,3 +150,30 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
         assert found is not None
         standing = ratings.standings(found[0].id)[SizeClass.TWO]
         assert standing.games == 1 and standing.rating.shown != 1100
+
+
+def test_a_guest_who_waited_twenty_seconds_plays_with_computers_instead(browser: Browser, short_server: Server) -> None:
+    page, errors = open_page(browser, short_server.url, lang="de", width=390, height=844, touch=True)
+    try:
+        expect(page.locator("#playnow-rated")).to_be_hidden()  # a guest: rated games need an account
+        expect(page.locator("#playnow-sign-in-link")).to_have_attribute("href", "#/sign-in")
+        page.fill("#playnow-name", "Zoé")
+        page.check("#playnow-size-3-4")  # nobody else waits for a table of three or four here
+        page.click("#play-now")
+        expect(page.locator("#playnow-status")).to_have_text(
+            "Suche nach Mitspielern: 3 oder 4 Spieler, ungewertet, Standard."
+        )
+        computers = page.locator("#playnow-computers")
+        expect(computers).to_be_visible(timeout=90_000)  # after 20 s of waiting
+        offer = "Noch ist sonst niemand gekommen: Computerspieler können die freien Plätze besetzen"
+        expect(page.locator("#playnow-status")).to_contain_text(offer)
+        page.wait_for_timeout(2500)  # the page asks again twice: the offer is still said, not taken back
+        expect(page.locator("#playnow-status")).to_contain_text(offer)
+        computers.click()
+        page.wait_for_url(re.compile(r"#/room/[A-Z0-9]{6}$"))
+        page.wait_for_selector("#seat-0.mine")  # alone with the computers: the game starts at once
+        expect(page.locator(".seat")).to_have_count(3)
+        expect(page.locator("#seat-0 .seat-name")).to_have_text("Zoé")
+        assert errors == []
+    finally:
+        page.context.close()

@@ -124,7 +124,6 @@ export function playNowPanel(ctx) {
   let phase = "idle";
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
-  let computersSaid = false;
 
   /** @param {string} text */
   function fail(text) {
@@ -151,13 +150,10 @@ export function playNowPanel(ctx) {
       const pool = answer.pool;
       const label = pool ? poolText(pool.size, pool.rated, pool.preset) : "";
       const line = answer.where === "seating" ? t("playnow.seating") : t("playnow.waiting", { pool: label });
-      if (status.textContent !== line) status.textContent = line;
+      const said = answer.computers ? `${line} ${t("playnow.computers_ready")}` : line;
+      if (status.textContent !== said) status.textContent = said; // the live line changes only when there is news
       waited.textContent = tn("playnow.waited", answer.waited_s);
       computersButton.hidden = !answer.computers;
-      if (answer.computers && !computersSaid) {
-        computersSaid = true;
-        status.textContent = `${line} ${t("playnow.computers_ready")}`;
-      }
       if (starting) { // the choices folded away: the panel's words and its buttons in sight, Leave focused
         leaveButton.focus({ preventScroll: true });
         element.scrollIntoView({ block: "nearest" });
@@ -197,7 +193,6 @@ export function playNowPanel(ctx) {
     const wasWaiting = phase === "waiting";
     phase = "idle";
     clearTimeout(timer);
-    computersSaid = false;
     choose.hidden = false;
     waitBox.hidden = true;
     status.textContent = said ?? "";

@@ -138,6 +138,27 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
         )
         shot(ann, "playnow-summary-1280x800")
         shot(bob, "playnow-summary-390x844")
+
+        # Both profiles show the game: the rating it made, one game played; the loser's names what they missed.
+        # The table was dealt a sandwich (3 6 3) and two doubles (K K, 7 7) in its ten cards, and both players
+        # only turned cards (harness/playnow.py's deal).
+        ratings = RatingStore(short_server.data / "ratscrew.sqlite3")
+        loser = None
+        for page, name in ((ann, "ann_pn"), (bob, "bob_pn")):
+            found = AccountStore(short_server.data / "ratscrew.sqlite3").find(name)
+            assert found is not None
+            (change,) = ratings.history(found[0].id, SizeClass.TWO)
+            if change.place == 2:
+                loser = page
+            page.goto(f"{short_server.url}#/players/{name}")
+            expect(page.locator("#profile-name")).to_have_text(name)
+            expect(page.locator("#rating-2 .rating-number")).to_have_text(str(change.after.shown))
+            expect(page.locator("#profile-games tbody tr")).to_have_count(1)
+        assert loser is not None, "one of the two finished second"
+        missed = loser.locator("#profile-patterns .missed-name")
+        expect(missed.first).to_have_text("Double")
+        assert missed.all_inner_texts() == ["Double", "Sandwich"], missed.all_inner_texts()
+        shot(loser, "playnow-loser-profile")
     finally:
         ann.context.close()
         bob.context.close()

@@ -138,8 +138,8 @@ def answers(client: TestClient) -> list[tuple[str, object]]:
     said.append(("AccountAnswer", post("/api/account/sign-up", {"name": "Ann_7", "password": "eight chars"})))
     said.append(("AccountAnswer", post("/api/account/sign-up", {"name": "Bo_7", "password": "eight chars"})))
     seats = [found[0].id for found in map(accounts.find, ("Ann_7", "Bo_7")) if found is not None]
-    duel = room_game(Rules.build("standard"), ["medium", "hard"], 3, code="TYPES1")
-    finish(store.path, duel, seats, rated=True)
+    played = room_game(Rules.build("standard"), ["medium", "hard"], 3, code="TYPES1")
+    finish(store.path, played, seats, rated=True)
     said.append(("PlayerAnswer", get("/api/players/Ann_7")))
     said += [("LeaderboardAnswer", get(f"/api/leaderboard?size={size}")) for size in ("2", "3%2B")]
     return said

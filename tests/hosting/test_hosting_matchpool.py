@@ -20,7 +20,7 @@ import logging
 import random
 import signal
 import subprocess
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -32,7 +32,7 @@ from harness.pool_cases import ALL, CASES, DUEL, FEW, RATED, names, person, redi
 from harness.site import eventually_answers, free_ports, require_programs, start_redis
 from ratscrew.errors import Conflict, NotFound
 from ratscrew.hosting.link import RedisLink
-from ratscrew.hosting.matchpool import FALLBACK_FIRST_TABLE, PoolAway, RedisMatchmaking
+from ratscrew.hosting.matchpool import FALLBACK_FIRST_TABLE, Chosen, PoolAway, RedisMatchmaking
 from ratscrew.ladder.matching import Entrant, Pool, Waiting, groups
 from ratscrew.ladder.matchmaker import GONE_AFTER_MS, AlreadyPlaying, Matchmaker, Placed, Seating, Ticket
 from ratscrew.table.clock import VirtualClock
@@ -234,15 +234,32 @@ def test_two_workers_joining_leaving_and_ticking_at_once_never_seat_anyone_twice
 
 
 class Between(RedisMatchmaking):
-    """A worker that lets ``meanwhile`` happen between reading where a person stands and acting on it."""
+    """A worker that lets ``meanwhile`` happen between reading the pools, or where a person stands, and acting
+    on what it read."""
 
     meanwhile: Callable[[], Awaitable[object]] | None = None
+    later: asyncio.Future[object] | None = None
 
     async def _record(self, who: str) -> tuple[Waiting | Seating | Placed | None, str]:
         found = await super()._record(who)
+        await self._meanwhile()
+        return found
+
+    def _pools(self, found: object) -> list[tuple[Pool, list[tuple[Waiting, str]]]]:
+        pools = super()._pools(found)
+        if self.meanwhile is not None:
+            self.later = asyncio.ensure_future(self.meanwhile())
+        return pools
+
+    async def _seat_shared(self, chosen: Sequence[Chosen], now: int) -> list[int]:
+        if self.later is not None:
+            later, self.later = self.later, None
+            await later
+        return await super()._seat_shared(chosen, now)
+
+    async def _meanwhile(self) -> None:
         if self.meanwhile is not None:
             await self.meanwhile()
-        return found
 
 
 def test_a_person_seated_by_another_worker_as_they_take_computers_sits_at_one_table(store: Redis) -> None:
@@ -264,6 +281,30 @@ def test_a_person_seated_by_another_worker_as_they_take_computers_sits_at_one_ta
                 await slow.take_computers("ann")
             assert names(made) == [["ann", "bob"]]
             assert await slow.where("ann") == made[0]
+
+    run(play)
+
+
+def test_a_person_who_left_and_pressed_again_while_a_worker_decided_is_seated_from_their_new_wait(
+    store: Redis,
+) -> None:
+    async def play() -> None:
+        clock = VirtualClock()
+        async with workers(store.url, clock) as (one, other):
+            slow = Between(one.link, clock, prefix=one.prefix.removesuffix("playnow:"))
+            await one.join(Entrant("ann"), DUEL)
+            clock.advance(5000)
+            await one.seen("ann")
+            await other.join(Entrant("bob"), DUEL)
+
+            async def again() -> None:
+                assert await other.leave("ann")
+                await other.join(Entrant("ann"), DUEL)
+
+            slow.meanwhile = again
+            assert await slow.tick() == []  # it read ann's first wait: that one is over
+            (table,) = await other.tick()
+            assert names([table]) == [["bob", "ann"]] and table.waited == (0, 0)
 
     run(play)
 

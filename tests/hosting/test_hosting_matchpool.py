@@ -6,9 +6,10 @@
 - many joins, leaves, seats and ends from both workers at once, both ticking at once: nobody is seated twice
   or lost, nobody is seated from a wait they had left, and every record agrees with the pools; a person
   taking computers as another worker seats them sits at one table;
-- Redis stopped (SIGSTOP) and back: a worker without pools of its own refuses Play now and tells those who
-  waited to press again; what was said meanwhile reaches Redis once back; the site's only worker seats people
-  in its own pools meanwhile and moves those still waiting into Redis once back, keeping their wait;
+- Redis stopped (SIGSTOP) and back: a worker of several pauses Play now (a join is refused, a waiting page
+  told its place is kept), and whoever's page kept asking keeps their place; what was said meanwhile (a
+  leave, a game's end) reaches Redis once back; the site's only worker seats people in its own pools
+  meanwhile and moves those still waiting into Redis once back, keeping their wait;
 - Redis killed and started again empty: nobody waits for a table that cannot come;
 - values in Redis that this pool never wrote are dropped with a log line, and the others are seated.
 """
@@ -16,6 +17,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import signal
@@ -105,6 +107,33 @@ def test_people_who_reached_different_workers_are_seated_together_and_either_wor
             await other.done(table.table)
             assert await one.where("ann") is None and await one.where("bob") is None
             await one.join(person("ann", 1500), RATED)  # free to play again, on any worker
+
+    run(play)
+
+
+def test_each_worker_answers_on_its_own_clock_what_redis_keeps_on_the_shared_one(store: Redis) -> None:
+    shared, mine, yours = VirtualClock(10**12), VirtualClock(0), VirtualClock(777_000)
+
+    def advance(ms: int) -> None:
+        for clock in (shared, mine, yours):
+            clock.advance(ms)
+
+    async def play() -> None:
+        one_link, other_link, prefix = RedisLink(store.url), RedisLink(store.url), new_prefix()
+        try:
+            one = RedisMatchmaking(one_link, mine, prefix=prefix, shared=shared)
+            other = RedisMatchmaking(other_link, yours, prefix=prefix, shared=shared)
+            ann = await one.join(Entrant("ann"), DUEL)
+            assert ann.since == 0
+            advance(3000)
+            assert await other.where("ann") == Waiting(Entrant("ann"), DUEL, 777_000)  # its 0 is my 777,000
+            await other.join(Entrant("bob"), DUEL)
+            (table,) = await other.tick()
+            assert table.at == 780_000 and table.waited == (3000, 0)
+            assert await one.where("ann") == dataclasses.replace(table, at=3000)
+        finally:
+            await one_link.close()
+            await other_link.close()
 
     run(play)
 
@@ -333,7 +362,7 @@ async def back(pools: list[RedisMatchmaking]) -> None:
         assert await side.link.probe()
 
 
-def test_with_redis_stopped_a_worker_of_several_refuses_play_now_and_tells_whoever_waited_to_press_again(
+def test_with_redis_stopped_a_worker_of_several_pauses_play_now_and_whoever_waits_with_the_page_open_keeps_their_place(
     paused_redis: tuple[str, subprocess.Popen[bytes]],
 ) -> None:
     url, server = paused_redis
@@ -347,31 +376,37 @@ def test_with_redis_stopped_a_worker_of_several_refuses_play_now_and_tells_whoev
             assert await one.tick() == []  # nobody to pair yet in either pool
             await one.join(Entrant("dan"), DUEL)
             (duel,) = await other.tick()
+            await one.join(Entrant("fay"), DUEL)
+            await other.join(Entrant("gil"), DUEL)
+            (late,) = await one.tick()  # its room opens as Redis stops
             server.send_signal(signal.SIGSTOP)
-            with pytest.raises(PoolAway, match="press Play now again"):
-                await one.where("ann")  # waits once for Redis (a second), and finds it away
-            with pytest.raises(PoolAway, match="press Play now again"):
-                await other.where("ann")
+            for side in (one, other):  # each waits once for Redis (a second), and finds it away
+                with pytest.raises(PoolAway, match="your place is kept while this page stays open") as away:
+                    await side.where("ann")
+                assert away.value.extra == {"code": "queue_away"}
             with pytest.raises(PoolAway, match="try again in a few seconds"):
                 await one.join(Entrant("eve"), DUEL)
-            assert await one.tick() == [] and await other.tick() == []
-            await one.seen("ann")  # a page asking meanwhile is no error
             for who in ("cid", "hal"):
                 assert await one.leave(who) is False  # not known to have waited: but said, and kept
             await other.done(duel.table)  # the duel's game ended meanwhile: kept too
-            clock.advance(3000)
+            await one.place(late.table, {"fay": Ticket("ROOM02", 0, "t-fay"), "gil": Ticket("ROOM02", 1, "t-gil")})
+            for second in range(12):  # longer than a closed page is given; ann's page keeps asking
+                clock.advance(1000)
+                await (one, other)[second % 2].seen("ann")
+                assert await one.tick() == [] and await other.tick() == []
             server.send_signal(signal.SIGCONT)
             await back([one, other])
             # hal changes her mind before her leave reaches Redis: she presses again, and her page asks.
             with pytest.raises(AlreadyPlaying, match="already waits"):
                 await other.join(Entrant("hal"), FEW)
             await other.seen("hal")
-            # A short stop: ann still waits; cid's leave and the duel's end reach Redis at each worker's next
-            # call, and hal waits on.
-            await one.seen("ann")
+            # ann's page kept asking: she keeps her place; cid's leave and the duel's end reach Redis, at each
+            # worker's next call; hal waits on.
             assert await one.tick() == []
             assert [w.entrant.who for w in await other.waiting(FEW)] == ["ann", "hal"]
+            assert await other.where("ann") == Waiting(Entrant("ann"), FEW, 0)
             assert await other.where("bob") is None and await other.where("dan") is None
+            assert await other.where("gil") == Placed(late, Ticket("ROOM02", 1, "t-gil"))  # their tickets came
             await other.join(Entrant("bob"), DUEL)
 
     run(play)
@@ -387,8 +422,8 @@ def test_the_sites_only_worker_seats_people_in_its_own_pools_while_redis_is_away
         async with workers(url, clock, count=1, fallback=True) as (only,):
             await only.join(Entrant("old"), DUEL)
             server.send_signal(signal.SIGSTOP)
-            with pytest.raises(PoolAway, match="press Play now again"):
-                await only.where("old")  # waited in Redis: told to press again
+            with pytest.raises(PoolAway, match="your place is kept"):
+                await only.where("old")  # waits in Redis: paused
             ann = await only.join(Entrant("ann"), DUEL)
             await only.join(Entrant("bob"), DUEL)
             assert await only.where("ann") == ann
@@ -396,7 +431,7 @@ def test_the_sites_only_worker_seats_people_in_its_own_pools_while_redis_is_away
             assert names([table]) == [["ann", "bob"]] and table.table >= FALLBACK_FIRST_TABLE
             await only.place(table.table, {"ann": Ticket("ROOM01", 0, "t-ann")})
             assert await only.where("ann") == Placed(table, Ticket("ROOM01", 0, "t-ann"))
-            await only.join(Entrant("old"), DUEL)  # old presses again: waits here meanwhile
+            await only.join(Entrant("old"), DUEL)  # old presses again anyway: waits here meanwhile
             for _ in range(12):  # longer than a closed page is given; old's page keeps asking
                 clock.advance(1000)
                 await only.seen("old")
@@ -431,7 +466,7 @@ def test_redis_killed_and_started_again_empty_leaves_nobody_waiting_for_a_table_
             server.kill()
             server.wait()
             for side in (one, other):
-                with pytest.raises(PoolAway, match="press Play now again"):
+                with pytest.raises(PoolAway, match="your place is kept"):
                     await side.where("ann")
             again = start_redis(tmp_path, port)
             try:

@@ -20,30 +20,32 @@ them. Every worker ticks every second, so two may decide the same table at once:
 for each table, that each of its people still waits in that pool under the same join's number (not seated
 by another worker, not gone and back), and seats the table only then. The loser's tables are skipped, to be
 decided again at its next tick from what is then true. (``docs/decisions.md``, Play now, says why a check at
-commit rather than a lock.) Time is the clock the pool is given (the wall clock live: every worker's reads
-the same; virtual time in tests), never Redis's.
+commit rather than a lock.) Times kept in Redis are on the ``shared`` clock the pool is given (the wall clock
+live, which every worker reads alike; virtual time in tests), never Redis's own; every time it answers is on
+the worker's own clock, which the web layer reads.
 
 A value read from Redis is checked before it is believed: an entry that cannot be read is dropped with one
 log line, never a traceback in a request; a key of a kind this pool never writes is removed (and logged) by
 the scripts themselves.
 
-While Redis is away (``hosting/link.py``): a worker given a ``fallback`` (the site's only worker) keeps
-seating people in its own pools (they are moved into Redis, keeping their wait, once Redis is back); a
-worker without one refuses Play now for the moment (``PoolAway``, 503: the other workers cannot be asked, and
-a person's requests reach any worker). Anyone Redis held waiting is told to press Play now again rather than
-left waiting for a table that cannot come; a leave, a release or a game's end said meanwhile is kept and
-told to Redis once it is back.
+While Redis is away (``hosting/link.py``) Play now pauses: a worker without a ``fallback`` refuses new joins
+(``PoolAway``, 503: a person's requests reach any worker, and the others cannot be asked), and answers a
+waiting page that its place is kept while it stays open. What is said meanwhile is kept and told to Redis once
+it is back: whose page asked (so that the next tick does not take them for gone), leaves, releases, tables
+placed and games over. The site's only worker, given a ``fallback``, seats newcomers in its own pools
+meanwhile, and moves whoever still waits there into Redis once it is back, keeping their wait.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import json
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import redis
 from redis.commands.core import AsyncScript
@@ -72,12 +74,18 @@ PLACED_TTL_MS = 6 * 3600_000  # a table no worker said was over frees its people
 KEEP_MS = 24 * 3600_000  # the pools, the set of pools and the counters, from when last written
 FALLBACK_FIRST_TABLE = 1_000_000_000  # a worker's own tables while Redis is away, apart from the shared ones
 
-PRESS_AGAIN = "the Play-now queue is out of reach for a moment: press Play now again in a few seconds"
+KEPT = "the Play-now queue is out of reach for a moment: your place is kept while this page stays open"
 TRY_AGAIN = "the Play-now queue is out of reach for a moment: try again in a few seconds"
+BATCH = 500  # pairs a call, when telling Redis what was said while it was away
+MAX_REMEMBERED = 100_000  # pages heard from while Redis is away, kept to tell it once back
 
 
 class PoolAway(Unavailable):
-    """The shared pools cannot be reached just now."""
+    """The shared pools cannot be reached just now (``extra``'s code lets a page say it in its language)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.extra = {"code": "queue_away"}
 
 
 class WallClock:
@@ -178,12 +186,15 @@ redis.call('PEXPIRE', P .. 'pools', ARGV[2])
 return {{'ok', n}, broken}
 """
 
-# ARGV: prefix, who, now, waiting ttl.
+# ARGV: prefix, waiting ttl, then pairs of who and when their page asked (later than Redis knows, if so).
 _SEEN = """
-if person(ARGV[2])[1] == 'w' then
-    local key = P .. 'who:' .. ARGV[2]
-    redis.call('HSET', key, 'seen', ARGV[3])
-    redis.call('PEXPIRE', key, ARGV[4])
+for i = 3, #ARGV, 2 do
+    local st = person(ARGV[i])
+    if st[1] == 'w' and (tonumber(st[6]) or 0) < tonumber(ARGV[i + 1]) then
+        local key = P .. 'who:' .. ARGV[i]
+        redis.call('HSET', key, 'seen', ARGV[i + 1])
+        redis.call('PEXPIRE', key, ARGV[2])
+    end
 end
 return {0, broken}
 """
@@ -390,15 +401,26 @@ Chosen = tuple[tuple[tuple[str, str], ...], Seating]  # a table to make: its peo
 
 
 class RedisMatchmaking:
-    """:class:`~ratscrew.ladder.matchmaker.Matchmaking` in Redis, through ``link``, on ``clock``, with keys
-    under ``prefix``; ``fallback`` is the pools to use while Redis is away (give one only to a site's sole
-    worker: a person's requests reach any worker, and another's pools cannot be asked)."""
+    """:class:`~ratscrew.ladder.matchmaker.Matchmaking` in Redis, through ``link``, with keys under ``prefix``.
+
+    ``clock`` is this worker's (the rooms', which the web layer reads: every time this answers is on it);
+    ``shared`` is the clock every worker reads alike, on which the times kept in Redis are written (the wall
+    clock live; by default ``clock``, as in tests whose workers share one virtual clock). ``fallback`` is the
+    pools to use while Redis is away: give one only to a site's sole worker, since a person's requests reach
+    any worker and another's pools cannot be asked."""
 
     def __init__(
-        self, link: RedisLink, clock: Clock, *, prefix: str = "ratscrew:", fallback: Matchmaker | None = None
+        self,
+        link: RedisLink,
+        clock: Clock,
+        *,
+        prefix: str = "ratscrew:",
+        shared: Clock | None = None,
+        fallback: Matchmaker | None = None,
     ) -> None:
         self.link = link
         self.clock = clock
+        self.shared = shared or clock
         self.prefix = prefix + "playnow:"
         self.fallback = fallback
         script = link.client.register_script
@@ -406,10 +428,13 @@ class RedisMatchmaking:
         self._read, self._seat, self._place = (script(_PRELUDE + s) for s in (_READ, _SEAT, _PLACE))
         self._done, self._release, self._where = (script(_PRELUDE + s) for s in (_DONE, _RELEASE, _WHERE))
         self._drop, self._forget_pool, self._waiting = (script(_PRELUDE + s) for s in (_DROP, _FORGET_POOL, _WAITING))
-        # Said while Redis was away, told to it once it is back: leaves and releases (with when they were
-        # said), and games over; and records found unreadable, to remove.
+        # Said while Redis was away, told to it once it is back (times on the shared clock): whose page asked
+        # and when, leaves and releases with when they were said, tables placed and games over; and records
+        # found unreadable, to remove.
+        self._seen_away: dict[str, Millis] = {}
         self._leaves: dict[str, Millis] = {}
         self._releases: dict[str, Millis] = {}
+        self._places: dict[int, dict[str, Ticket]] = {}
         self._dones: set[int] = set()
         self._unreadable: list[tuple[str, str]] = []
         self._unreadable_pools: list[str] = []
@@ -418,7 +443,7 @@ class RedisMatchmaking:
 
     async def join(self, entrant: Entrant, pool: Pool) -> Waiting:
         check_may_join(entrant, pool, self._here(entrant.who))
-        now = self.clock.now()
+        now = self.shared.now()
         try:
             args = (KEEP_MS, entrant.who, pool_id(pool), now, now, _text(entrant), WAITING_TTL_MS)
             state = _texts(await self._call(self._join, *args))
@@ -432,28 +457,36 @@ class RedisMatchmaking:
             table = int(state[1]) if state[1:2] and state[1].isdigit() else 0
             check_may_join(entrant, pool, Seating(table, pool, (), 0, (), now))
         self._leaves.pop(entrant.who, None)  # a leave said while Redis was away is older than this wait
-        return Waiting(entrant, pool, now)
+        return Waiting(entrant, pool, self.clock.now())
 
     async def seen(self, who: str) -> None:
         if self.fallback is not None and isinstance(self.fallback.where(who), Waiting):
             self.fallback.seen(who)
             return
-        with contextlib.suppress(Away, PoolAway):  # the person is told to press again (where)
-            await self._call(self._seen, who, self.clock.now(), WAITING_TTL_MS)
+        now = self.shared.now()
+        try:
+            await self._call(self._seen, WAITING_TTL_MS, who, now)
+        except Away:  # told to Redis once it is back, so that a page still open keeps its place
+            if len(self._seen_away) < MAX_REMEMBERED or who in self._seen_away:
+                self._seen_away[who] = now
+        except PoolAway:  # refused, and logged: the next question tries again
+            pass
 
     async def leave(self, who: str) -> bool:
         if self.fallback is not None and self.fallback.leave(who):
             return True
+        now = self.shared.now()
+        self._seen_away.pop(who, None)
         try:
-            return bool(await self._call(self._leave, who, self.clock.now()))
+            return bool(await self._call(self._leave, who, now))
         except Away:
-            self._leaves[who] = self.clock.now()
+            self._leaves[who] = now
             return False
 
     async def tick(self) -> list[Seating]:
         made = self.fallback.tick() if self.fallback is not None else []
         with contextlib.suppress(Away, PoolAway):  # Redis away, or refusing (logged): the next tick tries again
-            made += await self._tick_shared()
+            made += [self._local(seating) for seating in await self._tick_shared()]
         return made
 
     async def take_computers(self, who: str) -> Seating:
@@ -461,16 +494,16 @@ class RedisMatchmaking:
             return self.fallback.take_computers(who)
         try:
             where, n = await self._record(who)
-            now = self.clock.now()
+            now = self.shared.now()
             check_may_take_computers(who, where, now)
             assert isinstance(where, Waiting)
             seating = Seating(0, where.pool, (where.entrant,), where.pool.size.fewest - 1, (now - where.since,), now)
             (number,) = await self._seat_shared([(((who, n),), seating)], now)
         except Away:
-            raise PoolAway(PRESS_AGAIN) from None
+            raise PoolAway(KEPT) from None
         if not number:  # seated at a table meanwhile by another worker's tick, or gone
             raise NotFound(f"{who!r} is not waiting for a table")
-        return dataclasses.replace(seating, table=number)
+        return self._local(dataclasses.replace(seating, table=number))
 
     async def place(self, table: int, tickets: dict[str, Ticket]) -> None:
         if self.fallback is not None and self.fallback.has_table(table):
@@ -479,8 +512,9 @@ class RedisMatchmaking:
         pairs = [item for who, ticket in tickets.items() for item in (who, _text(ticket))]
         try:
             found = await self._call(self._place, table, PLACED_TTL_MS, *pairs)
-        except Away:
-            raise PoolAway(PRESS_AGAIN) from None
+        except Away:  # the room is open: its people get their tickets once Redis is back
+            self._places[table] = dict(tickets)
+            return
         if found == -1:
             raise NotFound(f"no table {table}")
 
@@ -488,6 +522,7 @@ class RedisMatchmaking:
         if self.fallback is not None and self.fallback.has_table(table):
             self.fallback.done(table)
             return
+        self._places.pop(table, None)
         try:
             await self._call(self._done, table)
         except (Away, PoolAway):
@@ -497,32 +532,51 @@ class RedisMatchmaking:
         if self.fallback is not None and isinstance(self.fallback.where(who), Seating | Placed):
             self.fallback.release(who)
             return
+        now = self.shared.now()
         try:
-            await self._call(self._release, who, self.clock.now())
+            await self._call(self._release, who, now)
         except (Away, PoolAway):
-            self._releases[who] = self.clock.now()
+            self._releases[who] = now
 
     async def where(self, who: str) -> Waiting | Seating | Placed | None:
         here = self._here(who)
         if here is not None:
             return here
         try:
-            return (await self._record(who))[0]
+            return self._local((await self._record(who))[0])
         except Away:
-            raise PoolAway(PRESS_AGAIN) from None
+            raise PoolAway(KEPT) from None
 
     async def waiting(self, pool: Pool) -> tuple[Waiting, ...]:
         """The people waiting in ``pool`` in Redis, in the order they came (for the tests and the bench)."""
         rows = await self._call(self._waiting, pool_id(pool))
-        return tuple(waiting for waiting, _n in self._people(pool, rows))
+        return tuple(self._local(waiting) for waiting, _n in self._people(pool, rows))
 
     # ------------------------------------------------------------------ inside
+
+    @overload
+    def _local(self, found: Waiting) -> Waiting: ...
+    @overload
+    def _local(self, found: Seating) -> Seating: ...
+    @overload
+    def _local(self, found: Record) -> Record: ...
+    def _local(self, found: Record) -> Record:
+        """``found`` (read from Redis, on the shared clock) with its times on this worker's clock."""
+        offset = self.shared.now() - self.clock.now()
+        if isinstance(found, Waiting):
+            return dataclasses.replace(found, since=found.since - offset)
+        if isinstance(found, Seating):
+            return dataclasses.replace(found, at=found.at - offset)
+        if isinstance(found, Placed):
+            return Placed(dataclasses.replace(found.seating, at=found.seating.at - offset), found.ticket)
+        return None
 
     def _here(self, who: str) -> Record:
         return self.fallback.where(who) if self.fallback is not None else None
 
     async def _tick_shared(self) -> list[Seating]:
-        now = self.clock.now()
+        """The tables made, on the shared clock."""
+        now = self.shared.now()
         found = await self._call(self._read, now, GONE_AFTER_MS, KEEP_MS)
         chosen: list[Chosen] = []
         for pool, rows in self._pools(found):
@@ -607,6 +661,15 @@ class RedisMatchmaking:
         while self._unreadable_pools:
             await self._send(self._forget_pool, self._unreadable_pools[-1])
             self._unreadable_pools.pop()
+        while self._seen_away:  # first: a tick must not take out as gone a page that kept asking
+            batch = dict(itertools.islice(self._seen_away.items(), BATCH))
+            await self._send(self._seen, WAITING_TTL_MS, *(item for pair in batch.items() for item in pair))
+            for who in batch:
+                del self._seen_away[who]
+        for table, tickets in list(self._places.items()):
+            pairs = [item for who, ticket in tickets.items() for item in (who, _text(ticket))]
+            await self._send(self._place, table, PLACED_TTL_MS, *pairs)
+            del self._places[table]
         for table in list(self._dones):
             await self._send(self._done, table)
             self._dones.discard(table)
@@ -621,12 +684,13 @@ class RedisMatchmaking:
             return
         for pool in fallback.pools():
             for waiting in fallback.waiting(pool):
-                who, now = waiting.entrant.who, self.clock.now()
-                args = (KEEP_MS, who, pool_id(pool), waiting.since, now, _text(waiting.entrant), WAITING_TTL_MS)
+                who, now = waiting.entrant.who, self.shared.now()
+                since = waiting.since + now - self.clock.now()
+                args = (KEEP_MS, who, pool_id(pool), since, now, _text(waiting.entrant), WAITING_TTL_MS)
                 if _texts(await self._send(self._join, *args))[:1] == ["w"]:
                     # Waited in Redis already (pressed again while it was away): that wait stands, and their
                     # page has asked here meanwhile.
-                    await self._send(self._seen, who, now, WAITING_TTL_MS)
+                    await self._send(self._seen, WAITING_TTL_MS, who, now)
                 # In Redis now, or already there (waiting or seated): either way, no longer here.
                 fallback.leave(who)
 
@@ -655,10 +719,10 @@ class RedisMatchmaking:
         reply = await self.link.run(run)
         if isinstance(reply, _Refused):
             log.warning("the Play-now pool: Redis refused a call (%s)", str(reply)[:200])
-            raise PoolAway(PRESS_AGAIN)
+            raise PoolAway(TRY_AGAIN)
         if not (isinstance(reply, list) and len(reply) == 2):
-            log.warning("the Play-now pool: an answer of another shape than its script's: %r", reply)
-            raise PoolAway(PRESS_AGAIN)
+            log.warning("the Play-now pool: an answer of another shape than its script's: %r", str(reply)[:200])
+            raise PoolAway(TRY_AGAIN)
         answer, broken = reply
         for key in _texts(broken):
             log.warning("the Play-now pool: %s removed, it was not a record this pool writes", key[:120])

@@ -12,7 +12,8 @@ What Redis keeps, under the hosting prefix and ``playnow:``:
   opened (its worker died between), ``PLACED_TTL_MS`` after its room opened if no worker says the game ended.
 - ``pool:POOL``, a hash of the people waiting in a pool (who to their join's number), and ``pools``, the set of
   pools someone waits in: what a tick reads.
-- ``table:N``, the set of a table's people, for ``place`` and ``done``; ``tables`` and ``joins``, counters.
+- ``table:N``, the set of a table's people, for ``place`` and ``done``; ``tables`` and ``joins``, counters;
+  ``resumed``, when Redis was last back after a worker found it away.
 
 A tick is two round trips: one script reads every pool (taking out those whose page stopped asking, and any
 entry whose person record expired), Python decides the tables with ``matching.groups``, and one script seats
@@ -30,17 +31,18 @@ the scripts themselves.
 
 While Redis is away (``hosting/link.py``) Play now pauses: a worker without a ``fallback`` refuses new joins
 (``PoolAway``, 503: a person's requests reach any worker, and the others cannot be asked), and answers a
-waiting page that its place is kept while it stays open. What is said meanwhile is kept and told to Redis once
-it is back: whose page asked (so that the next tick does not take them for gone), leaves, releases, tables
-placed and games over. The site's only worker, given a ``fallback``, seats newcomers in its own pools
-meanwhile, and moves whoever still waits there into Redis once it is back, keeping their wait.
+waiting page that its place is kept while it stays open. Once Redis is back, the first worker to reach it says
+so (``resumed``), and every page is heard from afresh from then: a page still open asks within the
+``GONE_AFTER_MS`` a closed one is given, and keeps its place. What else was said meanwhile is kept and told
+to Redis once it is back: leaves, releases, tables placed and games over. The site's only worker, given a
+``fallback``, seats newcomers in its own pools meanwhile, and moves whoever still waits there into Redis once
+it is back, keeping their wait.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import itertools
 import json
 import logging
 import time
@@ -76,8 +78,6 @@ FALLBACK_FIRST_TABLE = 1_000_000_000  # a worker's own tables while Redis is awa
 
 KEPT = "the Play-now queue is out of reach for a moment: your place is kept while this page stays open"
 TRY_AGAIN = "the Play-now queue is out of reach for a moment: try again in a few seconds"
-BATCH = 500  # pairs a call, when telling Redis what was said while it was away
-MAX_REMEMBERED = 100_000  # pages heard from while Redis is away, kept to tell it once back
 
 
 class PoolAway(Unavailable):
@@ -186,15 +186,12 @@ redis.call('PEXPIRE', P .. 'pools', ARGV[2])
 return {{'ok', n}, broken}
 """
 
-# ARGV: prefix, waiting ttl, then pairs of who and when their page asked (later than Redis knows, if so).
+# ARGV: prefix, waiting ttl, who, now.
 _SEEN = """
-for i = 3, #ARGV, 2 do
-    local st = person(ARGV[i])
-    if st[1] == 'w' and (tonumber(st[6]) or 0) < tonumber(ARGV[i + 1]) then
-        local key = P .. 'who:' .. ARGV[i]
-        redis.call('HSET', key, 'seen', ARGV[i + 1])
-        redis.call('PEXPIRE', key, ARGV[2])
-    end
+if person(ARGV[3])[1] == 'w' then
+    local key = P .. 'who:' .. ARGV[3]
+    redis.call('HSET', key, 'seen', ARGV[4])
+    redis.call('PEXPIRE', key, ARGV[2])
 end
 return {0, broken}
 """
@@ -214,11 +211,14 @@ redis.call('DEL', key)
 return {1, broken}
 """
 
-# ARGV: prefix, now, gone after ms, keep ms. Takes out whoever's page has not asked for ``gone`` ms and any
-# entry whose record expired or moved on; answers, for each pool, its id and its people as one JSON list:
-# who, join number, since and entrant, four items each.
+# ARGV: prefix, now, gone after ms, keep ms. Takes out whoever's page has not asked for ``gone`` ms (counting
+# from when Redis was last back, if later) and any entry whose record expired or moved on; answers, for each
+# pool, its id and its people as one JSON list: who, join number, since and entrant, four items each.
 _READ = """
 local cutoff = tonumber(ARGV[2]) - tonumber(ARGV[3])
+-- Redis was away until ``resumed``: no page could say it was there meanwhile, so each is heard from then.
+local resumed = 0
+if kind(P .. 'resumed', 'string') == 'string' then resumed = tonumber(redis.call('GET', P .. 'resumed')) or 0 end
 local pools = P .. 'pools'
 local out = {}
 if kind(pools, 'set') == 'set' then
@@ -232,6 +232,7 @@ if kind(pools, 'set') == 'set' then
                 local who, n = flat[i], flat[i + 1]
                 local st = person(who)
                 local seen = tonumber(st[6])
+                if seen then seen = math.max(seen, resumed) end
                 if st[1] ~= 'w' or st[2] ~= id or st[3] ~= n then
                     redis.call('HDEL', pool, who)
                 elseif not seen or seen <= cutoff then
@@ -363,6 +364,15 @@ end
 return {0, broken}
 """
 
+# ARGV: prefix, keep ms, now: Redis is back (a worker found it away); pages are heard from again from now.
+_RESUME = """
+local key = P .. 'resumed'
+if kind(key, 'string') == 'none' or (tonumber(redis.call('GET', key)) or 0) < tonumber(ARGV[3]) then
+    redis.call('SET', key, ARGV[3], 'PX', ARGV[2])
+end
+return {0, broken}
+"""
+
 # ARGV: prefix, pool: a pool whose name cannot be read (its people's records go once read).
 _FORGET_POOL = """
 redis.call('DEL', P .. 'pool:' .. ARGV[2])
@@ -428,10 +438,11 @@ class RedisMatchmaking:
         self._read, self._seat, self._place = (script(_PRELUDE + s) for s in (_READ, _SEAT, _PLACE))
         self._done, self._release, self._where = (script(_PRELUDE + s) for s in (_DONE, _RELEASE, _WHERE))
         self._drop, self._forget_pool, self._waiting = (script(_PRELUDE + s) for s in (_DROP, _FORGET_POOL, _WAITING))
-        # Said while Redis was away, told to it once it is back (times on the shared clock): whose page asked
-        # and when, leaves and releases with when they were said, tables placed and games over; and records
-        # found unreadable, to remove.
-        self._seen_away: dict[str, Millis] = {}
+        self._resume = script(_PRELUDE + _RESUME)
+        # Said while Redis was away, told to it once it is back (times on the shared clock): that it was away,
+        # leaves and releases with when they were said, tables placed and games over; and records found
+        # unreadable, to remove.
+        self._was_away = False
         self._leaves: dict[str, Millis] = {}
         self._releases: dict[str, Millis] = {}
         self._places: dict[int, dict[str, Ticket]] = {}
@@ -463,20 +474,14 @@ class RedisMatchmaking:
         if self.fallback is not None and isinstance(self.fallback.where(who), Waiting):
             self.fallback.seen(who)
             return
-        now = self.shared.now()
-        try:
-            await self._call(self._seen, WAITING_TTL_MS, who, now)
-        except Away:  # told to Redis once it is back, so that a page still open keeps its place
-            if len(self._seen_away) < MAX_REMEMBERED or who in self._seen_away:
-                self._seen_away[who] = now
-        except PoolAway:  # refused, and logged: the next question tries again
-            pass
+        # With Redis away, nothing to keep: once it is back every page is heard from afresh (_RESUME).
+        with contextlib.suppress(Away, PoolAway):
+            await self._call(self._seen, WAITING_TTL_MS, who, self.shared.now())
 
     async def leave(self, who: str) -> bool:
         if self.fallback is not None and self.fallback.leave(who):
             return True
         now = self.shared.now()
-        self._seen_away.pop(who, None)
         try:
             return bool(await self._call(self._leave, who, now))
         except Away:
@@ -661,11 +666,9 @@ class RedisMatchmaking:
         while self._unreadable_pools:
             await self._send(self._forget_pool, self._unreadable_pools[-1])
             self._unreadable_pools.pop()
-        while self._seen_away:  # first: a tick must not take out as gone a page that kept asking
-            batch = dict(itertools.islice(self._seen_away.items(), BATCH))
-            await self._send(self._seen, WAITING_TTL_MS, *(item for pair in batch.items() for item in pair))
-            for who in batch:
-                del self._seen_away[who]
+        if self._was_away:  # first: the next tick must not take a page still open for a closed one
+            await self._send(self._resume, KEEP_MS, self.shared.now())
+            self._was_away = False
         for table, tickets in list(self._places.items()):
             pairs = [item for who, ticket in tickets.items() for item in (who, _text(ticket))]
             await self._send(self._place, table, PLACED_TTL_MS, *pairs)
@@ -687,19 +690,16 @@ class RedisMatchmaking:
                 who, now = waiting.entrant.who, self.shared.now()
                 since = waiting.since + now - self.clock.now()
                 args = (KEEP_MS, who, pool_id(pool), since, now, _text(waiting.entrant), WAITING_TTL_MS)
-                if _texts(await self._send(self._join, *args))[:1] == ["w"]:
-                    # Waited in Redis already (pressed again while it was away): that wait stands, and their
-                    # page has asked here meanwhile.
-                    await self._send(self._seen, WAITING_TTL_MS, who, now)
-                # In Redis now, or already there (waiting or seated): either way, no longer here.
+                await self._send(self._join, *args)
+                # In Redis now, or there already (pressed again while it was away: that wait stands, heard from
+                # afresh as every other since Redis is back), or seated since: either way, no longer here.
                 fallback.leave(who)
 
     def _behind(self) -> bool:
         """Whether something waits to be told to Redis."""
+        said = self._was_away or self._leaves or self._releases or self._places or self._dones
         fallback = self.fallback is not None and bool(self.fallback.pools())
-        return fallback or bool(
-            self._unreadable or self._unreadable_pools or self._dones or self._leaves or self._releases
-        )
+        return bool(said or fallback or self._unreadable or self._unreadable_pools)
 
     async def _call(self, script: AsyncScript, *args: str | int) -> Any:
         """``_send``, once what waits to be told to Redis is told."""
@@ -716,7 +716,11 @@ class RedisMatchmaking:
             except redis.ResponseError as exc:  # Redis is there, and refused: no reason to call it away
                 return _Refused(str(exc))
 
-        reply = await self.link.run(run)
+        try:
+            reply = await self.link.run(run)
+        except Away:
+            self._was_away = True
+            raise
         if isinstance(reply, _Refused):
             log.warning("the Play-now pool: Redis refused a call (%s)", str(reply)[:200])
             raise PoolAway(TRY_AGAIN)

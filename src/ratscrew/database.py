@@ -3,7 +3,8 @@
 Four parts write to it: the store (``web/store.py``: score-keeper matches, and finished games as the
 history page reads them), the rooms' journal (``rooms/journal.py``: every live room and the actions of its
 game, and each game as it finishes), the accounts (``accounts/store.py``: names, password hashes, sessions)
-and the ladder (``ladder/store.py``: players' ratings and how each rated game moved them). Whichever opens the
+and the ladder (``ladder/store.py``: players' ratings and how each rated game moved them; ``ladder/stats.py``:
+each signed-in player's figures of each game, for their profile). Whichever opens the
 file first makes what is missing and brings a file from an older version up to date (a file from before the
 accounts or the ladder gets their tables); all then share the schema below, and the one way a finished game
 is saved.
@@ -85,6 +86,30 @@ CREATE TABLE IF NOT EXISTS rating_changes (
     created REAL NOT NULL,
     PRIMARY KEY (game, account_id)
 );
+CREATE TABLE IF NOT EXISTS player_games (
+    account_id INTEGER NOT NULL,  -- accounts.id: one row per signed-in player per finished game
+    game TEXT NOT NULL,
+    seats INTEGER NOT NULL,  -- the table's size, computers included
+    size_class TEXT NOT NULL,
+    place INTEGER NOT NULL,  -- among every seat, 1 first (ties share a place)
+    won INTEGER NOT NULL,
+    rated INTEGER NOT NULL,
+    slaps_won INTEGER NOT NULL,  -- piles won by slapping
+    wrong_slaps INTEGER NOT NULL,
+    reactions TEXT NOT NULL,  -- a JSON list of reaction times (ms)
+    chances INTEGER NOT NULL,  -- slappable piles open to the player
+    missed INTEGER NOT NULL,  -- of those, the ones they did not win by slapping
+    created REAL NOT NULL,
+    PRIMARY KEY (account_id, game)
+);
+CREATE TABLE IF NOT EXISTS player_patterns (
+    account_id INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    pattern TEXT NOT NULL,  -- a key of patterns.PATTERNS
+    chances INTEGER NOT NULL,
+    missed INTEGER NOT NULL,
+    PRIMARY KEY (account_id, game, pattern)
+);
 CREATE TABLE IF NOT EXISTS accounts (
     id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never given again: what a deleted account left cannot pass to another
     name TEXT NOT NULL UNIQUE COLLATE NOCASE,  -- names are ASCII (accounts/names.py): NOCASE is the whole rule
@@ -111,7 +136,7 @@ CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires);
 # Every table that holds an account's rows, by an ``account_id`` column: deleting the account deletes them
 # (``accounts/store.py``). A table added with such a column is listed here (``tests/accounts/test_accounts.py`` fails
 # on one that is not).
-ACCOUNT_TABLES: tuple[str, ...] = ("sessions", "ratings", "rating_changes")
+ACCOUNT_TABLES: tuple[str, ...] = ("sessions", "ratings", "rating_changes", "player_games", "player_patterns")
 # A finished game: its record and summary, as the history page and the record download read them.
 SAVE_GAME = "INSERT OR REPLACE INTO games (id, record, summary, created) VALUES (?, ?, ?, ?)"
 # The same game rebuilt from the rooms' journal after a restart: the one saved as it finished is kept if there.

@@ -244,6 +244,7 @@ def test_every_page_fits_every_size(pages: dict[str, Page], live_server: Server,
         "drills": "#/drills",
         "scores": "#/scores",
         "history": "#/history",
+        "leaderboard": "#/leaderboard",
     }
     for i, hash_ in enumerate(SUBPAGES):
         if LANGS[i % len(LANGS)] == lang:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from harness.browser import SCREENSHOTS, WAIT_MS, until
 from harness.server import Server, serving
@@ -130,7 +131,12 @@ class Problems:
 def shown(page: Page, problems: Problems, selector: str) -> None:
     """Wait until the page shows ``selector`` or the shell's error box (a page whose module did not load), then
     fail with every problem seen so far if anything went wrong."""
-    page.wait_for_selector(f"{selector}, #view > .error-box:not([hidden])", timeout=WAIT_MS)
+    try:
+        page.wait_for_selector(f"{selector}, #view > .error-box:not([hidden])", timeout=WAIT_MS)
+    except PlaywrightTimeout:
+        # Say what the page showed instead: a form's own error box, a refused request, a script error.
+        boxes = page.locator(".error-box:visible, [role=alert]:visible").all_inner_texts()
+        raise AssertionError(f"at {page.url}: no {selector} in {WAIT_MS} ms; shown {boxes}; {problems.seen}") from None
     errors = page.locator("#view > .error-box:not([hidden])").all_inner_texts()
     assert not errors and not problems.seen, f"at {page.url}: {errors} {problems.seen}"
 
@@ -226,6 +232,7 @@ def test_the_installed_package_holds_every_file_and_plays_in_chromium(browser: B
 
         # The score keeper: a match started and its first round given to the first player.
         visit(page, problems, url, "#/scores")
+        page.wait_for_selector(".sk-saved-body:not([aria-busy])")  # the saved matches listed: the page is whole
         names = page.locator(".sk-player-row input")
         names.nth(0).fill("Léa")
         names.nth(1).fill("Tom")

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from harness.profiles import finish, room_game
+from ratscrew.accounts import AccountStore
 from ratscrew.engine.actions import Flip, Slap
 from ratscrew.engine.game import Game
 from ratscrew.record import Record, play_out
@@ -128,7 +130,14 @@ def answers(client: TestClient) -> list[tuple[str, object]]:
     assert client.post(f"/api/matches/{match['id']}/rounds", json={"cards": [30, 22]}, headers=keys).status_code == 200
     said += [("ScoreMatch", get(f"/api/matches/{match['id']}")), ("MatchPage", get("/api/matches"))]
     said.append(("AccountAnswer", get("/api/account")))
+    accounts: AccountStore = client.app.state.accounts  # type: ignore[attr-defined]
     said.append(("AccountAnswer", post("/api/account/sign-up", {"name": "Ann_7", "password": "eight chars"})))
+    said.append(("AccountAnswer", post("/api/account/sign-up", {"name": "Bo_7", "password": "eight chars"})))
+    seats = [found[0].id for found in map(accounts.find, ("Ann_7", "Bo_7")) if found is not None]
+    duel = room_game(Rules.build("standard"), ["medium", "hard"], 3, code="TYPES1")
+    finish(store.path, duel, seats, rated=True)
+    said.append(("PlayerAnswer", get("/api/players/Ann_7")))
+    said += [("LeaderboardAnswer", get(f"/api/leaderboard?size={size}")) for size in ("2", "3%2B")]
     return said
 
 

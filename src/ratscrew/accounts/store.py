@@ -11,7 +11,7 @@ import hashlib
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,6 +93,17 @@ class AccountStore:
         with self._connect() as db:
             row = db.execute("SELECT id, name, password FROM accounts WHERE name = ?", (name,)).fetchone()
         return None if row is None else (Account(row[0], row[1]), row[2])
+
+    def names(self, ids: Collection[int]) -> dict[int, str]:
+        """The name of each account among ``ids`` that exists (a leaderboard shows names, never ids)."""
+        wanted = list(dict.fromkeys(ids))
+        found: dict[int, str] = {}
+        with self._connect() as db:
+            for start in range(0, len(wanted), 500):  # SQLite takes a bounded number of parameters at once
+                part = wanted[start : start + 500]
+                marks = ", ".join("?" * len(part))
+                found.update(db.execute(f"SELECT id, name FROM accounts WHERE id IN ({marks})", part).fetchall())
+        return found
 
     def password_of(self, account: Account) -> str | None:
         with self._connect() as db:

@@ -21,7 +21,7 @@ from ratscrew.errors import NotFound
 from ratscrew.limits import Limits, LocalLimits
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
-from ratscrew.web import accounts, games, history, learn, meta, online, referee, scores, summary
+from ratscrew.web import accounts, games, history, learn, meta, online, profiles, referee, scores, summary
 from ratscrew.web.errors import HANDLERS
 from ratscrew.web.limits import RateLimit
 from ratscrew.web.modules import module_graph, with_preloads
@@ -95,6 +95,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setu
         *scores.routes,
         *history.routes,
         *accounts.routes,
+        *profiles.routes,
         *(extra_routes or []),
         *setup.routes,
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

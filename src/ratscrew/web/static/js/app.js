@@ -23,6 +23,8 @@ const PAGES = [
   { pattern: /^#\/history$/, nav: "history", module: "pages/history.js" },
   { pattern: /^#\/replay\/([\w-]+)$/, nav: "history", module: "pages/replay.js" },
   { pattern: /^#\/(sign-in|sign-up|account)$/, nav: "account", module: "pages/account.js" },
+  { pattern: /^#\/players\/([\w.-]+)$/, nav: "players", module: "pages/profile.js" },
+  { pattern: /^#\/leaderboard(?:\/(3))?$/, nav: "players", module: "pages/leaderboard.js" },
 ];
 
 // Every module's static imports, as the server read them from the files (web/modules.py); none when the

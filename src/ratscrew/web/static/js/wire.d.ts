@@ -123,6 +123,28 @@ export interface AccountAnswer {
   csrf: string | null;
 }
 
+/** `GET /api/players/{name}`: a player's profile. (web.profiles.PlayerAnswer) */
+export interface PlayerAnswer {
+  name: string;
+  ratings: PlayerRating[];
+  games: SizeGames[];
+  median_reaction_ms: number | null;
+  reactions: number;
+  slaps_won: number;
+  wrong_slaps: number;
+  chances: number;
+  missed: number;
+  patterns: MissedPattern[];
+}
+
+/** `GET /api/leaderboard?size=...`: one size class's established players best first, the provisional ones apart
+ * (best first too). (web.profiles.LeaderboardAnswer) */
+export interface LeaderboardAnswer {
+  size_class: "2" | "3+";
+  established: Ranked[];
+  provisional: Ranked[];
+}
+
 /** The answer to `hello`: the whole room as this page may see it. (rooms.wire.server.Welcome) */
 export interface WelcomeMessage {
   type: "welcome";
@@ -408,6 +430,40 @@ export interface MatchListItem {
   updated: number;
 }
 
+/** A player's rating in one size class now, and its history, oldest first. (web.profiles.PlayerRating) */
+export interface PlayerRating {
+  size_class: "2" | "3+";
+  shown: number;
+  provisional: boolean;
+  games: number;
+  history: RatingPoint[];
+}
+
+/** The games a player finished at tables of one size class (rated or not). (web.profiles.SizeGames) */
+export interface SizeGames {
+  size_class: "2" | "3+";
+  games: number;
+  wins: number;
+  rated: number;
+}
+
+/** A pattern the player had chances at: how many, how many they let go, and the drill that trains it.
+ * (web.profiles.MissedPattern) */
+export interface MissedPattern {
+  pattern: string;
+  chances: number;
+  missed: number;
+  /** null: no drill deals this pattern */
+  drill: DrillLink | null;
+}
+
+/** A player on a leaderboard. (web.profiles.Ranked) */
+export interface Ranked {
+  name: string;
+  shown: number;
+  games: number;
+}
+
 /** The room as pages see it: its lobby, and the decision window while a game is played.
  * (rooms.wire.server.RoomView) */
 export interface RoomDoc {
@@ -522,6 +578,24 @@ export interface SlapSeen {
   missed: PatternMatch[];
   /** the card turned just after `card`, when it was covered */
   covered_by: CardText | null;
+}
+
+/** One rated game of a rating's history: the number shown after it, and how it moved. (web.profiles.RatingPoint) */
+export interface RatingPoint {
+  shown: number;
+  change: number;
+  /** among the game's signed-in players */
+  place: number;
+  players: number;
+  /** seconds since 1970 */
+  when: number;
+}
+
+/** A drill that trains a pattern: its kind and the preset whose patterns it deals (the page picks it).
+ * (web.profiles.DrillLink) */
+export interface DrillLink {
+  kind: string;
+  preset: string;
 }
 
 /** One seat as every page sees it. (rooms.wire.server.SeatView) */

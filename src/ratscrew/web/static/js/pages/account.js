@@ -57,7 +57,8 @@ function signIn(ctx, notice) {
       body: () => ({ name: fields.name.input.value.trim(), password: fields.password.input.value }),
       done: () => ctx.navigate("#/account"),
     }),
-    h("p", {}, t("account.sign_in.no_account"), " ", h("a", { href: "#/sign-up", id: "to-sign-up" }, t("account.sign_up.link"))));
+    h("p", {}, t("account.sign_in.no_account"), " ", h("a", { href: "#/sign-up", id: "to-sign-up" }, t("account.sign_up.link"))),
+    h("p", {}, h("a", { href: "#/leaderboard", id: "signin-leaderboard" }, t("profile.leaderboard_link"))));
 }
 
 /** @param {PageContext} ctx */
@@ -107,6 +108,9 @@ function accountPage(ctx, name) {
     h("h1", { id: "account-title" }, t("account.title")),
     h("div", { class: "panel account-part" },
       h("p", { id: "account-name" }, t("account.signed_in_as", { name })),
+      h("ul", { class: "account-links" },
+        h("li", {}, h("a", { href: `#/players/${encodeURIComponent(name)}`, id: "account-profile" }, t("profile.yours"))),
+        h("li", {}, h("a", { href: "#/leaderboard", id: "account-leaderboard" }, t("profile.leaderboard_link")))),
       status,
       signOut, signOutBox),
     h("section", { class: "panel account-part", "aria-labelledby": "change-title" },

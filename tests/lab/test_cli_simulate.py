@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -68,7 +69,6 @@ def test_players_defaults_to_the_levels_given_and_one_level_fills_every_seat() -
 
 
 def test_readable_summary_and_a_histogram(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     plot = tmp_path / "length.png"
     done = run("--games", "8", "--workers", "1", "--plot", str(plot))
     assert done.returncode == 0, done.stderr
@@ -194,6 +194,8 @@ def test_histogram_csv_and_the_grid_table(tmp_path: Path) -> None:
         (["--vary", "bots=medium+medium,hard++easy"], "leaves a seat empty"),
         (["--vary", "bots=medium+godlike,easy+easy"], "unknown bot level 'godlike'"),
         (["--vary", "bots=medium+medium,hard", "--players", "3"], "(in the cell bots=medium+medium)"),
+        (["--vary", "rules=standard,bicycle", "--rules", "beggar"], "--vary rules and --rules both give the rules"),
+        (["--vary", "rules=standard,nonsense"], "is neither a preset"),
     ],
 )
 def test_bad_vary_is_one_clear_line(args: list[str], expected: str) -> None:
@@ -209,3 +211,76 @@ def test_rotated_seats_on_a_terminal_name_players_not_seats() -> None:
     assert "player 1 (hard) wins, any seat" in done.stdout
     assert "seat 1 wins" in done.stdout and "seat 1 (hard)" not in done.stdout
     assert re.search(r"seat 1 wins .*% ± [\d.]+ \([\d.]+ to [\d.]+%\)", done.stdout)  # the 95% interval
+
+
+def test_a_grid_printed_into_a_pipe_keeps_every_figure_whole() -> None:
+    # A notebook's `!ratscrew simulate` or `| less` is not a terminal: Rich once gave it 80 columns, and a grid
+    # of three keys came out as "316…". The JSON has every figure: each must be in the table as it is there.
+    args = ["--games", "20", "--seed", "3", "--workers", "1", "--vary", "players=2,3"]
+    args += ["--vary", "slapping.penalty_cards=1,2", "--vary", "bots=easy,hard"]
+    env = {**os.environ, "COLUMNS": "80"}
+    command = [sys.executable, "-m", "ratscrew", "simulate", *args]
+    table = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=True).stdout
+    lines = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=300, env=env, check=True)
+    assert "…" not in table
+    for cell in map(json.loads, lines.stdout.splitlines()):
+        row = next(line for line in table.splitlines() if f"{cell['mean_cards']} ± {cell['mean_cards_se']:.2f}" in line)
+        assert f"{cell['median_cards']} / {cell['p90_cards']}" in row
+        if "vs_first" in cell:
+            assert f"{cell['vs_first']['mean_cards']['diff']:+.2f} ± {cell['vs_first']['mean_cards']['se']:.2f}" in row
+
+
+@pytest.mark.parametrize("grid", [[], ["--vary", "slaps.run=3,4"]])
+def test_the_table_names_the_replicates_seeds(grid: list[str]) -> None:
+    # The seeds after the first are derived: the table said they were printed, and only --json gave them.
+    args = ("--games", "6", "--players", "2", "--seed", "7", "--replicates", "3", "--workers", "1", *grid)
+    seeds = [r["seed"] for r in simulate_lines(*args)[0]["replicates"]]
+    assert seeds[0] == 7 and len(set(seeds)) == 3
+    done = run(*args)
+    assert done.returncode == 0, done.stderr
+    [line] = [line for line in done.stdout.splitlines() if "replicate seeds (the first is --seed)" in line]
+    assert ", ".join(map(str, seeds)) in line
+
+
+def test_games_out_replaces_a_file_only_with_force(tmp_path: Path) -> None:
+    # It overwrote an existing file without a word; --report's rule applies: refused, unless --force.
+    out = tmp_path / "games.csv"
+    args = ("--games", "4", "--players", "2", "--workers", "1", "--games-out", str(out))
+    assert run(*args, "--seed", "1").returncode == 0
+    first = out.read_text(encoding="utf-8")
+    refused = run(*args, "--seed", "2")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip() == (
+        f"ratscrew: error: --games-out {str(out)!r} already exists: give a new file, or --force to replace it"
+    )
+    assert out.read_text(encoding="utf-8") == first
+    assert run(*args, "--seed", "2", "--force").returncode == 0
+    assert out.read_text(encoding="utf-8") != first and len(out.read_text(encoding="utf-8").splitlines()) == 5
+
+
+def test_a_grid_over_bots_does_not_name_the_first_cells_computer_for_every_cell() -> None:
+    # The column said "seat 1 (easy) wins" above the rows where seat 1 was hard.
+    over_bots = run("--games", "4", "--workers", "1", "--vary", "bots=easy+easy,hard+easy")
+    assert over_bots.returncode == 0 and "seat 1 wins" in over_bots.stdout and "(easy) wins" not in over_bots.stdout
+    over_rules = run("--games", "4", "--workers", "1", "--bots", "hard,easy", "--vary", "slaps.run=3,4")
+    assert over_rules.returncode == 0 and "seat 1 (hard) wins" in over_rules.stdout
+
+
+def test_a_grid_over_players_does_not_give_the_first_cells_seats_for_every_cell() -> None:
+    # The title said "2 players" above a cell of three, and with rotated seats counted the first cell's games.
+    done = run("--games", "4", "--workers", "1", "--vary", "players=2,3", "--rotate-seats")
+    assert done.returncode == 0, done.stderr
+    title = done.stdout.splitlines()[0].strip()
+    assert title == "4 deals a cell in every rotation of the seats, rules: standard"
+
+
+def test_a_vary_over_rules_plays_each_preset_with_the_sets_on_it() -> None:
+    base = ("--games", "20", "--players", "3", "--seed", "5", "--workers", "1", "--set", "slaps.run=4")
+    cells = simulate_lines(*base, "--vary", "rules=standard,bicycle")
+    assert [c["set"] for c in cells] == [{"rules": "standard"}, {"rules": "bicycle"}]
+    for cell in cells:
+        preset = cell.pop("set")["rules"]
+        cell.pop("vs_first", None)
+        assert simulate_json(*base, "--rules", preset) == cell
+    done = run(*base, "--vary", "rules=standard,bicycle")
+    assert done.returncode == 0 and "rules: standard, bicycle" in done.stdout

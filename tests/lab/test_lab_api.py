@@ -4,6 +4,7 @@ designs (rotated seats, replicates, contrasts between any two cells), and the ta
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import statistics
@@ -16,7 +17,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from click.testing import CliRunner
 
+from ratscrew.cli.app import main
 from ratscrew.errors import MalformedInput
 from ratscrew.lab import api
 from ratscrew.lab.bmn_search import HuntSettings
@@ -285,3 +288,131 @@ def test_a_seat_or_a_cell_out_of_range_is_refused_not_counted_from_the_end() -> 
             study.mean("mean_cards", cell=cell)
     with pytest.raises(ValueError, match="play it with rows=True"):
         api.simulate(players=2, games=5, seed=1, workers=1, rows=False).to_pandas()
+
+
+def test_a_studys_repr_is_one_short_line_that_plays_it_again() -> None:
+    # The dataclass's repr printed every game: a notebook cell showing a study of 1,000 games was ~96,000 characters.
+    plain = api.simulate(games=1000, bots="hard,easy", sets={"slaps.run": 4}, seed=3, workers=1)
+    assert repr(plain) == (
+        "<Study of simulate(rules='standard', sets={'slaps.run': 4}, bots='hard,easy', games=1000, seed=3): "
+        "1 cell, 1,000 games played>"
+    )
+    grid = api.sweep(
+        {"slaps.run": [3, 4], "players": [2, 3]}, games=6, seed=2, rotate_seats=True, replicates=2, workers=1
+    )
+    text = repr(grid)
+    assert len(text) < 200 and "\n" not in text
+    assert text.endswith(": 4 cells, 120 games played>")  # 6 deals, 2 replicates, 2+3+2+3 rotations
+    call = text.removeprefix("<Study of ").rpartition(":")[0]
+    again = eval(call, {"sweep": functools.partial(api.sweep, workers=1)})
+    assert again.figures == grid.figures
+
+
+def test_deals_and_a_hunt_show_themselves_in_a_line() -> None:
+    # Their dataclass reprs printed every deal (~177,000 characters for 2,000) and the whole pool.
+    deals = api.random_deals(2000, seed=1, workers=1)
+    longest = max(deals.table()["cards"])
+    assert repr(deals) == (
+        "<Deals of random_deals(2000, seed=1, players=2): "
+        f"2,000 deals, {deals.loops} endless, longest {longest:,} cards>"
+    )
+    again = eval(repr(deals).removeprefix("<Deals of ").rpartition(":")[0], {"random_deals": api.random_deals})
+    assert again.table() == deals.table()
+    hunt = api.hunt(batches=1, seed=8, settings=HuntSettings(block=4_000, keep=16, walk=8, cap=3_000))
+    assert hunt.best is not None
+    assert repr(hunt) == f"<Hunt of seed 8: 1 batch, 4,000 deals dealt, best {hunt.best.cards:,} cards>"
+
+
+def test_with_rotated_seats_each_players_share_is_given_between_replicates() -> None:
+    # Rotation's point is each player's share, whatever seat: it was left out of the replicates' spread.
+    study = api.simulate(games=8, bots="hard,easy,easy", seed=4, rotate_seats=True, replicates=3, rows=False, workers=1)
+    [doc] = command("--games", "8", "--bots", "hard,easy,easy", "--seed", "4", "--rotate-seats", "--replicates", "3")
+    assert doc == study.figures[0]
+    per_replicate = [r["player_win_rate"] for r in doc["replicates"]]
+    assert per_replicate == [
+        [round(study.summary(0, r).tally.win_share(p, by_player=True).value, 4) for p in range(3)] for r in range(3)
+    ]
+    spread = doc["between_replicates"]["player_win_rate"]
+    assert len(spread) == 3
+    for p, player in enumerate(spread):
+        assert player["mean"] == round(statistics.fmean(shares[p] for shares in per_replicate), 4)
+        assert player["ci95"][0] <= player["mean"] <= player["ci95"][1]
+    assert spread[0]["mean"] > spread[1]["mean"]  # hard against two easy players
+
+
+@pytest.mark.parametrize(
+    ("call", "python", "options", "command_line"),
+    [
+        ({"games": 0}, "games must be at least 1, got 0", ["--games", "0"], "--games must be at least 1, got 0"),
+        ({"seed": -1}, "seed must be a non-negative integer", ["--seed", "-1"], "--seed must be a non-negative"),
+        ({"replicates": 0}, "replicates must be at least 1", ["--replicates", "0"], "--replicates must be at least 1"),
+        ({"workers": 0}, "workers must be at least 1", ["--workers", "0"], "--workers must be at least 1"),
+        ({"players": 0}, "players must be from 2 to 12", ["--players", "0"], "--players must be from 2 to 12"),
+        (
+            {"bots": "hard,,easy"},
+            "bots='hard,,easy' leaves a seat",
+            ["--bots", "hard,,easy"],
+            "--bots 'hard,,easy' leaves",
+        ),
+        (
+            {"bots": "hard,easy", "players": 3},
+            "bots gives 2 levels but players is 3",
+            ["--bots", "hard,easy", "--players", "3"],
+            "--bots gives 2 levels but --players is 3",
+        ),
+        (
+            {"vary": {"slaps.run": [3, 3]}},
+            "vary['slaps.run'] repeats a value (3)",
+            ["--vary", "slaps.run=3,3"],
+            "--vary slaps.run repeats a value (3)",
+        ),
+        (
+            {"vary": {"slaps.run": [3, 4]}, "sets": {"slaps.run": 0}},
+            "vary['slaps.run'] and sets['slaps.run'] both give",
+            ["--vary", "slaps.run=3,4", "--set", "slaps.run=0"],
+            "--vary slaps.run and --set slaps.run both give",
+        ),
+        (
+            {"vary": {"players": [2, "two"]}},
+            "vary['players'] needs whole numbers of seats, e.g. [2, 3, 4]; got 'two'",
+            ["--vary", "players=2,two"],
+            "--vary players needs whole numbers of seats, e.g. players=2,3,4",
+        ),
+        (
+            {"vary": {"bots": ["hard+", "easy"]}},
+            "'hard+' in vary['bots'] leaves a seat empty",
+            ["--vary", "bots=hard+,easy"],
+            "--vary bots 'hard+' leaves a seat empty",
+        ),
+    ],
+)
+def test_a_check_names_the_parameter_from_python_and_the_option_from_the_command_line(
+    call: dict[str, Any], python: str, options: list[str], command_line: str
+) -> None:
+    # One check each, worded for its caller: a notebook was told to fix "--games", an option it never gave.
+    vary = call.pop("vary", {})
+    with pytest.raises(MalformedInput) as raised:
+        api.sweep(vary, **{"games": 2, "workers": 1, **call})
+    assert python in str(raised.value) and "--" not in str(raised.value)
+    done = CliRunner().invoke(main, ["simulate", "--games", "2", "--workers", "1", *options])
+    assert done.exit_code == 2 and command_line in done.output, done.output
+
+
+def test_a_plain_runs_error_names_no_cell() -> None:
+    # A plain run has one cell and nothing varied: its errors once ended in "(in the cell )".
+    with pytest.raises(MalformedInput) as raised:
+        api.simulate(players=13, games=2)
+    assert str(raised.value) == "a game needs 2 to 12 players, got 13"
+
+
+def test_a_sweep_over_rules_names_each_preset_and_plays_it_again_from_its_repr() -> None:
+    study = api.sweep({"rules": ["standard", "slapjack"]}, sets={"slaps.run": 4}, players=2, games=8, workers=1)
+    assert [study.chosen(c) for c in (0, 1)] == [{"rules": "standard"}, {"rules": "slapjack"}]
+    assert study.table()["rules"][:2] == ["standard", "slapjack"]
+    alone = api.simulate(rules="slapjack", sets={"slaps.run": 4}, players=2, games=8, workers=1)
+    assert study.summary(1).as_dict() == alone.summary().as_dict()
+    call = repr(study).removeprefix("<Study of ").rpartition(":")[0]
+    assert "rules='standard'" not in call  # the vary names them
+    assert eval(call, {"sweep": functools.partial(api.sweep, workers=1)}).figures == study.figures
+    with pytest.raises(MalformedInput, match=r"vary\['rules'\] and rules both give the rules"):
+        api.sweep({"rules": ["standard", "bicycle"]}, rules="beggar", games=2)

@@ -338,3 +338,31 @@ def test_a_resumed_hunts_report_names_the_fresh_hunt_that_reaches_its_best(tmp_p
     done = ratscrew("lab", "report", str(folder), "--check")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("the same best deal again")
+
+
+def test_the_rerun_line_of_check_runs_as_it_is_printed(tmp_path: Path) -> None:
+    # It printed the recorded command, `--report DIR --force` and all, while it ran another: pasted, that line
+    # replaced the report instead of printing its figures.
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    made = [sys.executable, "-m", "ratscrew", "simulate", "--games", "6", "--players", "2", "--report", "report"]
+    for extra in ([], ["--force"]):
+        subprocess.run([*made, *extra], cwd=runs, capture_output=True, timeout=300, check=True)
+    folder = runs / "report"
+    before = (folder / "report.json").read_bytes()
+    done = ratscrew("lab", "report", str(folder), "--check")
+    assert done.returncode == 0, done.stderr
+    [line] = [out.removeprefix("rerunning: ") for out in done.stdout.splitlines() if out.startswith("rerunning: ")]
+    assert "--report" not in line and "--force" not in line
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    again = subprocess.run(
+        ["bash", "-c", line],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "PATH": path},
+    )
+    assert again.returncode == 0, again.stderr
+    assert [json.loads(out) for out in again.stdout.splitlines()] == report_json(folder)["output"]
+    assert (folder / "report.json").read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["runs"]

@@ -92,7 +92,14 @@ def test_the_summary(snap_compare: Snap, data: Path, size: tuple[int, int]) -> N
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
 def test_the_help(snap_compare: Snap, data: Path, size: tuple[int, int]) -> None:
     app, _clock = local_app(data, folder="data", seed=2)
-    assert on_a_thread(lambda: snap_compare(app, terminal_size=size, press=["question_mark"], run_before=play_cards(0)))
+
+    async def help_over_the_paused_game(pilot: Pilot[int]) -> None:
+        await play_cards(0)(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: table(app).paused, "the game paused under the help")  # the top line says so
+        await settle(pilot, redraw=True)
+
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=size, run_before=help_over_the_paused_game))
 
 
 def test_plain_without_colour(snap_compare: Snap, data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -120,3 +127,54 @@ def test_the_slap_window_after_a_won_challenge(snap_compare: Snap, data: Path) -
         await settle(pilot, redraw=True)
 
     assert on_a_thread(lambda: snap_compare(app, terminal_size=(80, 24), run_before=to_a_won_challenge))
+
+
+SIX = ("hard", "easy", "medium", "expert", "match")  # and the person: six seats
+
+
+def until_a_long_verdict(pilot: Pilot[int]) -> Awaitable[None]:
+    """Play (slapping now and then) until the banner holds a verdict that takes three lines at 80 columns."""
+
+    async def run() -> None:
+        app = pilot.app
+        assert isinstance(app, TableApp)
+        clock = app.venue.table.rooms.clock  # type: ignore[attr-defined]
+        await until(pilot, lambda: app.model.playing, "the deal")
+        for step in range(5000):
+            banner = app.model.banner
+            if banner is not None and len(banner.text) > 80:
+                break
+            if my_turn(app):
+                await pilot.press("f")
+            elif step % 7 == 0 and app.model.top_card() is not None:
+                await pilot.press("j")
+            await advance(pilot, clock, 100)
+        await settle(pilot, redraw=True)
+
+    return run()
+
+
+def test_six_seats_in_german_with_a_long_verdict(snap_compare: Snap, data: Path) -> None:
+    # The status box held four lines: a German verdict's third was cut, and so was the feed's last line.
+    app, _clock = local_app(data, folder="data", levels=SIX, seed=8, pace=0.5, lang="de")
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=(80, 24), run_before=until_a_long_verdict))
+
+
+def test_the_summary_of_six_seats_in_german(snap_compare: Snap, data: Path) -> None:
+    # The summary ran past its box (its keys out of sight) and cut the German headings with "…".
+    rules = load_rules(None, ("end.max_cards=60",))
+    app, _clock = local_app(data, folder="data", levels=SIX, rules=rules, seed=8, pace=0.5, lang="de")
+
+    async def to_the_end(pilot: Pilot[int]) -> None:
+        assert isinstance(app, TableApp)
+        clock = app.venue.table.rooms.clock  # type: ignore[attr-defined]
+        await until(pilot, lambda: app.model.playing, "the deal")
+        for _ in range(5000):
+            if app.model.summary is not None:
+                break
+            if my_turn(app):
+                await pilot.press("f")
+            await advance(pilot, clock, 100)
+        await settle(pilot, redraw=True)
+
+    assert on_a_thread(lambda: snap_compare(app, terminal_size=(80, 24), run_before=to_the_end))

@@ -129,13 +129,17 @@ def answers(client: TestClient) -> list[tuple[str, object]]:
     keys = {"X-Match-Keys": match["key"]}
     assert client.post(f"/api/matches/{match['id']}/rounds", json={"cards": [30, 22]}, headers=keys).status_code == 200
     said += [("ScoreMatch", get(f"/api/matches/{match['id']}")), ("MatchPage", get("/api/matches"))]
+    duel = {"size": "2", "rated": False, "preset": "standard"}
+    waiting = post("/api/playnow/join", {**duel, "name": "Cy"})
+    said += [("PlayNowAnswer", waiting), ("PlayNowAnswer", post("/api/playnow/join", duel))]
+    said.append(("PlayNowAnswer", post("/api/playnow/where", {"token": waiting["token"]})))  # placed, with its ticket
     said.append(("AccountAnswer", get("/api/account")))
     accounts: AccountStore = client.app.state.accounts  # type: ignore[attr-defined]
     said.append(("AccountAnswer", post("/api/account/sign-up", {"name": "Ann_7", "password": "eight chars"})))
     said.append(("AccountAnswer", post("/api/account/sign-up", {"name": "Bo_7", "password": "eight chars"})))
     seats = [found[0].id for found in map(accounts.find, ("Ann_7", "Bo_7")) if found is not None]
-    duel = room_game(Rules.build("standard"), ["medium", "hard"], 3, code="TYPES1")
-    finish(store.path, duel, seats, rated=True)
+    played = room_game(Rules.build("standard"), ["medium", "hard"], 3, code="TYPES1")
+    finish(store.path, played, seats, rated=True)
     said.append(("PlayerAnswer", get("/api/players/Ann_7")))
     said += [("LeaderboardAnswer", get(f"/api/leaderboard?size={size}")) for size in ("2", "3%2B")]
     return said

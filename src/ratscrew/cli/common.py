@@ -8,7 +8,7 @@ from typing import TypeVar
 
 import click
 
-from ratscrew.errors import MalformedInput
+from ratscrew.lab.inputs import COMMAND_LINE, check_place, worded_for
 from ratscrew.rules import Rules, load_rules
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -55,15 +55,10 @@ def scheduler_option(func: F) -> F:
 
 
 def check_workers(workers: int | None, scheduler: str | None) -> None:
-    """``--workers`` is a positive count of local processes, and does not go with ``--scheduler``."""
-    if workers is not None and workers < 1:
-        raise MalformedInput(f"--workers must be at least 1, got {workers}")
-    if workers is not None and scheduler is not None:
-        raise MalformedInput(
-            "--workers counts local processes and --scheduler sends the work to a Dask cluster: give one or the other"
-        )
-    if scheduler is not None and not scheduler.strip():
-        raise MalformedInput("--scheduler needs an address, e.g. --scheduler tcp://127.0.0.1:8786")
+    """``--workers`` is a positive count of local processes, and does not go with ``--scheduler`` (the lab's
+    check, worded with the options)."""
+    with worded_for(COMMAND_LINE):
+        check_place(workers, scheduler)
 
 
 def place_options(options: dict[str, object]) -> tuple[int, str | None]:

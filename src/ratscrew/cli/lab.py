@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import click
 
 from ratscrew.errors import MalformedInput
-from ratscrew.lab.report import check_plotting, draw, read_report, rerun
+from ratscrew.lab.report import check_plotting, draw, read_report, rerun, shown_rerun
 
 
 @click.group("lab")
@@ -32,7 +31,7 @@ def report_command(folder: str, check: bool) -> None:
     click.echo(f"{path / 'index.html'}: {report.title} (ratscrew {report.version}, {report.created})")
     if not check:
         return
-    click.echo(f"rerunning: {shlex.join(report.reproduce or report.command)}")
+    click.echo(f"rerunning: {shown_rerun(report)}")
     differences = rerun(report)
     if differences:
         raise MalformedInput(f"the command gave other figures: {'; '.join(differences[:5])}")

@@ -4,7 +4,7 @@ one column per cell (with ``--json`` the exact counts go into the JSON instead).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.table import Table
@@ -38,8 +38,9 @@ def ranges(cells: Sequence[Sequence[Sequence[int]]]) -> tuple[int, int, list[lis
     return start, width, counts
 
 
-def print_lengths(cells: Sequence[dict[str, object]], console: Console | None = None) -> None:
-    """The distribution of each cell's game lengths; a plain run gets a bar beside its counts."""
+def print_lengths(cells: Sequence[dict[str, object]], printer: Callable[[Table], None] | None = None) -> None:
+    """The distribution of each cell's game lengths; a plain run gets a bar beside its counts (printed by
+    ``printer``, by default on a console of its own)."""
     pairs = [_pairs(cell) for cell in cells]
     if not any(pairs):
         return
@@ -60,7 +61,7 @@ def print_lengths(cells: Sequence[dict[str, object]], console: Console | None = 
         if single:
             row.append("█" * round(BAR * counts[0][i] / most))
         table.add_row(*row)
-    (console or Console()).print(table)
+    (printer or Console().print)(table)
 
 
 def _pairs(cell: dict[str, object]) -> list[list[int]]:

@@ -22,12 +22,15 @@ from ratscrew.cli.common import (
 )
 from ratscrew.cli.lengths import print_lengths
 from ratscrew.errors import MalformedInput
+from ratscrew.lab.inputs import COMMAND_LINE, check_count, check_seed, worded_for
 from ratscrew.lab.lineup import parse_lineup
 from ratscrew.lab.report import check_report_folder, simulate_report, write_report
 from ratscrew.lab.results import game_table
 from ratscrew.lab.simulate import Summary, check_levels
 from ratscrew.lab.sweep import cell_docs, design_cells, parse_vary, run_design, write_csv
 from ratscrew.lab.tables import check_table_path, write_table
+
+_UNLIMITED = 10_000  # columns: wide enough to measure any table at its natural width
 
 
 @click.command("simulate")
@@ -56,7 +59,8 @@ from ratscrew.lab.tables import check_table_path, write_table
     help=(
         "Play a grid: every combination of the values given (repeatable, one key each), each cell on the same "
         "games (same deals, same random streams), with each mean's paired difference from the first cell. "
-        "KEY is any rules key, players, or bots (seats joined by +, e.g. bots=medium,hard+easy+easy)."
+        "KEY is any rules key, rules (presets, e.g. rules=standard,bicycle), players, or bots (seats joined by +, "
+        "e.g. bots=medium,hard+easy+easy)."
     ),
 )
 @click.option(
@@ -116,7 +120,11 @@ from ratscrew.lab.tables import check_table_path, write_table
         "(needs matplotlib); a folder that is not empty is refused unless --force."
     ),
 )
-@click.option("--force", is_flag=True, help="With --report: replace the report already in DIR (old plots removed).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace what is there: the report already in --report DIR (old plots removed), the file --games-out names.",
+)
 @json_option
 @click.pass_context
 def simulate_command(
@@ -142,15 +150,43 @@ def simulate_command(
     as_json: bool,
 ) -> None:
     """Play GAMES complete games between computer players and report how they went."""
+    with worded_for(COMMAND_LINE):  # the lab's checks name --games, not games=
+        _simulate(ctx, **ctx.params)
+
+
+def _simulate(
+    ctx: click.Context,
+    rules_name: str | None,
+    sets: tuple[str, ...],
+    players: int | None,
+    bots_text: str | None,
+    games: int,
+    seed: int,
+    workers: int | None,
+    scheduler: str | None,
+    varies: tuple[str, ...],
+    rotate_seats: bool,
+    replicates: int,
+    all_contrasts: bool,
+    games_out: str | None,
+    plot_path: str | None,
+    csv_path: str | None,
+    histogram: bool,
+    report_dir: str | None,
+    force: bool,
+    as_json: bool,
+) -> None:
     rules = rules_from_options(rules_name, sets)
-    vary = parse_vary(varies, sets, bots_given=bots_text is not None, players_given=players is not None)
+    given = [k for k, v in (("rules", rules_name), ("bots", bots_text), ("players", players)) if v is not None]
+    vary = parse_vary(varies, sets, given=given)
+    # The rules named in titles: the preset, or each one a vary over rules plays.
+    preset = next((", ".join(values) for key, values in vary if key == "rules"), None)
     levels = parse_lineup(bots_text, players)
     check_levels(levels)
     grid = design_cells(rules_name, sets, vary, bots_text, players) if vary else None
-    if seed < 0:
-        raise MalformedInput(f"--seed must be a non-negative integer, got {seed}")
-    if replicates < 1:
-        raise MalformedInput(f"--replicates must be at least 1, got {replicates}")
+    check_count("games", games)
+    check_seed(seed)
+    check_count("replicates", replicates)
     if all_contrasts and not vary:
         raise MalformedInput("--contrasts compares the cells of a grid: give --vary KEY=V1,V2,... too")
     check_workers(workers, scheduler)
@@ -158,10 +194,14 @@ def simulate_command(
         raise MalformedInput("--plot draws one run: for the plots of a --vary grid, give --report DIR")
     if plot_path:
         _check_plotting()
-    if force and report_dir is None:
-        raise MalformedInput("--force only goes with --report DIR: it replaces the report already in DIR")
+    if force and report_dir is None and games_out is None:
+        raise MalformedInput(
+            "--force only goes with --report DIR or --games-out FILE: it replaces the report in DIR, or FILE"
+        )
     if games_out is not None:
         check_table_path(Path(games_out), "--games-out")
+        if Path(games_out).exists() and not force:
+            raise MalformedInput(f"--games-out {games_out!r} already exists: give a new file, or --force to replace it")
     if report_dir is not None:
         check_report_folder(Path(report_dir), force=force)
 
@@ -199,14 +239,14 @@ def simulate_command(
         for doc in shown:
             print_json(doc)
     elif vary:
-        _print_grid(shown, rules.preset)
+        _print_grid(shown, preset or rules.preset)
     else:
         _print_summary(shown[0], rules.preset)
     if histogram and not as_json:
-        print_lengths(cells)
+        print_lengths(cells, printer=_print_table)
     if report_dir is not None:
         cells_text = f"{len(cells)} cell{'s' if len(cells) > 1 else ''}"
-        title = f"ratscrew simulate: {cells_text} of {games:,} games, rules {rules.preset}"
+        title = f"ratscrew simulate: {cells_text} of {games:,} games, rules {preset or rules.preset}"
         write_report(Path(report_dir), simulate_report(_command(ctx), cells, shown, title, seed), force=force)
 
 
@@ -243,15 +283,27 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
     keys = list(varied)
     levels = first["levels"]
     assert isinstance(levels, list)
-    title = f"{first['games']} games a cell, {first['players']} players, rules: {preset}"
+    # Every cell plays the same deals; the seats (and with them the rotations) may differ from cell to cell.
+    played = f"{first['games']} games a cell"
+    if first.get("rotate_seats"):
+        played = f"{first['deals']} deals a cell in every rotation of the seats"
+    players = {c["players"] for c in cells}
+    seated = [f"{first['players']} players"] if len(players) == 1 else []
+    title = ", ".join([played, *seated, f"rules: {preset}"])
     caption = (
         "Δ: the paired difference from the first cell (the same games), ± one standard error; "
         "--json gives every 95% interval"
     )
+    seeds = _replicate_seeds(first)
+    if seeds:
+        caption += f"\nreplicate seeds (the first is --seed): {seeds}"
     table = RichTable(title=title, caption=caption)
     for key in keys:
         table.add_column(key, no_wrap=True, min_width=len(key))
-    for name in ("cards ± se", "median / 90%", "minutes ± se", f"seat 1 ({levels[0]}) wins", "Δ cards", "Δ seat 1"):
+    # Seat 1's computer is named only when every cell seats the same one there (a vary over bots changes it).
+    same = all(isinstance(c["levels"], list) and c["levels"][0] == levels[0] for c in cells)
+    seat1 = f"seat 1 ({levels[0]}) wins" if same else "seat 1 wins"
+    for name in ("cards ± se", "median / 90%", "minutes ± se", seat1, "Δ cards", "Δ seat 1"):
         table.add_column(name, justify="right")
     for cell in cells:
         chosen, rate, rate_se = cell["set"], cell["win_rate"], cell["win_rate_se"]
@@ -270,7 +322,26 @@ def _print_grid(cells: list[dict[str, object]], preset: str) -> None:
             f"{100 * rate[0]:.1f}% ± {100 * rate_se[0]:.1f}",
             *vs,
         )
-    Console().print(table)
+    _print_table(table)
+
+
+def _print_table(table: RichTable) -> None:
+    """On a terminal a table fits the window; elsewhere (a pipe, a file, a notebook's ``!ratscrew``) nothing
+    limits its width, so it is printed at its natural width rather than with figures wrapped or cut to 80
+    columns."""
+    console = Console()
+    if not console.is_terminal:
+        natural = Console(width=_UNLIMITED).measure(table).maximum
+        console = Console(width=max(console.width, natural))
+    console.print(table)
+
+
+def _replicate_seeds(doc: dict[str, object]) -> str:
+    """The seed of each replicate, as --json gives them (empty for one replicate)."""
+    replicates = doc.get("replicates")
+    if not isinstance(replicates, list):
+        return ""
+    return ", ".join(str(r["seed"]) for r in replicates if isinstance(r, dict))
 
 
 def _interval(pair: object, scale: float = 1) -> str:
@@ -287,7 +358,6 @@ def _value_text(value: object) -> str:
 
 
 def _print_summary(doc: dict[str, object], preset: str) -> None:
-    console = Console()
     games = f"{doc['games']} games"
     if doc.get("rotate_seats"):
         games = f"{doc['deals']} deals in every rotation of the seats ({doc['games']} games)"
@@ -328,9 +398,12 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
     if isinstance(player_rate, list) and isinstance(player_ci, list):
         for p, (rate, ci) in enumerate(zip(player_rate, player_ci, strict=True)):
             rows.append((f"player {p + 1} ({levels[p]}) wins, any seat", f"{100 * rate:.1f}% ({_interval(ci, 100)}%)"))
+    seeds = _replicate_seeds(doc)
+    if seeds:
+        rows.append(("replicate seeds (the first is --seed)", seeds))
     for name, value in rows:
         table.add_row(name, value)
-    console.print(table)
+    _print_table(table)
 
 
 def _check_plotting() -> None:

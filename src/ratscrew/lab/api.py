@@ -28,7 +28,7 @@ from ratscrew.executor import open_runner
 from ratscrew.lab.bmn_search import Find, HuntSettings, SearchState, evaluate, known_family, search
 from ratscrew.lab.deal_results import DealRow, Deals, Hunt, deal_rows
 from ratscrew.lab.results import Study
-from ratscrew.lab.sweep import design_cells, parse_vary, run_design
+from ratscrew.lab.sweep import check_vary, design_cells, run_design
 from ratscrew.rules import Rules
 
 __all__ = ["Deals", "Hunt", "HuntSettings", "Study", "hunt", "random_deals", "simulate", "sweep"]
@@ -75,15 +75,17 @@ def sweep(
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Study:
-    """Play every combination of the ``vary`` values (a rules key, ``bots`` or ``players`` to its values; the
-    first key's values change slowest) on the same deals, as ``ratscrew simulate --vary`` does.
+    """Play every combination of the ``vary`` values (a rules key, ``rules`` (preset names), ``bots`` or
+    ``players`` to its values; the first key's values change slowest) on the same deals, as ``ratscrew simulate
+    --vary`` does.
 
     ``rotate_seats`` plays each deal in every rotation of the seats; ``replicates`` repeats the run on seeds
     derived from ``seed`` (``Study.seeds``); ``rows`` keeps one row per game (``Study.table()``).
     """
     name, set_texts = _rules_args(rules, sets)
-    specs = [f"{key}={','.join(_text(v) for v in values)}" for key, values in vary.items()]
-    parsed = parse_vary(specs, set_texts, bots_given=bots is not None, players_given=players is not None)
+    texts = [(key, tuple(_text(v) for v in values)) for key, values in vary.items()]
+    given = [k for k, v in (("rules", rules), ("bots", bots), ("players", players)) if v is not None]
+    parsed = check_vary(texts, set_texts, given=given)
     cells = design_cells(name, set_texts, parsed, _lineup(bots), players)
     run = run_design(
         cells,

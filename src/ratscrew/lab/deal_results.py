@@ -44,6 +44,13 @@ class Deals:
     tally: RandomTally
     rows: tuple[DealRow, ...] | None
 
+    def __repr__(self) -> str:
+        """The call and what it gave, in a line (the dataclass's repr printed every deal)."""
+        rows = "" if self.rows is not None else ", rows=False"
+        call = f"random_deals({self.games}, seed={self.seed}, players={self.tally.players}{rows})"
+        longest = "none ended" if self.max_cards is None else f"longest {self.max_cards:,} cards"
+        return f"<Deals of {call}: {self.games:,} deals, {self.loops:,} endless, {longest}>"
+
     @property
     def games(self) -> int:
         return self.tally.games
@@ -114,6 +121,14 @@ class Hunt:
 
     state: SearchState
     bests: tuple[tuple[float, Find], ...]
+
+    def __repr__(self) -> str:
+        """Where the hunt ended and its best, in a line (the dataclass's repr printed the whole pool)."""
+        best = self.best
+        found = "nothing found" if best is None else f"best {'endless' if best.loop else f'{best.cards:,} cards'}"
+        state = self.state
+        batches = f"{state.next_batch:,} batch{'es' if state.next_batch != 1 else ''}"
+        return f"<Hunt of seed {state.seed}: {batches}, {state.played:,} deals dealt, {found}>"
 
     @property
     def best(self) -> Find | None:

@@ -212,18 +212,32 @@ def read_report(folder: Path) -> Report:
     return report
 
 
-def rerun(report: Report) -> list[str]:
-    """Run the command that reproduces the figures (with --json, without the files it wrote) and list how its
-    output differs from the report's."""
+def rerun_command(report: Report) -> tuple[list[str], str | None]:
+    """The command that reproduces the figures as it is run again: with --json, without the files it wrote
+    (the report itself among them), and the folder it is run in (where it first ran, if that is still there)."""
     recorded = report.reproduce or report.command
     args = _without_files(recorded[1:]) if recorded[:1] == ["ratscrew"] else None
     if args is None:
         raise ReportError(f"the recorded command {shlex.join(recorded)!r} is not a ratscrew command")
     if "--json" not in args:
         args.append("--json")
-    where = report.directory if Path(report.directory).is_dir() else None
+    return ["ratscrew", *args], report.directory if Path(report.directory).is_dir() else None
+
+
+def shown_rerun(report: Report) -> str:
+    """The rerun as a shell line that does what ``rerun`` does: ``cd`` first when it runs in another folder."""
+    command, where = rerun_command(report)
+    if where is None or Path(where).resolve() == Path.cwd().resolve():
+        return shlex.join(command)
+    return f"cd {shlex.quote(where)} && {shlex.join(command)}"
+
+
+def rerun(report: Report) -> list[str]:
+    """Run the command that reproduces the figures (``rerun_command``) and list how its output differs from the
+    report's."""
+    command, where = rerun_command(report)
     done = subprocess.run(
-        [sys.executable, "-m", "ratscrew", *args], capture_output=True, text=True, check=False, cwd=where
+        [sys.executable, "-m", "ratscrew", *command[1:]], capture_output=True, text=True, check=False, cwd=where
     )
     if done.returncode != 0:
         return [f"the command failed: {done.stderr.strip()}"]

@@ -111,6 +111,35 @@ class Study:
     run: GridRun
     cells: tuple[DesignCell, ...] | None  # None for a plain run (one cell, nothing varied)
 
+    def __repr__(self) -> str:
+        """What was played, as the call that plays it again, and how much: a notebook shows this, where the
+        dataclass's own repr printed every game (about 100,000 characters for a thousand)."""
+        run, first = self.run, self.run.cells[0]
+        varied: dict[str, list[Value]] = {}
+        for cell in self.cells or ():
+            for key, value in cell.chosen.items():
+                if value not in varied.setdefault(key, []):
+                    varied[key].append(value)
+        args = [f"vary={varied!r}"] if varied else []
+        if "rules" not in varied:
+            args.append(f"rules={first.rules.preset!r}")
+        fixed = {k: v for k, v in first.rules.changes_from_preset().items() if k not in varied}
+        if fixed:
+            args.append(f"sets={fixed!r}")
+        if not varied.keys() & {"bots", "players"}:
+            args.append(f"bots={','.join(first.levels)!r}")
+        args += [f"games={run.games}", f"seed={run.seed}"]
+        if run.rotate:
+            args.append("rotate_seats=True")
+        if len(run.seeds) > 1:
+            args.append(f"replicates={len(run.seeds)}")
+        if run.rows is None:
+            args.append("rows=False")
+        played = run.games * len(run.seeds) * sum(len(c.levels) if run.rotate else 1 for c in run.cells)
+        cells = len(run.cells)
+        call = f"{'sweep' if varied else 'simulate'}({', '.join(args)})"
+        return f"<Study of {call}: {cells} cell{'s' if cells != 1 else ''}, {played:,} games played>"
+
     @property
     def figures(self) -> list[dict[str, Any]]:
         return copy.deepcopy(self._figures)

@@ -21,6 +21,7 @@ from ratscrew.errors import MalformedInput
 from ratscrew.executor import open_runner
 from ratscrew.lab import kernel
 from ratscrew.lab.game import GameStats
+from ratscrew.lab.inputs import check_count, check_place, check_seed
 from ratscrew.lab.stats import ci95, median, median_of, middle, percentile
 from ratscrew.lab.tally import MEANS, SECOND_MS, Contrast, Cross, Estimate, Tally, contrast, deal_sums
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
@@ -273,9 +274,9 @@ class GridRun:
         return contrast(part.tallies[a], part.tallies[b], part.cross[(min(a, b), max(a, b))])
 
     def between_replicates(self, cell: int) -> dict[str, object]:
-        """Each mean (and each seat's share) over the replicates: their mean, the standard error of that mean
-        from the replicates' spread, and its 95% interval on replicates - 1 degrees of freedom. Beside the
-        pooled figures' own standard error, a check of it: the two should agree."""
+        """Each mean (and each seat's share, and with rotated seats each player's) over the replicates: their
+        mean, the standard error of that mean from the replicates' spread, and its 95% interval on replicates - 1
+        degrees of freedom. Beside the pooled figures' own standard error, a check of it: the two should agree."""
         summaries = [self.summary(cell, r) for r in range(len(self.parts))]
         per = [s.estimates() for s in summaries]
         doc: dict[str, object] = {}
@@ -283,10 +284,14 @@ class GridRun:
             doc[name] = _spread([p[name].value for p in per])
         seats = len(self.cells[cell].levels)
         doc["win_rate"] = [_spread([s.tally.win_share(seat).value for s in summaries]) for seat in range(seats)]
+        if self.rotate:
+            doc["player_win_rate"] = [
+                _spread([s.tally.win_share(p, by_player=True).value for s in summaries]) for p in range(seats)
+            ]
         return doc
 
     def replicate_docs(self, cell: int) -> list[dict[str, object]]:
-        """Each replicate's seed and means."""
+        """Each replicate's seed and means (with rotated seats, each player's share too)."""
         docs: list[dict[str, object]] = []
         for r, seed in enumerate(self.seeds):
             summary = self.summary(cell, r)
@@ -295,6 +300,9 @@ class GridRun:
                 doc[name] = round(e.value, 4)
                 doc[f"{name}_se"] = round(e.se, 4)
             doc["win_rate"] = [round(summary.tally.win_share(s).value, 4) for s in range(summary.players)]
+            if self.rotate:
+                shares = [summary.tally.win_share(p, by_player=True) for p in range(summary.players)]
+                doc["player_win_rate"] = [round(e.value, 4) for e in shares]
             docs.append(doc)
         return docs
 
@@ -325,10 +333,10 @@ def play_grid(
     """
     for cell in cells:
         check_levels(cell.levels)
-    if games < 1:
-        raise MalformedInput(f"--games must be at least 1, got {games}")
-    if replicates < 1:
-        raise MalformedInput(f"--replicates must be at least 1, got {replicates}")
+    check_count("games", games)
+    check_seed(seed)
+    check_count("replicates", replicates)
+    check_place(workers, scheduler)
     guarded_cells = [CellSpec(guarded(c.rules), tuple(c.levels)) for c in cells]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     chosen = [kernel.player(c.rules, c.levels) for c in guarded_cells]  # what this machine plays with

@@ -3,53 +3,70 @@
 Every cell plays games 0 to N-1 of the run's seed, so each game has the same deal and the same random
 streams in every cell: the difference between two cells is measured game by game (paired), which cancels
 the noise the deals and the bots bring to both, and its standard error is far smaller than that of two
-separate runs whenever the change leaves most of a game alone. ``--vary`` takes any rules key, ``bots`` (a
-line-up per value, seats joined by "+") and ``players``; the values come out typed as the rules hold them.
+separate runs whenever the change leaves most of a game alone. ``--vary`` takes any rules key, ``rules`` (a
+preset or rules file per value, each cell's ``--set`` changes made on it), ``bots`` (a line-up per value, seats
+joined by "+") and ``players``; the values come out typed as the rules hold them.
 """
 
 from __future__ import annotations
 
 import csv
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ratscrew.errors import MalformedInput
+from ratscrew.lab.inputs import LabInputError
 from ratscrew.lab.lineup import parse_lineup
 from ratscrew.lab.simulate import CellSpec, GridRun, check_levels, play_grid
 from ratscrew.rules import load_rules
 from ratscrew.rules.options import Value
 
 Vary = tuple[str, tuple[str, ...]]  # a key and the values it takes, as typed
-# Keys of a design that are not rules keys: the line-up (seats separated by "+") and the number of seats.
-DESIGN_KEYS = ("bots", "players")
+# Keys of a design that are not rules keys: the rule set (a preset or a rules file), the line-up (seats separated
+# by "+") and the number of seats.
+DESIGN_KEYS = ("rules", "bots", "players")
 
 
-def parse_vary(
-    specs: Sequence[str], sets: Sequence[str], *, bots_given: bool = False, players_given: bool = False
-) -> list[Vary]:
-    """``KEY=V1,V2,...`` for each ``--vary``; a key may be varied once, and not also given with ``--set`` (or,
-    for ``bots`` and ``players``, with ``--bots`` and ``--players``)."""
+def parse_vary(specs: Sequence[str], sets: Sequence[str], *, given: Collection[str] = ()) -> list[Vary]:
+    """``KEY=V1,V2,...`` for each ``--vary``, a key given once (then checked by :func:`check_vary`)."""
     out: list[Vary] = []
-    fixed = {s.partition("=")[0].strip() for s in sets}
-    given = {"bots": bots_given, "players": players_given}
     for spec in specs:
         key, eq, values = spec.partition("=")
         key = key.strip()
         chosen = tuple(v.strip() for v in values.split(","))
         if not eq or not key or not all(chosen):
             raise MalformedInput(f"--vary {spec!r} is not KEY=V1,V2,...: e.g. --vary slaps.run=3,4,5")
-        if key in fixed:
-            raise MalformedInput(f"--vary {key} and --set {key} both give {key}: give it in one of them")
-        if given.get(key):
-            raise MalformedInput(f"--vary {key} and --{key} both give the {key}: give it in one of them")
         if any(key == k for k, _ in out):
             raise MalformedInput(f"--vary {key} is given twice: give all its values in one --vary {key}=V1,V2,...")
-        if len(set(chosen)) != len(chosen):
-            raise MalformedInput(f"--vary {spec!r} repeats a value: give each once")
         out.append((key, chosen))
-    return out
+    return check_vary(out, sets, given=given)
+
+
+def check_vary(vary: Sequence[Vary], sets: Sequence[str], *, given: Collection[str] = ()) -> list[Vary]:
+    """Each key varied over values given once each, and not also given with the fixed rules (``sets``) or, for
+    a design key (``rules``, ``bots``, ``players``), beside the vary (``given`` names those that were)."""
+    fixed = {s.partition("=")[0].strip() for s in sets}
+    for key, chosen in vary:
+        _check_values(key, chosen, also_fixed=key in fixed, also_given=key in DESIGN_KEYS and key in given)
+    return list(vary)
+
+
+def _check_values(key: str, chosen: tuple[str, ...], *, also_fixed: bool, also_given: bool) -> None:
+    if not chosen or not all(chosen):
+        raise LabInputError(lambda s: f"{s.name('vary', key)} needs values, none of them empty: got {list(chosen)!r}")
+    if also_fixed:
+        raise LabInputError(
+            lambda s: f"{s.name('vary', key)} and {s.name('sets', key)} both give {key}: give it in one of them"
+        )
+    if also_given:
+        raise LabInputError(
+            lambda s: f"{s.name('vary', key)} and {s.name(key)} both give the {key}: give it in one of them"
+        )
+    repeated = sorted({v for v in chosen if chosen.count(v) > 1})
+    if repeated:
+        raise LabInputError(lambda s: f"{s.name('vary', key)} repeats a value ({', '.join(repeated)}): give each once")
 
 
 def grid(vary: Sequence[Vary]) -> list[dict[str, str]]:
@@ -74,30 +91,47 @@ def design_cells(
     cells: list[DesignCell] = []
     for raw in grid(vary):
         rule_sets = [f"{k}={v}" for k, v in raw.items() if k not in DESIGN_KEYS]
-        rules = load_rules(rules_name, (*sets, *rule_sets))
-        seats = players
-        if "players" in raw:
-            text = raw["players"]
-            if not text.isdigit():
-                raise MalformedInput(f"--vary players needs whole numbers of seats, e.g. players=2,3,4; got {text!r}")
-            seats = int(text)
-        lineup = raw.get("bots", bots)
+        seats = _seats(raw["players"]) if "players" in raw else players
         try:
-            levels = parse_lineup(lineup, seats, option="--vary bots" if "bots" in raw else "--bots")
+            rules = load_rules(raw.get("rules", rules_name), (*sets, *rule_sets))
+            levels = parse_lineup(raw.get("bots", bots), seats, in_vary="bots" in raw)
             check_levels(levels)
         except MalformedInput as exc:
-            where = " ".join(f"{k}={v}" for k, v in raw.items())
-            raise MalformedInput(f"{exc} (in the cell {where})") from None
+            raise _in_cell(exc, raw) from None
         chosen: dict[str, Value] = {}
         for key, text in raw.items():
             if key == "players":
                 chosen[key] = len(levels)
             elif key == "bots":
                 chosen[key] = "+".join(p.strip().lower() for p in text.replace(",", "+").split("+"))
+            elif key == "rules":
+                chosen[key] = text  # the preset's name (or the rules file) as given
             else:
                 chosen[key] = rules.get(key)
         cells.append(DesignCell(chosen, CellSpec(rules, levels)))
     return cells
+
+
+def _seats(text: str) -> int:
+    if not text.isdigit():
+        raise LabInputError(
+            lambda s: (
+                f"{s.name('vary', 'players')} needs whole numbers of seats, e.g. "
+                f"{'players=2,3,4' if s.command_line else '[2, 3, 4]'}; got {text!r}"
+            )
+        )
+    return int(text)
+
+
+def _in_cell(exc: MalformedInput, raw: dict[str, str]) -> MalformedInput:
+    """A cell's error, saying which cell when the design has more than one."""
+    if not raw:
+        return exc
+    where = " ".join(f"{k}={v}" for k, v in raw.items())
+    if isinstance(exc, LabInputError):
+        why = exc
+        return LabInputError(lambda s: f"{why.worded(s)} (in the cell {where})")
+    return MalformedInput(f"{exc} (in the cell {where})")
 
 
 def run_design(

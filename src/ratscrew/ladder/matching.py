@@ -71,12 +71,14 @@ class Entrant:
 
     ``who`` names the person to the matchmaker, the same key on every worker (an account's, or a guest's
     own); ``player`` is their account, which a rated pool needs; ``points`` their rating's centre in the
-    class the pool plays (``Rating.points``), what rated pairing compares.
+    class the pool plays (``Rating.points``), what rated pairing compares; ``name`` what their seat is called
+    at the table (the account's name, or the guest's), which travels with them to whichever worker opens it.
     """
 
     who: str
     player: PlayerId | None = None
     points: float = 0.0
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,11 +30,12 @@ from ratscrew.record import Record
 from ratscrew.rooms import views, wire
 from ratscrew.rooms.document import NO_NEW_GAME, Journal, KeptRoom, NoJournal
 from ratscrew.rooms.fairness import MIN_WINDOW_MS, Adjudication
+from ratscrew.rooms.matched import START_WAIT_MS, Match
 from ratscrew.rooms.outbox import HISTORY, Feed, Message, Outbox, Outgoing, Shows
 from ratscrew.rooms.pages import Page, Pages
 from ratscrew.rooms.play import Play
 from ratscrew.rooms.reactions import TOO_FAST, ReactionLimit
-from ratscrew.rooms.seating import GRACE_MS, LobbyChange, RoomOptions, SeatInfo, Seating, refused
+from ratscrew.rooms.seating import GRACE_MS, STANDIN_LEVEL, LobbyChange, RoomOptions, SeatInfo, Seating, refused
 from ratscrew.rooms.wire import Phase, Refusal, SeatKind
 from ratscrew.rules.model import Rules
 from ratscrew.table.clock import Clock
@@ -45,6 +46,7 @@ __all__ = ["GRACE_MS", "HISTORY", "HOST_GRACE_MS", "LATENCY_EVERY_MS", "Message"
 log = logging.getLogger(__name__)
 
 HOST_GRACE_MS = 30_000  # a host gone this long from the lobby hands the room to the next seated player
+JOURNAL_RETRY_MS = 1_000  # a Play-now table due to start while the journal fails tries again this much later
 PROBE_EVERY_MS = 2_000  # how often each page is probed (its answers keep the socket alive, and are recorded)
 LATENCY_EVERY_MS = 5_000  # a latency message for a change of measured latency alone goes out at most this often
 
@@ -84,6 +86,9 @@ class RoomCore:
         self._lobby_sent: Millis = -LATENCY_EVERY_MS
         self._host_away_since: Millis | None = None
         self._rules_docs = views.RulesDocs()
+        self.match: Match | None = None  # a Play-now table (``matched.py``)
+        self.rated: tuple[wire.RatingChange, ...] | None = None  # its game's rating changes, once recorded
+        self._start_by: Millis | None = None  # a Play-now table starts then, whoever has come
 
     # ------------------------------------------------------------------ the parts, by the names drivers use
 
@@ -186,6 +191,8 @@ class RoomCore:
         times: list[Millis] = [p.next_probe for p in self.pages.values() if p.greeted]
         if self._latency_moved:
             times.append(self._lobby_sent + LATENCY_EVERY_MS)
+        if self._start_by is not None and self.phase is Phase.LOBBY:
+            times.append(self._start_by)
         if self._host_away_since is not None and self.phase is Phase.LOBBY:
             handover = self._host_away_since + HOST_GRACE_MS
             if handover > self.now():  # once due, whoever comes next is handed the room (tick runs per message)
@@ -212,10 +219,13 @@ class RoomCore:
                 self.outbox.send(page.id, probe)
         play = self.play
         if play is not None and self.phase is Phase.PLAYING and not self.paused:  # its clock runs
-            for seat, level in self.seating.standins(self.pages.present(), now):
+            changed = self.seating.standins(self.pages.present(), now)
+            for seat, level in changed:
                 play.table.set_standin(seat, level)
-                self._lobby_dirty = True
+            if changed:  # kept: a restart goes on with the same seats held, and a game ended knows who left
+                self._lobby_changed()
             play.table.run_due()
+        self._start_if_all_here()
         self._pass_host(now)
         self._flush()
 
@@ -310,6 +320,7 @@ class RoomCore:
                 self.seats[seat].away_since = None
             self._lobby_dirty = True
             self._retime()
+            self._start_if_all_here()
         missed = self.feed.missed(msg.since) if msg.since >= 0 else []
         welcome = self._welcome(page, None if missed is None or msg.since < 0 else len(missed))
         self.outbox.send(page.id, welcome, self.showing())  # its state shows the top card
@@ -373,6 +384,9 @@ class RoomCore:
     # ------------------------------------------------------------------ the lobby
 
     def _lobby_message(self, page: Page, msg: LobbyChange | wire.Start) -> None:
+        if self.match is not None:
+            self._no(page, Refusal.NOT_HOST, "a Play-now table keeps the seats and rules its pool chose")
+            return
         if self.phase is not Phase.LOBBY:
             self._no(page, Refusal.WRONG_PHASE, "the seats and rules can only change in the lobby")
             return
@@ -394,6 +408,9 @@ class RoomCore:
             self._lobby_changed()
 
     def _rematch(self, page: Page) -> None:
+        if self.match is not None:
+            self._no(page, Refusal.WRONG_PHASE, "a Play-now table plays one game: press Play now for the next")
+            return
         if self.phase is not Phase.OVER or not page.seats:
             self._no(page, Refusal.WRONG_PHASE, "a rematch can start once the game is over, by a player")
             return
@@ -441,6 +458,9 @@ class RoomCore:
             reactions=self.reactions,
             actions=actions,
         )
+        for seat, info in enumerate(self.seats):
+            if info.standin:  # a stand-in held it when the server stopped (or the person never came)
+                play.table.set_standin(seat, STANDIN_LEVEL)
         return play
 
     def _flush(self) -> None:
@@ -487,8 +507,18 @@ class RoomCore:
     def room_view(self) -> wire.RoomView:
         rules, game = self._rules_docs.of(self.rules), self.game_id or None
         window, waits_for = self._window_shown(), self.waits_for()
+        match = self.match
         return views.room_view(
-            self.code, self.phase, self.seating, self.pages, rules, game=game, window_ms=window, waits_for=waits_for
+            self.code,
+            self.phase,
+            self.seating,
+            self.pages,
+            rules,
+            game=game,
+            window_ms=window,
+            waits_for=waits_for,
+            matched=match is not None,
+            rated=match is not None and match.rated,
         )
 
     def lobby(self) -> Message:
@@ -497,7 +527,8 @@ class RoomCore:
 
     def _welcome(self, page: Page, missed: int | None) -> wire.Welcome:
         seats, room, state = tuple(sorted(page.seats)), self.room_view(), self.state()
-        return wire.Welcome(wire.VERSION, room, seats, self.is_host(page), self.seq, missed, state, self.summary)
+        host, summary = self.is_host(page), self.summary
+        return wire.Welcome(wire.VERSION, room, seats, host, self.seq, missed, state, summary, self.rated)
 
     def _events(self, items: Sequence[wire.EventItem]) -> wire.Events:
         return self.play.events(items) if self.play is not None else wire.Events(tuple(items), wire.NO_TABLE)
@@ -536,6 +567,58 @@ class RoomCore:
         """The card a message carrying the table's state shows on top (None before the first card)."""
         return self.play.showing() if self.play is not None else None
 
+    # ------------------------------------------------------------------ a Play-now table
+
+    def make_matched(self, match: Match) -> None:
+        """This room is the matchmaker's table ``match``: no host, no lobby to settle, and its game starts once
+        every person has said hello, or ``START_WAIT_MS`` from now."""
+        self.match = match
+        if self.phase is Phase.LOBBY and self.game_no == 0:
+            self._start_by = self.now() + START_WAIT_MS
+
+    def _restored_match(self, phase: Phase) -> None:
+        if phase is Phase.LOBBY and self.game_no == 0:
+            self._start_by = self.now() + START_WAIT_MS  # the wait starts again: its pages find it again
+        for seat in self.seats:
+            if seat.kind is SeatKind.HUMAN and not seat.standin:
+                seat.away_since = self.now()  # nobody is here yet: whoever does not come back is stood in for
+
+    @property
+    def keep_loaded(self) -> bool:
+        """A Play-now table stays in memory until its game is over, watched or not: its stand-ins play it to
+        the end, so that its result is recorded and its people may queue again."""
+        return self.match is not None and self.phase is not Phase.OVER
+
+    @property
+    def replaced(self) -> frozenset[int]:
+        """The seats a stand-in holds now (at the end of a game: the people it replaced for good)."""
+        return frozenset(i for i, s in enumerate(self.seats) if s.standin and s.kind is SeatKind.HUMAN)
+
+    def _start_if_all_here(self) -> None:
+        if self._start_by is None or self.phase is not Phase.LOBBY:
+            return
+        present, now = self.pages.present(), self.now()
+        people = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN]
+        if now < self._start_by and not all(i in present for i in people):
+            return
+        if not self.journal.healthy():
+            self._start_by = now + JOURNAL_RETRY_MS
+            return
+        self._start_by = None
+        for i in people:
+            if i not in present:  # not come yet: a computer plays for them until they do
+                self.seats[i].standin = True
+                self.seats[i].away_since = now
+        self.start_game()
+
+    def set_rated(self, changes: tuple[wire.RatingChange, ...]) -> None:
+        """The game's rated result is recorded: every page is told what it did to each player's rating."""
+        if self.phase is not Phase.OVER:
+            return
+        self.rated = changes
+        self._broadcast(wire.Rated(self.game_id, changes))
+        self.journal.room(self.code, self.kept())
+
     # ------------------------------------------------------------------ keeping
 
     def kept(self) -> KeptRoom:
@@ -555,6 +638,8 @@ class RoomCore:
             self.reactions,
             self.summary,
             s.rematch_by,
+            self.match,
+            self.rated,
         )
 
     @staticmethod
@@ -565,4 +650,7 @@ class RoomCore:
         room.game_no, room.seed, room.paused = kept.game_no, kept.seed, kept.paused
         room.reactions, room.summary = kept.reactions, kept.summary
         room.seating.rematch_by = kept.rematch_by
+        if kept.match is not None:
+            room.match, room.rated = kept.match, kept.rated
+            room._restored_match(kept.phase)
         return room

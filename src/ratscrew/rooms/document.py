@@ -14,10 +14,12 @@ from typing import Any, Protocol
 
 from ratscrew.errors import MalformedInput
 from ratscrew.record import Record
+from ratscrew.rooms.matched import Match
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
-from ratscrew.rooms.wire import GameSummary, Phase, SeatKind
+from ratscrew.rooms.wire import GameSummary, Phase, RatingChange, SeatKind
 from ratscrew.rules.io import rules_from_mapping, rules_to_mapping
 from ratscrew.rules.model import Rules
+from ratscrew.shapes import from_json, to_json
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +28,9 @@ NOT_SAVING = "the server cannot save games just now"
 NO_NEW_GAME = f"{NOT_SAVING}: no new game can start until it can; try again later"
 GAME_WAITS = f"{NOT_SAVING}: this game goes on from its last saved move once it can; come back later"
 
-# The room document's shape: 1 (no "version" field) until it kept ``rematch_by``; 2 since.
-DOC_VERSION = 2
+# The room document's shape: 1 (no "version" field) until it kept ``rematch_by``; 2 since; 3 since it keeps
+# the seats a stand-in holds, and for a Play-now table its ``match`` and its game's rating changes.
+DOC_VERSION = 3
 
 
 class Journal(Protocol):
@@ -75,6 +78,8 @@ class KeptRoom:
     reactions: dict[int, list[int]]  # each person's reaction times, carried over from game to game
     summary: GameSummary | None
     rematch_by: int | None = None  # in the lobby after a game, the seat that asked for the rematch
+    match: Match | None = None  # a Play-now table's people (accounts too): kept here, never sent to a page
+    rated: tuple[RatingChange, ...] | None = None  # its game's rating changes, once recorded
 
     def to_doc(self) -> dict[str, object]:
         return {
@@ -96,14 +101,24 @@ class KeptRoom:
             "reactions": {str(k): v for k, v in self.reactions.items()},
             "summary": None if self.summary is None else self.summary.to_json(),
             "rematch_by": self.rematch_by,
+            "standin_seats": [i for i, s in enumerate(self.seats) if s.standin],
+            "match": None if self.match is None else self.match.to_doc(),
+            "rated": None if self.rated is None else to_json(self.rated),
         }
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> KeptRoom:
         """The document read back (the journal's own, so its shape is trusted; older ones lack newer fields)."""
         ready = doc.get("ready", [])
+        standins = set(doc.get("standin_seats", ()))  # since version 3
         seats = [
-            SeatInfo(SeatKind(item["kind"]), str(item["name"]), item.get("level"), bool(i < len(ready) and ready[i]))
+            SeatInfo(
+                SeatKind(item["kind"]),
+                str(item["name"]),
+                item.get("level"),
+                bool(i < len(ready) and ready[i]),
+                standin=i in standins,
+            )
             for i, item in enumerate(doc["seats"])
         ]
         options = RoomOptions(
@@ -114,6 +129,7 @@ class KeptRoom:
         )
         summary = _summary(doc.get("summary"), doc.get("code"))
         rematch_by = doc.get("rematch_by")  # since version 2
+        match, rated = doc.get("match"), doc.get("rated")  # since version 3
         return cls(
             code=str(doc["code"]),
             phase=Phase(str(doc.get("phase", Phase.LOBBY.value))),
@@ -128,6 +144,8 @@ class KeptRoom:
             reactions={int(k): [int(x) for x in v] for k, v in doc.get("reactions", {}).items()},
             summary=summary,
             rematch_by=rematch_by if isinstance(rematch_by, int) else None,
+            match=None if match is None else Match.from_doc(match),
+            rated=None if rated is None else from_json(tuple[RatingChange, ...], rated, where="rated"),
         )
 
 

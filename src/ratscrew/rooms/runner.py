@@ -23,6 +23,7 @@ from ratscrew.rooms.delivery import PageLink as PageLink  # where the socket han
 from ratscrew.rooms.document import GAME_WAITS, NO_NEW_GAME
 from ratscrew.rooms.fairness import Adjudication
 from ratscrew.rooms.journal import SavedRoom, SqliteJournal
+from ratscrew.rooms.matched import Match
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.wire import Phase, SeatKind
 from ratscrew.rules.model import Rules
@@ -93,8 +94,16 @@ class Stop:
     """The server is stopping: the task ends once it has handled what came before."""
 
 
-Item = Opened | Received | Measured | Closed | Due | Stop
+@dataclass(frozen=True, slots=True)
+class RatedIn:
+    """The room's rated game was recorded: what it did to each player's rating, for every page."""
+
+    changes: tuple[wire.RatingChange, ...]
+
+
+Item = Opened | Received | Measured | Closed | Due | Stop | RatedIn
 VerdictSeen = Callable[[int, int], None]  # (ms from a slap's arrival to its verdict, the room's decision window)
+GameOver = Callable[["RoomRunner"], None]  # a room's game is over (once per game and per time it is loaded)
 _VERDICT_WAIT_MS = 10_000  # a slap with no verdict after this long is no longer watched for one
 
 
@@ -131,6 +140,7 @@ class RoomRunner:
         idle_unload_s: float = IDLE_UNLOAD_S,
         journal: SqliteJournal | None = None,
         on_verdict: VerdictSeen | None = None,
+        on_over: GameOver | None = None,
     ) -> None:
         self.core = core
         self.clock = clock
@@ -144,6 +154,8 @@ class RoomRunner:
         self._timer_at: int | None = None
         self._tick_queued = False
         self._on_verdict = on_verdict
+        self._on_over = on_over
+        self._over_told = 0  # the last game whose end was told to ``on_over``
         self._slaps_seen: tuple[list[Adjudication], int] = ([], 0)  # the game's adjudications, how many were looked at
         self._awaiting: list[_Awaited] = []  # slaps taken, verdict not yet published
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room {core.code}")
@@ -175,6 +187,9 @@ class RoomRunner:
     def close_link(self, link: PageLink) -> None:
         self.inbox.put_nowait(Closed(link))
 
+    def rated(self, changes: tuple[wire.RatingChange, ...]) -> None:
+        self.inbox.put_nowait(RatedIn(changes))
+
     async def kept(self) -> None:
         """Wait until everything the room wrote so far is committed (before telling a page it exists), or
         raise Unavailable if that does not come within ``STALL_MS``."""
@@ -199,6 +214,7 @@ class RoomRunner:
     async def _run(self) -> None:
         core = self.core
         inbox = self.inbox
+        self._guarded(self._tell_over)  # a room loaded over, or whose game ended as it was rebuilt
         while True:
             if not self._arm():
                 self._disarm()
@@ -220,6 +236,7 @@ class RoomRunner:
             if self._on_verdict is not None:
                 self._guarded(self._watch_verdicts)
             self._guarded(self.delivery.step_done, mark)
+            self._guarded(self._tell_over)
 
     def _guarded(self, step: Callable[..., None], *args: object) -> None:
         """A bug met by one message must not end the room for everyone in it: it is logged, the room goes on."""
@@ -246,8 +263,17 @@ class RoomRunner:
                 core.close_page(link.id)
                 if not self.links:
                     self.idle_since = self.clock.now()
+            case RatedIn(changes):
+                core.set_rated(changes)
             case Stop():
                 pass  # the owner task ends before it hands one on
+
+    def _tell_over(self) -> None:
+        """Tell ``on_over`` of a game that is over, once (after its messages went to the delivery)."""
+        core = self.core
+        if self._on_over is not None and core.phase is Phase.OVER and core.game_no != self._over_told:
+            self._over_told = core.game_no
+            self._on_over(self)
 
     def _watch_verdicts(self) -> None:
         """Report each slap's time from arrival to published verdict (for the operator's metrics), and the
@@ -283,7 +309,7 @@ class RoomRunner:
         check_at = self.delivery.check_at()
         if check_at is not None:
             at = check_at if at is None else min(at, check_at)
-        if self.idle_since is not None:
+        if self.idle_since is not None and not self.core.keep_loaded:
             idle_at = self.idle_since + self.idle_unload_ms
             if idle_at <= self.clock.now():
                 return False
@@ -331,6 +357,9 @@ class Rooms:
         # codes the proxy sends here. Alone, every code.
         self.owns: Callable[[str], bool] = owns or (lambda code: True)
         self.on_verdict = on_verdict
+        # The web layer's, set before the rooms are restored: what a room's finished game hands on (a Play-now
+        # table's ratings and its matchmaker's table, ``web/matched.py``).
+        self.game_over: GameOver | None = None
         self._next_page = 0
         # Rooms that left memory with writes not yet committed (by ticket): not loaded again before they are.
         self._unsaved: dict[str, int] = {}
@@ -408,8 +437,27 @@ class Rooms:
         core.start_game(seed=seed)
         return self._run(core), core.host_token
 
+    def create_matched(
+        self, *, seats: list[SeatInfo], rules: Rules, match: Match
+    ) -> tuple[RoomRunner, list[str | None]]:
+        """A room for a table the matchmaker made: each person's seat held by a token of their own (None for a
+        computer's seat), no host, stand-ins on; its game starts once everyone is there (``matched.py``)."""
+        self._check_create()
+        core = RoomCore(
+            self._unused_code(),
+            self.clock,
+            seats=seats,
+            rules=rules,
+            options=RoomOptions(public=False, standins=True),
+            journal=self.journal,
+        )
+        tokens = [core.issue_token({i}) if s.kind is SeatKind.HUMAN else None for i, s in enumerate(seats)]
+        core.make_matched(match)
+        core.journal.room(core.code, core.kept())
+        return self._run(core), tokens
+
     def _run(self, core: RoomCore) -> RoomRunner:
-        runner = RoomRunner(core, self.clock, self.idle_unload_s, self.journal, self.on_verdict)
+        runner = RoomRunner(core, self.clock, self.idle_unload_s, self.journal, self.on_verdict, self.game_over)
         self.rooms[core.code] = runner
         return runner
 

@@ -54,6 +54,8 @@ def room_view(
     game: str | None,
     window_ms: int | None,
     waits_for: int | None,
+    matched: bool = False,
+    rated: bool = False,
 ) -> wire.RoomView:
     """The room: ``rules`` is its rules' document, ``game`` the id of its game, ``window_ms`` and
     ``waits_for`` the decision window and whose link widens it (None but while a game is played)."""
@@ -72,4 +74,6 @@ def room_view(
         waits_for,
         seating.rematch_by if phase is Phase.LOBBY else None,
         min(seating.tokens.get(seating.host_token, frozenset()), default=None),
+        matched,
+        rated,
     )

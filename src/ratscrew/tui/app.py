@@ -48,13 +48,15 @@ TableScreen.wide Seats { width: 50; }
 #centre { width: 1fr; padding: 0 1; }
 Pile { height: 7; }
 TableScreen.roomy Pile { height: 9; }
-Status { height: 4; }
+Status { height: auto; min-height: 4; }
 Feed { height: 1fr; border-top: solid $secondary; }
 KeyBar { height: 1; }
 HelpScreen, SummaryScreen { align: center middle; }
 #help-box, #summary-box {
     width: 92%; height: auto; max-height: 92%; border: round $primary; background: $surface; padding: 0 1;
 }
+SummaryScreen.narrow #summary-box { width: 100%; }
+#summary-keys { dock: bottom; height: auto; }
 #help, #summary { height: auto; }
 """
 
@@ -66,6 +68,8 @@ class TableScreen(Screen[None]):
         *(Binding(key, f"play('{key}')", show=False) for key in TABLE_KEYS),
         Binding("question_mark", "help", show=False),
         Binding("q", "quit_table", show=False),
+        Binding("y", "confirm_quit", show=False),
+        Binding("escape", "stay", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -97,10 +101,17 @@ class TableScreen(Screen[None]):
         self.table.pressed(key)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.table.words))
+        self.table.open_help()
 
     def action_quit_table(self) -> None:
-        self.app.exit(0)
+        self.table.ask_quit()
+
+    def action_confirm_quit(self) -> None:
+        if self.table.quit_asked:
+            self.app.exit(0)
+
+    def action_stay(self) -> None:
+        self.table.stay()
 
 
 class TableApp(App[int]):
@@ -132,6 +143,7 @@ class TableApp(App[int]):
         self.failure: str | None = None  # why the table stopped, said once the terminal is back
         self._sat_down = False
         self._summary_shown: object = None
+        self.quit_asked = False  # Q was pressed during a game: Q again or Y quits
         self._outgoing: asyncio.Queue[tuple[Link, wire.ClientMessage]] = asyncio.Queue()
 
     # ------------------------------------------------------------------ what the parts ask
@@ -310,7 +322,9 @@ class TableApp(App[int]):
     def refresh_table(self) -> None:
         with contextlib.suppress(Exception):  # before the table's screen is up, there is nothing to draw
             for part in self.screen.query(Part):
-                part.refresh()
+                # The status grows to hold a long verdict (German's take three lines at 80 columns), the feed
+                # giving it the room: its height is laid out again.
+                part.refresh(layout=isinstance(part, Status))
 
     def _tick(self) -> None:
         if self.model.live:
@@ -318,8 +332,47 @@ class TableApp(App[int]):
 
     # ------------------------------------------------------------------ what the player does
 
+    def open_help(self) -> None:
+        """The help over the table: a game that can be paused (against the computer) waits while it is read,
+        and goes on when it is closed; one paused already stays paused."""
+        model = self.model
+        room = model.room
+        pause = room is not None and room.pausable and bool(model.yours) and model.live
+        if pause:
+            self.send(wire.Pause(True))
+        preset = self.words.t(f"preset.{room.preset}.name") if room is not None else ""
+        house = self.words.house_rules(room.rules) if room is not None else ()
+        self.push_screen(HelpScreen(self.words, preset, house), lambda _: self._help_closed(pause))
+
+    def _help_closed(self, paused_for_help: bool) -> None:
+        table = self.model.table
+        if paused_for_help and table is not None and table.paused and not table.over:
+            self.send(wire.Pause(False))
+
+    def ask_quit(self) -> None:
+        """Q: during a game this terminal plays, ask first (the seat, or the game, would be given up by one
+        stray key); at once otherwise, or when asked already."""
+        table = self.model.table
+        playing = table is not None and not table.over and bool(self.model.yours) and self.failure is None
+        if self.quit_asked or not playing:
+            self.exit(0)
+            return
+        self.quit_asked = True
+        self.model.banner = Line(self.words.t("tui.quit_ask"), Tone.MUTED)
+        self.refresh_table()
+
+    def stay(self) -> None:
+        """Not quitting after all: the question goes."""
+        if not self.quit_asked:
+            return
+        self.quit_asked = False
+        if self.model.banner is not None and self.model.banner.text == self.words.t("tui.quit_ask"):
+            self.model.banner = None
+        self.refresh_table()
+
     def pressed(self, key: str) -> None:
         """A key of the table: each plays at once, as the page's do; the room judges."""
+        self.stay()  # playing on answers the question to quit
         model, keys = self.model, self.keys
         if key == "p":
             self._send_pause()

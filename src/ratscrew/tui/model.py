@@ -178,6 +178,12 @@ class TableModel:
         self.painted.clear()
         self.memory = Memory()
         self.game_over_seen = False
+        room = self.room
+        shoe = self.words.decks(room.rules, len(room.seats)) if room is not None else None
+        if shoe is not None:  # seven players or more (or the rules' own choice) are dealt two decks: say so
+            line = Line(shoe, Tone.INFO, "decks")
+            self.feed.appendleft(line)
+            self.banner = line
 
     def _happened(self, item: wire.EventItem) -> None:
         self.events_applied += 1

@@ -71,8 +71,10 @@ class TopLine(Part):
         model, words = view.model, view.words
         room = model.room
         parts = ["ratscrew"]
+        changed: tuple[str, ...] = ()
         if room is not None:
             parts.append(words.t(f"preset.{room.preset}.name"))
+            changed = words.house_rules(room.rules)
             if view.keys.online:
                 parts.append(words.t("tui.title.room", code=room.code))
                 parts.append(words.t("room.net.online" if model.connected else "room.net.reconnecting"))
@@ -80,7 +82,6 @@ class TopLine(Part):
                 parts.append(words.t("tui.title.local"))
             else:
                 parts.append(words.t("tui.title.shared"))
-        text = Text(" · ".join(parts))
         table = model.table
         if table is not None and table.paused and not table.over:
             right = words.t("access.paused_title")
@@ -91,9 +92,34 @@ class TopLine(Part):
             right = f"{label} {clock_text(max(0, limit - ms) if limit else ms)}"
         else:
             right = ""
+        text = Text(" · ".join(parts))
+        if changed:
+            text = self._with_house_rules(parts, changed, len(right))
         gap = max(1, self.size.width - text.cell_len - len(right))
         text.append(" " * gap + right, Style(bold=True))
         return text
+
+    def _with_house_rules(self, parts: list[str], changed: tuple[str, ...], right: int) -> Text:
+        """The house rules after the preset's name, in brackets: as many whole as fit beside the clock (leaving
+        out the word "ratscrew" if that lets more in), then how many more (``+2``); the help lists them all."""
+        best: tuple[int, list[str], str] | None = None
+        for shown_parts in (parts, parts[1:]):
+            room_left = self.size.width - len(" · ".join(shown_parts)) - right - 1 - len(" ()")
+            count = len(changed)
+            while count and len(_house_text(changed, count)) > room_left:
+                count -= 1
+            if best is None or count > best[0]:
+                best = (count, shown_parts, _house_text(changed, count))
+        assert best is not None
+        _, shown_parts, said = best
+        preset = shown_parts.index(parts[1])
+        return Text(" · ".join([*shown_parts[:preset], f"{parts[1]} ({said})", *shown_parts[preset + 1 :]]))
+
+
+def _house_text(changed: tuple[str, ...], count: int) -> str:
+    """The first ``count`` house rules and how many more: ``Run: 4 cards; +1``."""
+    more = len(changed) - count
+    return "; ".join([*changed[:count], *([f"+{more}"] if more else [])])
 
 
 def _rules_int(room: wire.RoomView | None, section: str, key: str) -> int:
@@ -131,7 +157,9 @@ class Seats(Part):
             head = Text(f"{DUE if due else ' '} ", Style(bold=True))
             name_style = Style(bold=True, underline=mine) if not view.plain else Style(bold=mine, underline=mine)
             head.append(seat.name, name_style)
-            head.append(f" ({words.badge(seat.kind, seat.level, index, model.yours)})")
+            badge = words.badge(seat.kind, seat.level, index, model.yours)
+            if badge != seat.name:  # two people left unnamed are "Player 1" and "Player 2": said once
+                head.append(f" ({badge})")
             tail = Text(style=Style(bold=True))
             detail: list[str] = []
             if lobby or table is None:
@@ -263,11 +291,16 @@ class Feed(Part):
 
     def render(self) -> RenderableType:
         view = self.view
-        lines = [
-            Text(line.text, tone_style(line.tone, view.plain) if line.tone is not Tone.PLAIN else Style())
-            for line in list(view.model.feed)[: max(0, self.size.height)]
-        ]
-        return Group(*lines)  # long verdicts wrap; what does not fit below is cut
+        width, rows_left = max(1, self.size.width), self.size.height
+        lines: list[Text] = []
+        for line in view.model.feed:
+            text = Text(line.text, tone_style(line.tone, view.plain) if line.tone is not Tone.PLAIN else Style())
+            rows = len(text.wrap(self.app.console, width))  # a long verdict wraps over several rows
+            if rows > rows_left:
+                break  # whole lines only: a verdict cut after its first rows would not say why
+            lines.append(text)
+            rows_left -= rows
+        return Group(*lines)
 
 
 class KeyBar(Part):

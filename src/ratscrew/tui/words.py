@@ -15,6 +15,8 @@ is described by its kind rather than stopping the table.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -22,8 +24,11 @@ from ratscrew.cards import Card
 from ratscrew.engine.outcome import Ending, Result
 from ratscrew.errors import MalformedInput
 from ratscrew.i18n import plural, text
+from ratscrew.learn.summary import changes, deck_doc
+from ratscrew.learn.words import Texts
 from ratscrew.patterns import Match
 from ratscrew.rooms.wire import GameSummary, SummaryPlayer, TableState
+from ratscrew.rules.io import rules_from_mapping
 from ratscrew.table.seen import SlapSeen
 
 Doc = Mapping[str, object]
@@ -122,6 +127,16 @@ class Words:
         exact = f"{key}.{plural(self.lang, n)}"
         shown = self.t(exact, n=n, **values)
         return self.t(f"{key}.other", n=n, **values) if shown == exact else shown
+
+    def house_rules(self, rules: Doc) -> tuple[str, ...]:
+        """Each rule a room's rule set changes from its preset, as the pages' chips say it (``Run: 4 cards``):
+        the engine's own list of changes and the rules' own labels (``learn.summary.changes``)."""
+        return _house_rules(self.lang, json.dumps(rules, sort_keys=True))
+
+    def decks(self, rules: Doc, players: int) -> str | None:
+        """What a game of ``players`` is dealt from, when it is more than one deck (``7 players, two decks.``):
+        the engine's ``Rules.deck_for`` decides, as it does for the deal (``learn.summary.deck_doc``)."""
+        return _decks(self.lang, json.dumps(rules, sort_keys=True), players)
 
     # ------------------------------------------------------------------ cards and names
 
@@ -391,3 +406,24 @@ class Words:
         cards = self.tn("access.summary.cards", summary.cards)
         piles = self.tn("access.summary.piles", summary.tricks)
         return self.t("access.summary.length", cards=cards, piles=piles, m=minutes, s=seconds)
+
+
+@functools.lru_cache(maxsize=16)
+def _house_rules(lang: str, rules: str) -> tuple[str, ...]:
+    """``Words.house_rules`` for a rule set as JSON (the top line asks at every refresh); none for rules that do
+    not read (they came over the network)."""
+    try:
+        parsed = rules_from_mapping(json.loads(rules))
+    except MalformedInput:
+        return ()
+    return tuple(str(change["chip"]) for change in changes(Texts(lang), parsed))
+
+
+@functools.lru_cache(maxsize=16)
+def _decks(lang: str, rules: str, players: int) -> str | None:
+    try:
+        parsed = rules_from_mapping(json.loads(rules))
+    except MalformedInput:
+        return None
+    shoe = deck_doc(Texts(lang), parsed, players)
+    return str(shoe["line"]) if shoe["decks"] != 1 else None

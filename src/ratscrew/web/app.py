@@ -18,12 +18,17 @@ from starlette.staticfiles import StaticFiles
 
 from ratscrew.accounts import AccountStore
 from ratscrew.errors import NotFound
+from ratscrew.ladder.matching import Pool
+from ratscrew.ladder.matchmaker import LocalMatchmaking, Matchmaker, Matchmaking
+from ratscrew.ladder.store import RatingStore
 from ratscrew.limits import Limits, LocalLimits
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
-from ratscrew.web import accounts, games, history, learn, meta, online, profiles, referee, scores, summary
+from ratscrew.rules.model import Rules
+from ratscrew.web import accounts, games, history, learn, meta, online, playnow, profiles, referee, scores, summary
 from ratscrew.web.errors import HANDLERS
 from ratscrew.web.limits import RateLimit
+from ratscrew.web.matched import Tables
 from ratscrew.web.modules import module_graph, with_preloads
 from ratscrew.web.store import Store
 from ratscrew.web.tally import Tally
@@ -59,6 +64,15 @@ class Setup:
         """What each client address may do, counted on the rooms' clock."""
         return LocalLimits(rooms.clock)
 
+    def matchmaking(self, rooms: Rooms) -> Matchmaking:
+        """Play now's pools, on the rooms' clock: this process's own. A worker's tick that makes a table opens
+        its room (``web/matched.py``, ``open_tables``), whichever worker its people asked."""
+        return LocalMatchmaking(Matchmaker(rooms.clock))
+
+    def table_rules(self, pool: Pool) -> Rules:
+        """The rules a Play-now table of ``pool`` plays: its preset's, as the pool says."""
+        return Rules.build(pool.preset)
+
     @asynccontextmanager
     async def running(self, app: Starlette) -> AsyncIterator[None]:
         """Around the time the server serves, with its rooms restored."""
@@ -77,12 +91,16 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setu
         app.state.journal = journal
         app.state.rooms = setup.rooms(journal, app.state.tally)
         app.state.limits = setup.limits(app.state.rooms)
+        app.state.matchmaking = setup.matchmaking(app.state.rooms)
+        tables = app.state.tables = Tables(app.state.rooms, app.state.matchmaking, app.state.ratings, setup.table_rules)
+        app.state.rooms.game_over = tables.game_over  # set before the rooms are restored: a game may end then
         app.state.rooms.restore_all()
         try:
-            async with setup.running(app):
+            async with setup.running(app), tables.ticking():
                 yield
         finally:
             await app.state.rooms.close()
+            await tables.settled()
             journal.close()
 
     routes: list[BaseRoute] = [
@@ -96,6 +114,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setu
         *history.routes,
         *accounts.routes,
         *profiles.routes,
+        *playnow.routes,
         *(extra_routes or []),
         *setup.routes,
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -110,6 +129,7 @@ def create_app(data_dir: Path, extra_routes: list[BaseRoute] | None = None, setu
     )
     app.state.store = store
     app.state.accounts = AccountStore(store.path)
+    app.state.ratings = RatingStore(store.path)
     app.state.shell = shell_page()
     app.state.data_dir = data_dir
     app.state.tally = Tally()

@@ -34,7 +34,7 @@ from ratscrew.rooms import wire
 from ratscrew.rooms.runner import OpenRoom
 from ratscrew.rules.io import RulesDoc
 from ratscrew.shapes import TypeForm, hints, is_shape, type_code
-from ratscrew.web import accounts, games, history, online, profiles, scores, store
+from ratscrew.web import accounts, games, history, online, playnow, profiles, scores, store
 
 TARGET = Path(__file__).resolve().parent / "static" / "js" / "wire.d.ts"
 COMMAND = "python -m ratscrew.web.typescript"
@@ -54,6 +54,7 @@ ANSWERS: tuple[type, ...] = (
     *scores.SHAPES,
     *accounts.SHAPES,
     *profiles.SHAPES,
+    *playnow.SHAPES,
 )
 
 # Names the page's code has always used, where they differ from the class's.

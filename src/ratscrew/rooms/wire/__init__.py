@@ -37,7 +37,8 @@ at most every five seconds), ``events`` (numbered game events and the state afte
 whole state, when a page is too far behind for the events it missed), ``rejected`` (an input that was not
 taken, and why), ``error`` (a message that could not be read), ``over`` (the end-of-game summary), ``pong``,
 ``probe``, ``reaction {seat, reaction}`` (a player's quick reaction, for every page, watchers' too, to show
-by that seat for a moment; kept nowhere). A socket the server closes says why with a :class:`CloseCode`.
+by that seat for a moment; kept nowhere), ``rated`` (a rated game's rating changes, once recorded). A socket
+the server closes says why with a :class:`CloseCode`.
 """
 
 from ratscrew.rooms.wire.client import (
@@ -86,6 +87,8 @@ from ratscrew.rooms.wire.server import (
     Over,
     Pong,
     Probe,
+    Rated,
+    RatingChange,
     ReactionMsg,
     RejectedMsg,
     RoomView,
@@ -131,6 +134,8 @@ __all__ = [
     "Probe",
     "Race",
     "RaceSlap",
+    "Rated",
+    "RatingChange",
     "React",
     "Reaction",
     "ReactionMsg",

@@ -14,8 +14,10 @@ from ratscrew.rules.model import MAX_PLAYERS
 
 # 4: lobby and latency say which seat's link the table waits for; races show echo_rtt, tcp_rtt.
 # 5: quick reactions (``react``, ``reaction``, ``too_fast``); a room says which seat its host holds.
+# 6: Play now: a room says whether the matchmaker made it and whether its game is rated; ``rated`` gives
+#    each signed-in player's rating change once the game is recorded (and ``welcome`` the last game's).
 # The page says the same number (``PROTOCOL`` in web/static/js/connection.js), and a test holds them together.
-VERSION = 5
+VERSION = 6
 MAX_MESSAGE_BYTES = 2048
 MAX_TOKEN = 64
 MAX_SEAT = MAX_PLAYERS - 1  # seats are numbered from 0
@@ -58,6 +60,7 @@ class Out(StrEnum):
     PROBE = "probe"
     LATENCY = "latency"
     REACTION = "reaction"
+    RATED = "rated"
 
 
 class Phase(StrEnum):

@@ -58,6 +58,10 @@ class RoomView(Shape):
     waits_for: int | None  # the seat whose slow link widens it
     rematch_by: int | None = None  # in the lobby after a game, the seat that asked for the rematch
     host_seat: int | None = None  # the seat the host holds (None: the host watches)
+    # Since protocol 6: a room the Play-now matchmaker made for its table (it starts once everyone is there,
+    # with no host and no lobby settings), and whether its game counts for the ratings.
+    matched: bool = False
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +78,17 @@ class EventItem(Shape):
 
 
 @dataclass(frozen=True, slots=True)
+class RatingChange(Shape):
+    """What a rated game did to one signed-in player's rating, as everyone at the table sees it: the numbers
+    people read (never an account's id), by seat."""
+
+    seat: int
+    before: int
+    after: int
+    provisional: bool  # after this game
+
+
+@dataclass(frozen=True, slots=True)
 class Welcome(Shape):
     """The answer to ``hello``: the whole room as this page may see it."""
 
@@ -86,6 +101,7 @@ class Welcome(Shape):
     missed: int | None  # how many events follow for a page that reconnected; None: start from this state
     state: RoomState  # the table, or {} before the first game
     summary: GameSummary | None  # the last game's, once it is over
+    rated: tuple[RatingChange, ...] | None = None  # since protocol 6: the last game's rating changes, once recorded
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +201,30 @@ class ReactionMsg(Shape):
     reaction: Reaction
 
 
+@dataclass(frozen=True, slots=True)
+class Rated(Shape):
+    """A rated game was recorded: each signed-in player's rating before and after it (sent a moment after
+    ``over``, which it belongs with)."""
+
+    TYPE: ClassVar[Out] = Out.RATED
+    game: str
+    changes: tuple[RatingChange, ...]
+
+
 ServerMessage = (
-    Welcome | Seated | Lobby | Events | StateMsg | RejectedMsg | ErrorMsg | Over | Pong | Probe | Latency | ReactionMsg
+    Welcome
+    | Seated
+    | Lobby
+    | Events
+    | StateMsg
+    | RejectedMsg
+    | ErrorMsg
+    | Over
+    | Pong
+    | Probe
+    | Latency
+    | ReactionMsg
+    | Rated
 )
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {cls.TYPE: cls for cls in get_args(ServerMessage)}
 

@@ -1,10 +1,10 @@
 // @ts-check
-// One room's websocket (protocol version 5): says hello with this browser's seat token and the last event it
+// One room's websocket (protocol version 6): says hello with this browser's seat token and the last event it
 // saw, answers the server's probes at once, applies numbered events exactly once and in order, and
 // reconnects on its own. Games against the computer are rooms too (their page uses the same connection).
 /** @import { ClientMessage, RoomConnection, RoomHandlers, ServerMessage } from "./types.js" */
 
-export const PROTOCOL = 5;
+export const PROTOCOL = 6;
 const NAME_KEY = "ratscrew.name";
 const RETRY_MS = [500, 1000, 2000, 4000];
 
@@ -181,6 +181,9 @@ export function openRoom(code, handlers) {
         break;
       case "reaction":
         handlers.reaction?.(message);
+        break;
+      case "rated":
+        handlers.rated?.(message);
         break;
       default:
         break;

@@ -13,6 +13,7 @@ import type {
   GameSummary,
   LatencyMessage,
   PatternMatch,
+  RatedMessage,
   ReactionMessage,
   RejectedMessage,
   RoomDoc,
@@ -309,6 +310,8 @@ export interface RoomHandlers {
   over?(summary: GameSummary): void;
   /** A player's quick reaction. */
   reaction?(message: ReactionMessage): void;
+  /** A rated game was recorded: each signed-in player's rating before and after it. */
+  rated?(message: RatedMessage): void;
   status?(connected: boolean): void;
   /** There is no such room. */
   gone?(): void;

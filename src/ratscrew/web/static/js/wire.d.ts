@@ -4,7 +4,7 @@
 // and the documents whose shape another part of the server owns, are in types.d.ts, which re-exports these.
 import type { CardText, GameEvent, RulesDoc } from "./types.js";
 
-export type ServerMessage = WelcomeMessage | SeatedMessage | LobbyMessage | EventsMessage | StateMessage | RejectedMessage | ErrorMessage | OverMessage | PongMessage | ProbeMessage | LatencyMessage | ReactionMessage;
+export type ServerMessage = WelcomeMessage | SeatedMessage | LobbyMessage | EventsMessage | StateMessage | RejectedMessage | ErrorMessage | OverMessage | PongMessage | ProbeMessage | LatencyMessage | ReactionMessage | RatedMessage;
 
 export type ClientMessage = HelloRequest | PingRequest | EchoRequest | FlipRequest | SlapRequest | ResyncRequest | SitRequest | StandRequest | ReadyRequest | SeatsRequest | BotRequest | RulesRequest | VisibilityRequest | StartRequest | RematchRequest | PauseRequest | ReactRequest;
 
@@ -145,6 +145,34 @@ export interface LeaderboardAnswer {
   provisional: Ranked[];
 }
 
+/** The pool a person waits in: the table size, rated or not, and the rules' preset. (web.playnow.PlayNowPool) */
+export interface PlayNowPool {
+  size: "2" | "3-4";
+  rated: boolean;
+  preset: string;
+}
+
+/** A seat at the table the matchmaker found: the room's code, the seat, and the token that holds it.
+ * (web.playnow.PlayNowTicket) */
+export interface PlayNowTicket {
+  room: string;
+  seat: number;
+  token: string;
+}
+
+/** Where a person stands in Play now: nowhere, waiting in a pool (for how long, and whether computers may take the
+ * empty seats now), at a table whose room is being opened, or placed at it with their ticket.
+ * (web.playnow.PlayNowAnswer) */
+export interface PlayNowAnswer {
+  where: "nowhere" | "waiting" | "seating" | "placed";
+  pool: PlayNowPool | null;
+  waited_s: number;
+  computers: boolean;
+  ticket: PlayNowTicket | null;
+  /** a guest's queue token, in the join's answer: their page sends it with every request */
+  token: string | null;
+}
+
 /** The answer to `hello`: the whole room as this page may see it. (rooms.wire.server.Welcome) */
 export interface WelcomeMessage {
   type: "welcome";
@@ -161,6 +189,8 @@ export interface WelcomeMessage {
   state: RoomState;
   /** the last game's, once it is over */
   summary: GameSummary | null;
+  /** since protocol 6: the last game's rating changes, once recorded */
+  rated: RatingChange[] | null;
 }
 
 /** The seats this page holds now, and the token that holds them (null: it watches). (rooms.wire.server.Seated) */
@@ -243,6 +273,14 @@ export interface ReactionMessage {
   /** the sender's, where every page shows it */
   seat: number;
   reaction: ReactionCode;
+}
+
+/** A rated game was recorded: each signed-in player's rating before and after it (sent a moment after `over`, which
+ * it belongs with). (rooms.wire.server.Rated) */
+export interface RatedMessage {
+  type: "rated";
+  game: string;
+  changes: RatingChange[];
 }
 
 /** The first message of every connection: the protocol version, the seat token this page holds (if any), and the
@@ -487,6 +525,10 @@ export interface RoomDoc {
   rematch_by: number | null;
   /** the seat the host holds (null: the host watches) */
   host_seat: number | null;
+  /** Since protocol 6: a room the Play-now matchmaker made for its table (it starts once everyone is there, with
+   * no host and no lobby settings), and whether its game counts for the ratings. */
+  matched: boolean;
+  rated: boolean;
 }
 
 export type RoomState = TableState | NoTable;
@@ -508,6 +550,16 @@ export interface GameSummary {
   players: SummaryPlayer[];
   out_order: number[];
   races: Race[];
+}
+
+/** What a rated game did to one signed-in player's rating, as everyone at the table sees it: the numbers people
+ * read (never an account's id), by seat. (rooms.wire.server.RatingChange) */
+export interface RatingChange {
+  seat: number;
+  before: number;
+  after: number;
+  /** after this game */
+  provisional: boolean;
 }
 
 /** A numbered game event, as everyone at the table may see it (face-down cards are not named).

@@ -10,7 +10,7 @@ import { openRoom } from "../connection.js";
 import { createTable } from "../table.js";
 import { buildParts, newModel } from "./room/core.js";
 import { rulesSummaryDrawer } from "./room/lobby.js";
-import { renderRoom, roomHandlers } from "./room/messages.js";
+import { ratingLines, renderRoom, roomHandlers } from "./room/messages.js";
 import { buildReactions } from "./room/reactions.js";
 /** @import { ClientMessage, GameSummary, PageContext, Seat } from "../types.js" */
 /** @import { RoomCore } from "./room/core.js" */
@@ -58,6 +58,7 @@ export async function render(view, ctx) {
  */
 function summaryActions(core, summary, seated) {
   const { model, send } = core;
+  if (model.room?.matched) return playNowActions(core, summary);
   const close = () => { model.summaryOpen = false; core.table.hideSummary(); renderRoom(core); };
   let rematch = null;
   if (seated.length) {
@@ -76,6 +77,26 @@ function summaryActions(core, summary, seated) {
     h("p", { class: "rematch-note", id: "rematch-note", role: "status" }),
     rematch,
     back,
+    summary.game ? h("a", { class: "button secondary", id: "download-record", href: `/api/games/${summary.game}/record`, download: `ratscrew-${summary.game}.json` },
+      t("game.summary.download")) : null,
+    h("a", { class: "button secondary", href: "#/" }, t("room.leave")),
+  ];
+}
+
+/**
+ * Under a Play-now table's summary: the rating changes of a rated game (they come a moment after the game's
+ * end), another table, the record and the way out. Such a table plays one game: no rematch.
+ * @param {RoomCore} core
+ * @param {GameSummary} summary
+ * @returns {(Node | null)[]}
+ */
+function playNowActions({ model }, summary) {
+  const ratings = model.room?.rated
+    ? h("div", { class: "rating-changes", id: "rating-changes", role: "status" }, ...ratingLines(model.rated, model.room))
+    : null;
+  return [
+    ratings,
+    h("a", { class: "button big", id: "play-now-again", href: "#/" }, t("playnow.again")),
     summary.game ? h("a", { class: "button secondary", id: "download-record", href: `/api/games/${summary.game}/record`, download: `ratscrew-${summary.game}.json` },
       t("game.summary.download")) : null,
     h("a", { class: "button secondary", href: "#/" }, t("room.leave")),

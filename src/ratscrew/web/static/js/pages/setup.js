@@ -1,6 +1,6 @@
 // @ts-check
-// New game: who sits where (people or computers at a level), the house rules, the computers' pace; and
-// below it, playing online with friends.
+// New game: who sits where (people or computers at a level), the house rules, the computers' pace; below it,
+// Play now (a table with whoever waits: setup/playnow.js), and playing online with friends.
 import { useStyles } from "../styles.js";
 import { h, clear, announce, reducedMotion } from "../dom.js";
 import { t, translate } from "../i18n.js";
@@ -10,6 +10,7 @@ import { invalidRule, presetValues, rulesForm } from "../rules-form.js";
 import { learnLink } from "../learn-link.js";
 import { fillChips, summaryDrawer } from "../summary.js";
 import { keepName, saveToken, savedName } from "../connection.js";
+import { playNowPanel } from "./setup/playnow.js";
 /** @import { CreatedGame, CreatedRoom, Meta, OpenRoom, PageContext, RulesDoc } from "../types.js" */
 
 const SETTINGS_KEY = "ratscrew.setup";
@@ -99,6 +100,7 @@ export async function render(view, ctx) {
   const rulesPart = rulesChoice(meta, settings, save, errorBox);
   const seats = seatEditor(meta, settings, save, rulesPart);
   const online = onlinePanel(ctx, () => chosenRules(settings), rulesPart.unfixed);
+  const playNow = playNowPanel(ctx);
 
   /** @param {SubmitEvent} event */
   async function start(event) {
@@ -147,11 +149,15 @@ export async function render(view, ctx) {
       h("div", {}, h("h1", { "data-i18n": "setup.title" }), h("p", { class: "lead", "data-i18n": "setup.lead" })), heroCards()),
     // A game against the computer first: it is one button away (kept on the screen while the form is).
     form,
+    playNow.element,
     online.element);
   seats.render();
   rulesPart.render();
   translate(view);
-  return online.stop;
+  return () => {
+    playNow.stop();
+    online.stop();
+  };
 }
 
 /** A fan of cards beside the title. */

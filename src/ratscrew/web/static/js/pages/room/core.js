@@ -4,7 +4,7 @@
 import { h, announce } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { keepName, savedName } from "../../connection.js";
-/** @import { ClientMessage, Meta, RoomConnection, RoomDoc, RulesDoc, Seat, Table } from "../../types.js" */
+/** @import { ClientMessage, Meta, RatingChange, RoomConnection, RoomDoc, RulesDoc, Seat, Table } from "../../types.js" */
 /** @import { Reactions } from "./reactions.js" */
 
 export const MAX_SEATS = 12;
@@ -22,6 +22,7 @@ export const MIN_SEATS = 2;
  * @property {ReturnType<typeof setTimeout> | undefined} overTimer the summary waits for the last card to land
  * @property {boolean} summaryOpen the game's summary is shown, until this player closes it
  * @property {string | null} readyRules the rules this player said ready to (null: not ready, or took it back)
+ * @property {RatingChange[] | null} rated a Play-now table's rated game: each player's rating change, once recorded
  */
 
 /**
@@ -65,7 +66,7 @@ export const MIN_SEATS = 2;
 /** @returns {RoomModel} */
 export function newModel() {
   return { room: null, yours: [], host: false, tableGame: null, shownRules: null, rowKeys: [], overTimer: undefined, summaryOpen: false,
-    readyRules: null };
+    readyRules: null, rated: null };
 }
 
 /**
@@ -143,7 +144,7 @@ export function buildParts(code, model, send, tableElement) {
   const lobby = h("div", { class: "room-lobby", id: "room-lobby" },
     h("section", { class: "panel room-seats-panel", "aria-labelledby": "room-seats-title" },
       h("h2", { id: "room-seats-title" }, t("room.seats")),
-      h("div", { class: "field-row" }, h("label", { for: "room-name" }, t("room.your_name")), nameInput),
+      h("div", { class: "field-row name-row" }, h("label", { for: "room-name" }, t("room.your_name")), nameInput),
       seatList,
       standinsNote,
       h("div", { class: "field-row host-only" }, h("label", { for: "room-seat-count" }, t("room.seat_count")), seatCount)),

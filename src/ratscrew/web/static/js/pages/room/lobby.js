@@ -33,6 +33,7 @@ export function say(parts, text, tone = "info") {
 export function renderLobby(core, room) {
   const { model, parts } = core;
   parts.root.classList.toggle("is-host", model.host);
+  parts.root.classList.toggle("matched", Boolean(room.matched)); // Play now's: no name to type, no seat to change
   parts.phaseChip.textContent = t(`room.phase.${room.phase}`);
   parts.publicBox.checked = room.public;
   parts.publicBox.disabled = !model.host;
@@ -66,7 +67,7 @@ function renderRules(core, room) {
   const values = structuredClone(room.rules);
   const key = sortedJSON({ rules: values, host: model.host });
   core.drawSummary(values, room.seats.length);
-  parts.rulesNote.textContent = model.host ? t("room.rules_host") : t("room.rules_guest");
+  parts.rulesNote.textContent = room.matched ? t("playnow.room.rules") : model.host ? t("room.rules_host") : t("room.rules_guest");
   if (key === model.shownRules) return;
   model.shownRules = key;
   clear(parts.presetBox);
@@ -106,6 +107,12 @@ export function rematchAsked(room) {
  */
 function renderGo({ model, parts }, room) {
   const { readyButton, startButton } = parts;
+  if (room.matched) { // a Play-now table: nothing to press, it starts once everyone is here
+    readyButton.hidden = true;
+    startButton.hidden = true;
+    parts.startHint.textContent = `${t("playnow.room.starting")} ${t(room.rated ? "playnow.room.rated" : "playnow.room.unrated")}`;
+    return;
+  }
   const seated = model.yours.length > 0;
   const rematch = rematchAsked(room);
   readyButton.hidden = !seated || room.phase !== "lobby";
@@ -262,7 +269,7 @@ function seatActions(core, seat, index, mine) {
     remove.addEventListener("click", () => core.send({ type: "bot", seat: index, level: null }));
     return [levelSelect(core, index, seat.level), remove];
   }
-  if (mine) {
+  if (mine && !core.model.room?.matched) {
     const stand = h("button", { type: "button", class: "ghost small", id: "stand" }, t("room.stand"));
     stand.addEventListener("click", () => core.send({ type: "stand" }));
     return [stand];

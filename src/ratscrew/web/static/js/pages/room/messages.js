@@ -5,7 +5,7 @@ import { h, clear, announce, reducedMotion } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { rememberGame } from "../../played.js";
 import { rematchAsked, rematchLine, renderLobby, renderSeatList, renderWait, say } from "./lobby.js";
-/** @import { RejectedMessage, RoomDoc, RoomHandlers, Seat } from "../../types.js" */
+/** @import { RatingChange, RejectedMessage, RoomDoc, RoomHandlers, Seat } from "../../types.js" */
 /** @import { RoomCore } from "./core.js" */
 
 // Refusals about the lobby: said in the lobby's status line even while a game is played.
@@ -74,6 +74,37 @@ function renderRematchNote(root, room, yours) {
 }
 
 /**
+ * A rated game's rating changes, in the summary if it is open (it may open before they come, or after).
+ * @param {RoomCore} core
+ */
+export function showRatings({ model, parts }) {
+  const box = parts.root.querySelector("#rating-changes");
+  if (!box) return;
+  clear(box);
+  box.append(...ratingLines(model.rated, model.room));
+}
+
+/**
+ * Each player's rating before and after the game ("ann: 1100 → 1137 (+37), provisional"), or a line saying
+ * they are being updated.
+ * @param {RatingChange[] | null} rated
+ * @param {RoomDoc | null} room
+ * @returns {HTMLElement[]}
+ */
+export function ratingLines(rated, room) {
+  const heading = h("h3", {}, t("playnow.rating.title"));
+  if (!rated) return [heading, h("p", { class: "hint" }, t("playnow.rating.waiting"))];
+  return [heading, h("ul", { class: "rating-lines" }, ...rated.map((change) => {
+    const diff = change.after - change.before;
+    const shown = diff > 0 ? `+${diff}` : diff < 0 ? `−${-diff}` : "±0";
+    const name = room?.seats[change.seat]?.name ?? t("game.seat", { n: change.seat + 1 });
+    const key = change.provisional ? "playnow.rating.line_provisional" : "playnow.rating.line";
+    return h("li", { class: diff >= 0 ? "up" : "down", dataset: { seat: change.seat } },
+      t(key, { name, before: change.before, after: change.after, change: shown }));
+  }))];
+}
+
+/**
  * @param {RoomCore} core
  * @param {RejectedMessage} message
  */
@@ -109,6 +140,7 @@ export function roomHandlers(core, view) {
       model.shownRules = null;
       model.rowKeys.length = 0;
       model.tableGame = room.phase === "lobby" ? null : room.game;
+      model.rated = message.rated ?? null;
       if (model.tableGame !== null) {
         table.setup(room.seats, model.yours, room.rules, room.game);
         table.update(message.state, { animate: false });
@@ -159,6 +191,10 @@ export function roomHandlers(core, view) {
       }, reducedMotion() ? 0 : 900);
     },
     rejected: (message) => rejected(core, message),
+    rated: (message) => {
+      model.rated = message.changes;
+      showRatings(core);
+    },
     reaction: (message) => {
       if (model.room) core.reactions.show(message, model.room, !parts.tableBox.hidden);
     },

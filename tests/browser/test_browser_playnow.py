@@ -1,0 +1,200 @@
+"""Play now in Debian's Chromium: two browsers signed in as two accounts press Play now (two players, rated)
+and land at the same table, play its game through by their keys, and each sees both rating changes in the
+summary; both ratings moved in the server's file. A wait is left by one press, and the waiting panel reads
+well on a phone and a laptop. Its tables stop after a few cards (``harness/playnow.py``): the real flow, a
+short game."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from harness.browser import open_page, serious_violations, until
+from harness.playnow import start_short_server
+from harness.server import Server
+from ratscrew.accounts import AccountStore
+from ratscrew.ladder.ratings import SizeClass
+from ratscrew.ladder.store import RatingStore
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PASSWORD = "correct horse"
+SIGN_UP = """async ([name, password]) => {
+  const response = await fetch('/api/account/sign-up', {method: 'POST', headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify({name, password})});
+  return response.status;
+}"""
+# Whether it is this page's seat's turn to turn a card.
+MY_TURN = "(seat) => document.querySelector(`#flip-${seat}.ready`) !== null"
+
+
+@pytest.fixture(scope="module")
+def short_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = start_short_server(tmp_path_factory.mktemp("playnow"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), animations="disabled", full_page=False)
+
+
+def signed_in(
+    browser: Browser, server: Server, name: str, errors: list[str], *, width: int, height: int, touch: bool
+) -> Page:
+    """A browser of its own, signed up as ``name``; its script errors go to ``errors``."""
+    page, seen = open_page(browser, server.url, width=width, height=height, touch=touch)
+    assert page.evaluate(SIGN_UP, [name, PASSWORD]) == 200
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#account-text")).to_have_text(name)
+    errors.extend(seen)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
+def choose_rated_duel(page: Page) -> None:
+    page.locator("#playnow").scroll_into_view_if_needed()
+    page.check("#playnow-size-2")
+    expect(page.locator("#playnow-rated")).to_be_visible()
+    page.check("#playnow-rated")
+    page.select_option("#playnow-preset", "standard")
+
+
+def play_through(ann: Page, bob: Page) -> None:
+    """Each turns a card with the F key when it is theirs, until both see the summary."""
+
+    def both_over() -> bool:
+        over = True
+        for page, seat in ((ann, seat_of(ann)), (bob, seat_of(bob))):
+            if page.locator(".overlay-card").count():
+                continue
+            over = False
+            if page.evaluate(MY_TURN, seat):
+                page.keyboard.press("f")
+        return over
+
+    until(ann, both_over, "the game played through to its summary on both pages")
+
+
+def seat_of(page: Page) -> int:
+    mine = page.locator(".seat.mine").first.get_attribute("id") or ""
+    return int(mine.removeprefix("seat-"))
+
+
+def test_two_accounts_press_play_now_play_the_table_through_and_see_their_ratings_move(
+    browser: Browser, short_server: Server
+) -> None:
+    errors: list[str] = []
+    ann = signed_in(browser, short_server, "ann_pn", errors, width=1280, height=800, touch=False)
+    bob = signed_in(browser, short_server, "bob_pn", errors, width=390, height=844, touch=True)
+    try:
+        # Bob presses Play now first: he waits, the page counts the seconds and says so; he leaves at one press.
+        choose_rated_duel(bob)
+        bob.click("#play-now")
+        expect(bob.locator("#playnow-status")).to_have_text("Looking for players: 2 players, rated, Standard.")
+        expect(bob.locator("#playnow-leave")).to_be_focused()
+        expect(bob.locator("#playnow-waited")).to_have_text(re.compile(r"Waiting for [1-9]\d* seconds?\."))
+        assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        expect(bob.locator("#playnow-status")).to_be_in_viewport()  # the panel in sight as it folded
+        shot(bob, "playnow-waiting-390x844")
+        bob.keyboard.press("Enter")  # the focused Leave
+        expect(bob.locator("#playnow-status")).to_have_text("You left the queue.")
+        expect(bob.locator("#play-now")).to_be_focused()
+
+        # Ann presses: she waits (nothing axe finds serious in the panel); then Bob again, and both are seated.
+        choose_rated_duel(ann)
+        ann.click("#play-now")
+        expect(ann.locator("#playnow-waited")).to_be_visible()
+        assert serious_violations(ann) == []
+        expect(ann.locator("#playnow-status")).to_be_in_viewport()  # the panel in sight as it folded
+        shot(ann, "playnow-waiting-1280x800")
+        bob.click("#play-now")
+        for page in (ann, bob):
+            page.wait_for_url(re.compile(r"#/room/[A-Z0-9]{6}$"))
+        assert ann.url.rsplit("/", 1)[-1] == bob.url.rsplit("/", 1)[-1]
+        for page in (ann, bob):  # both came: the game starts without waiting out the 15 s
+            page.wait_for_selector(".seat.mine")
+            expect(page.locator(".seat")).to_have_count(2)
+        assert {seat_of(ann), seat_of(bob)} == {0, 1}
+        expect(ann.locator(f"#seat-{seat_of(bob)} .seat-name")).to_have_text("bob_pn")
+
+        play_through(ann, bob)
+        line = re.compile(r"^(ann|bob)_pn: 1100 → \d{3,4} \([+−]\d+\), provisional$")
+        for page in (ann, bob):
+            items = page.locator("#rating-changes li")
+            expect(items).to_have_count(2)
+            assert all(line.match(text) for text in items.all_inner_texts()), items.all_inner_texts()
+            expect(page.locator("#rematch")).to_have_count(0)  # a Play-now table plays one game
+            expect(page.locator("#play-now-again")).to_be_visible()
+        assert (
+            ann.locator("#rating-changes li").all_inner_texts() == bob.locator("#rating-changes li").all_inner_texts()
+        )
+        shot(ann, "playnow-summary-1280x800")
+        shot(bob, "playnow-summary-390x844")
+
+        # Both profiles show the game: the rating it made, one game played; the loser's names what they missed.
+        # The table was dealt a sandwich (3 6 3) and two doubles (K K, 7 7) in its ten cards, and both players
+        # only turned cards (harness/playnow.py's deal).
+        ratings = RatingStore(short_server.data / "ratscrew.sqlite3")
+        loser = None
+        for page, name in ((ann, "ann_pn"), (bob, "bob_pn")):
+            found = AccountStore(short_server.data / "ratscrew.sqlite3").find(name)
+            assert found is not None
+            (change,) = ratings.history(found[0].id, SizeClass.TWO)
+            if change.place == 2:
+                loser = page
+            page.goto(f"{short_server.url}#/players/{name}")
+            expect(page.locator("#profile-name")).to_have_text(name)
+            expect(page.locator("#rating-2 .rating-number")).to_have_text(str(change.after.shown))
+            expect(page.locator("#profile-games tbody tr")).to_have_count(1)
+        assert loser is not None, "one of the two finished second"
+        missed = loser.locator("#profile-patterns .missed-name")
+        expect(missed.first).to_have_text("Double")
+        assert missed.all_inner_texts() == ["Double", "Sandwich"], missed.all_inner_texts()
+        shot(loser, "playnow-loser-profile")
+    finally:
+        ann.context.close()
+        bob.context.close()
+    assert errors == []
+
+    path = short_server.data / "ratscrew.sqlite3"
+    accounts, ratings = AccountStore(path), RatingStore(path)
+    for name in ("ann_pn", "bob_pn"):
+        found = accounts.find(name)
+        assert found is not None
+        standing = ratings.standings(found[0].id)[SizeClass.TWO]
+        assert standing.games == 1 and standing.rating.shown != 1100
+
+
+def test_a_guest_who_waited_twenty_seconds_plays_with_computers_instead(browser: Browser, short_server: Server) -> None:
+    page, errors = open_page(browser, short_server.url, lang="de", width=390, height=844, touch=True)
+    try:
+        expect(page.locator("#playnow-rated")).to_be_hidden()  # a guest: rated games need an account
+        expect(page.locator("#playnow-sign-in-link")).to_have_attribute("href", "#/sign-in")
+        page.fill("#playnow-name", "Zoé")
+        page.check("#playnow-size-3-4")  # nobody else waits for a table of three or four here
+        page.click("#play-now")
+        expect(page.locator("#playnow-status")).to_have_text(
+            "Suche nach Mitspielern: 3 oder 4 Spieler, ungewertet, Standard."
+        )
+        computers = page.locator("#playnow-computers")
+        expect(computers).to_be_visible(timeout=90_000)  # after 20 s of waiting
+        offer = "Noch ist sonst niemand gekommen: Computerspieler können die freien Plätze besetzen"
+        expect(page.locator("#playnow-status")).to_contain_text(offer)
+        page.wait_for_timeout(2500)  # the page asks again twice: the offer is still said, not taken back
+        expect(page.locator("#playnow-status")).to_contain_text(offer)
+        computers.click()
+        page.wait_for_url(re.compile(r"#/room/[A-Z0-9]{6}$"))
+        page.wait_for_selector("#seat-0.mine")  # alone with the computers: the game starts at once
+        expect(page.locator(".seat")).to_have_count(3)
+        expect(page.locator("#seat-0 .seat-name")).to_have_text("Zoé")
+        assert errors == []
+    finally:
+        page.context.close()

@@ -105,8 +105,11 @@ def pool_id(pool: Pool) -> str:
 
 
 def parse_pool(text: str) -> Pool:
-    """>>> parse_pool('3-4/unrated/bicycle')
-    Pool(size=<TableSize.THREE_OR_FOUR: '3-4'>, rated=False, preset='bicycle')"""
+    """A pool from its name in the keys; a name this version cannot read is malformed.
+
+    >>> parse_pool("3-4/unrated/bicycle")
+    Pool(size=<TableSize.THREE_OR_FOUR: '3-4'>, rated=False, preset='bicycle')
+    """
     size, rated, preset = [*text.split("/", 2), "", ""][:3]
     if size not in {s.value for s in TableSize} or rated not in ("rated", "unrated") or not preset:
         raise MalformedInput(f"a pool is SIZE/rated|unrated/PRESET, not {text[:80]!r}")

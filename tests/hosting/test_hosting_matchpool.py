@@ -30,10 +30,10 @@ import pytest
 import redis
 
 from harness.lookups import Redis, new_prefix, redis_server
-from harness.pool_cases import ALL, CASES, DUEL, FEW, RATED, names, person, redis_pools, run
+from harness.pool_cases import ALL, CASES, DUEL, FEW, PATIENT_S, RATED, names, person, redis_pools, run
 from harness.site import eventually_answers, free_ports, require_programs, start_redis
 from ratscrew.errors import Conflict, NotFound
-from ratscrew.hosting.link import RedisLink
+from ratscrew.hosting.link import TIMEOUT_S, RedisLink
 from ratscrew.hosting.matchpool import FALLBACK_FIRST_TABLE, Chosen, PoolAway, RedisMatchmaking
 from ratscrew.ladder.matching import Entrant, Pool, Waiting, groups
 from ratscrew.ladder.matchmaker import GONE_AFTER_MS, AlreadyPlaying, Matchmaker, Placed, Seating, Ticket
@@ -57,11 +57,12 @@ def test_the_pools_in_redis_pass_the_cases_of_one_process(store: Redis, case: st
 
 @asynccontextmanager
 async def workers(
-    url: str, clock: VirtualClock, count: int = 2, fallback: bool = False
+    url: str, clock: VirtualClock, count: int = 2, fallback: bool = False, patient: bool = True
 ) -> AsyncIterator[list[RedisMatchmaking]]:
-    """``count`` workers' pools in one Redis, each through a link of its own, on one clock."""
+    """``count`` workers' pools in one Redis, each through a link of its own, on one clock; ``patient`` links
+    wait longer for a call before calling Redis away (where Redis going away is not what is tested)."""
     prefix = new_prefix()
-    links = [RedisLink(url) for _ in range(count)]
+    links = [RedisLink(url, timeout_s=PATIENT_S if patient else TIMEOUT_S) for _ in range(count)]
     try:
         yield [
             RedisMatchmaking(
@@ -119,7 +120,8 @@ def test_each_worker_answers_on_its_own_clock_what_redis_keeps_on_the_shared_one
             clock.advance(ms)
 
     async def play() -> None:
-        one_link, other_link, prefix = RedisLink(store.url), RedisLink(store.url), new_prefix()
+        one_link, other_link = RedisLink(store.url, timeout_s=PATIENT_S), RedisLink(store.url, timeout_s=PATIENT_S)
+        prefix = new_prefix()
         try:
             one = RedisMatchmaking(one_link, mine, prefix=prefix, shared=shared)
             other = RedisMatchmaking(other_link, yours, prefix=prefix, shared=shared)
@@ -369,7 +371,7 @@ def test_with_redis_stopped_a_worker_of_several_pauses_play_now_and_whoever_wait
 
     async def play() -> None:
         clock = VirtualClock()
-        async with workers(url, clock) as (one, other):
+        async with workers(url, clock, patient=False) as (one, other):
             for who in ("ann", "cid", "hal"):
                 await one.join(Entrant(who), FEW)
             await other.join(Entrant("bob"), DUEL)
@@ -419,7 +421,7 @@ def test_the_sites_only_worker_seats_people_in_its_own_pools_while_redis_is_away
 
     async def play() -> None:
         clock = VirtualClock()
-        async with workers(url, clock, count=1, fallback=True) as (only,):
+        async with workers(url, clock, count=1, fallback=True, patient=False) as (only,):
             await only.join(Entrant("old"), DUEL)
             server.send_signal(signal.SIGSTOP)
             with pytest.raises(PoolAway, match="your place is kept"):
@@ -461,7 +463,7 @@ def test_redis_killed_and_started_again_empty_leaves_nobody_waiting_for_a_table_
 
     async def play() -> None:
         clock = VirtualClock()
-        async with workers(url, clock) as (one, other):
+        async with workers(url, clock, patient=False) as (one, other):
             await one.join(Entrant("ann"), DUEL)
             server.kill()
             server.wait()

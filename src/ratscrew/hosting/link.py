@@ -55,14 +55,18 @@ class Away(Exception):
 
 
 class RedisLink:
-    def __init__(self, url: str) -> None:
+    """``timeout_s``: how long a call waits for Redis before calling it away (tests that are not about Redis
+    going away give a loaded machine longer)."""
+
+    def __init__(self, url: str, timeout_s: float = TIMEOUT_S) -> None:
         self.url = url
+        self.timeout_s = timeout_s
         pool = redis.asyncio.BlockingConnectionPool.from_url(
             url,
             max_connections=POOL_SIZE,
             timeout=POOL_WAIT_S,
-            socket_timeout=TIMEOUT_S,
-            socket_connect_timeout=TIMEOUT_S,
+            socket_timeout=timeout_s,
+            socket_connect_timeout=timeout_s,
             retry=_no_retry(),
         )
         self.client = redis.asyncio.Redis(connection_pool=pool, retry=_no_retry())
@@ -104,7 +108,7 @@ class RedisLink:
         """Whether Redis answers now (tried even while it is known away, on a connection of its own, so that
         nothing waits in the pool meanwhile); marks it back if so."""
         prober = redis.asyncio.Redis.from_url(
-            self.url, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S, retry=_no_retry()
+            self.url, socket_timeout=self.timeout_s, socket_connect_timeout=self.timeout_s, retry=_no_retry()
         )
         try:
             await prober.ping()

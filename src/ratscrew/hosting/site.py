@@ -25,8 +25,10 @@ from ratscrew import __version__, build
 from ratscrew.hosting import metrics
 from ratscrew.hosting.limits import SharedLimits
 from ratscrew.hosting.link import RedisLink
+from ratscrew.hosting.matchpool import FALLBACK_FIRST_TABLE, RedisMatchmaking, WallClock
 from ratscrew.hosting.settings import Hosting
 from ratscrew.hosting.shared import SharedLobbies
+from ratscrew.ladder.matchmaker import Matchmaker, Matchmaking
 from ratscrew.limits import Caps, Limits, LocalLimits
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.runner import Rooms
@@ -60,6 +62,17 @@ class Hosted(Setup):
         if self.link is not None:
             self.lobbies = SharedLobbies(hosting, rooms, self.link)
         return rooms
+
+    def matchmaking(self, rooms: Rooms) -> Matchmaking:
+        """Play now's pools in Redis, shared by every worker (``hosting/matchpool.py``); with no Redis, this
+        worker's own. The site's only worker keeps seating people in its own pools while Redis is away."""
+        if self.link is None:
+            return super().matchmaking(rooms)
+        alone = len(self.hosting.ports) == 1
+        fallback = Matchmaker(rooms.clock, FALLBACK_FIRST_TABLE) if alone else None
+        return RedisMatchmaking(
+            self.link, rooms.clock, prefix=self.hosting.prefix, shared=WallClock(), fallback=fallback
+        )
 
     def limits(self, rooms: Rooms) -> Limits:
         hosting = self.hosting
@@ -137,7 +150,10 @@ class Hosted(Setup):
         doc: dict[str, object] = {"ready": not problems, "worker": self.hosting.worker, "degraded": False}
         if self.link is not None and not self.link.up:
             doc["degraded"] = True
-            doc["redis"] = "away: this worker counts its share of each limit alone; the lobby lists what it last saw"
+            playnow = "Play now seats people here" if len(self.hosting.ports) == 1 else "Play now waits for it"
+            doc["redis"] = (
+                f"away: this worker counts its share of each limit alone; the lobby lists what it last saw; {playnow}"
+            )
         if problems:
             return JSONResponse({"error": "not ready: " + "; ".join(problems), **doc}, status_code=503)
         return JSONResponse(doc)

@@ -75,25 +75,45 @@ class AlreadyPlaying(Conflict):
     """The person already waits in a pool or sits at a table the matchmaker made."""
 
 
+def check_may_join(entrant: Entrant, pool: Pool, where: Waiting | Seating | Placed | None) -> None:
+    """Refuses a guest in a rated pool, and a person already waiting or seated (``where`` they stand)."""
+    if pool.rated and entrant.player is None:
+        raise Forbidden("rated games are for signed-in players: sign in, or ask for an unrated table")
+    if isinstance(where, Waiting):
+        raise AlreadyPlaying(f"{entrant.who!r} already waits for a table: leave that queue first")
+    if isinstance(where, Placed):
+        where = where.seating
+    if isinstance(where, Seating):
+        raise AlreadyPlaying(f"{entrant.who!r} already sits at table {where.table}: finish or leave it first")
+
+
+def check_may_take_computers(who: str, where: Waiting | Seating | Placed | None, now: Millis) -> None:
+    """Refuses computers to a person not waiting, or not for long enough yet."""
+    if not isinstance(where, Waiting):
+        raise NotFound(f"{who!r} is not waiting for a table")
+    if not may_take_computers(where, now):
+        raise Conflict(
+            f"computers may take the empty seats after {COMPUTERS_AFTER_MS // 1000} s of waiting, "
+            f"not after {(now - where.since) // 1000} s"
+        )
+
+
 class Matchmaker:
-    def __init__(self, clock: Clock) -> None:
+    """``first_table`` numbers its tables from there: a worker's own pool, kept beside a shared one while
+    Redis is away, numbers its tables apart from the shared pool's (``hosting/matchpool.py``)."""
+
+    def __init__(self, clock: Clock, first_table: int = 1) -> None:
         self.clock = clock
         self._pools: dict[Pool, dict[str, Waiting]] = {}  # each in the order people came
         self._where: dict[str, Waiting | Seating] = {}
         self._seen: dict[str, Millis] = {}  # when each waiting person's page last asked
         self._tickets: dict[str, Ticket] = {}  # the placed people's tickets
         self._tables: dict[int, Seating] = {}
-        self._numbers = itertools.count(1)
+        self._numbers = itertools.count(first_table)
 
     def join(self, entrant: Entrant, pool: Pool) -> Waiting:
         """Start waiting in ``pool``; the next ``tick`` may seat them."""
-        if pool.rated and entrant.player is None:
-            raise Forbidden("rated games are for signed-in players: sign in, or ask for an unrated table")
-        where = self._where.get(entrant.who)
-        if isinstance(where, Waiting):
-            raise AlreadyPlaying(f"{entrant.who!r} already waits for a table: leave that queue first")
-        if isinstance(where, Seating):
-            raise AlreadyPlaying(f"{entrant.who!r} already sits at table {where.table}: finish or leave it first")
+        check_may_join(entrant, pool, self.where(entrant.who))
         waiting = Waiting(entrant, pool, self.clock.now())
         self._pools.setdefault(pool, {})[entrant.who] = waiting
         self._where[entrant.who] = waiting
@@ -129,14 +149,9 @@ class Matchmaker:
         """Seat a person who has waited long enough at a table of their own, computers in the other seats
         (the fewest the pool's size allows); the game is unrated."""
         where = self._where.get(who)
-        if not isinstance(where, Waiting):
-            raise NotFound(f"{who!r} is not waiting for a table")
         now = self.clock.now()
-        if not may_take_computers(where, now):
-            raise Conflict(
-                f"computers may take the empty seats after {COMPUTERS_AFTER_MS // 1000} s of waiting, "
-                f"not after {(now - where.since) // 1000} s"
-            )
+        check_may_take_computers(who, where, now)
+        assert isinstance(where, Waiting)
         return self._seat(where.pool, (where,), computers=where.pool.size.fewest - 1, now=now)
 
     def place(self, table: int, tickets: dict[str, Ticket]) -> None:
@@ -175,6 +190,13 @@ class Matchmaker:
     def waiting(self, pool: Pool) -> tuple[Waiting, ...]:
         """The people waiting in ``pool``, in the order they came."""
         return tuple(self._pools.get(pool, {}).values())
+
+    def pools(self) -> tuple[Pool, ...]:
+        """The pools someone waits in."""
+        return tuple(self._pools)
+
+    def has_table(self, table: int) -> bool:
+        return table in self._tables
 
     def _seat(self, pool: Pool, group: tuple[Waiting, ...], *, computers: int, now: Millis) -> Seating:
         for waiting in group:

@@ -132,7 +132,16 @@ function isRoute(hash) {
   return hash === "" || hash === "#" || hash.startsWith("#/");
 }
 
-async function show() {
+// One page shown at a time: a second call (a hashchange beside a navigate to the same address) waits for the
+// first to finish, then cleans it up and shows its own. Two at once both filled the view: two tables on screen.
+/** @type {Promise<void>} */
+let showing = Promise.resolve();
+function show() {
+  showing = showing.then(showNow, showNow);
+  return showing;
+}
+
+async function showNow() {
   const view = shellElement("view");
   const meta = context.meta;
   if (!meta) return; // not before the metadata came: start() shows the first page once it has

@@ -139,6 +139,15 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
         shot(ann, "playnow-summary-1280x800")
         shot(bob, "playnow-summary-390x844")
 
+        # "Play now again" on the phone queues at once with the same choices, the waiting panel in sight (on a
+        # phone it sits two screens down the Play page).
+        bob.click("#play-now-again")
+        expect(bob.locator("#playnow-status")).to_have_text("Looking for players: 2 players, rated, Standard.")
+        expect(bob.locator("#playnow-status")).to_be_in_viewport()
+        expect(bob.locator("#playnow-leave")).to_be_in_viewport()
+        bob.click("#playnow-leave")
+        expect(bob.locator("#playnow-status")).to_have_text("You left the queue.")
+
         # Both profiles show the game: the rating it made, one game played; the loser's names what they missed.
         # The table was dealt a sandwich (3 6 3) and two doubles (K K, 7 7) in its ten cards, and both players
         # only turned cards (harness/playnow.py's deal).

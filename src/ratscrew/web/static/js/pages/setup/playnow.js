@@ -16,6 +16,7 @@ import { presetSelect } from "../../rules-form.js";
 
 const CHOICE_KEY = "ratscrew.playnow";
 const TOKEN_KEY = "ratscrew.playnow.token";
+const AGAIN_KEY = "ratscrew.playnow.again";
 const ASK_EVERY_MS = 1000;
 
 /**
@@ -32,6 +33,25 @@ function loadChoice() {
     if (saved && (saved.size === "2" || saved.size === "3-4")) return { ...fallback, ...saved };
   } catch { /* a broken saved value: the defaults */ }
   return fallback;
+}
+
+/**
+ * "Play now again" from a table's summary: the Play page's panel, once drawn, queues at once with the choices
+ * this browser remembers (the ones that found that table), in sight however far down the page it sits.
+ * @param {(hash: string) => void} navigate
+ */
+export function playNowAgain(navigate) {
+  try { sessionStorage.setItem(AGAIN_KEY, "1"); } catch { /* storage refused: the panel shows, not queued */ }
+  navigate("#/");
+}
+
+/** @returns {boolean} whether "Play now again" was pressed (asked once: the flag is taken down) */
+function takeAgain() {
+  try {
+    const again = sessionStorage.getItem(AGAIN_KEY) === "1";
+    sessionStorage.removeItem(AGAIN_KEY);
+    return again;
+  } catch { return false; }
 }
 
 /** @returns {string | null} a guest's queue token kept in this browser */
@@ -281,11 +301,15 @@ export function playNowPanel(ctx) {
     }
   }
 
+  const again = takeAgain();
   loadAccount().then(({ account }) => {
     ratedRow.hidden = !account;
     signInNote.hidden = Boolean(account);
     nameRow.hidden = Boolean(account);
-    resume();
+    if (again) { // from a summary's "Play now again": the panel in sight, queued with the same choices
+      element.scrollIntoView({ block: "start" });
+      goButton.click();
+    } else resume();
   });
 
   const pagehide = () => { if (phase === "waiting") leaveAsThePageGoes(); };

@@ -204,6 +204,21 @@ def test_a_guest_who_waited_twenty_seconds_plays_with_computers_instead(browser:
         page.wait_for_selector("#seat-0.mine")  # alone with the computers: the game starts at once
         expect(page.locator(".seat")).to_have_count(3)
         expect(page.locator("#seat-0 .seat-name")).to_have_text("Zoé")
+        room = page.url
+
+        # Back on the Play page while seated, she presses Play now: the panel says why nothing is looked for,
+        # beside the way back to her table.
+        page.evaluate("location.hash = '#/'")
+        expect(page.locator("#playnow-back")).to_be_visible()
+        page.click("#play-now")
+        expect(page.locator("#playnow-error")).to_have_text(
+            "Du sitzt schon an einem Tisch, daher wird kein anderer gesucht: "
+            "spiel erst diese Partie zu Ende oder kehr zu ihr zurück."
+        )
+        expect(page.locator("#playnow-error")).to_be_in_viewport()
+        page.click("#playnow-back")
+        page.wait_for_url(room)
+        page.wait_for_selector("#seat-0.mine")
         assert errors == []
     finally:
         page.context.close()

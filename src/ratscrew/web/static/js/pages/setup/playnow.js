@@ -257,7 +257,7 @@ export function playNowPanel(ctx) {
       show(await ask("join", body));
     } catch (error) {
       // Already queued or seated (another tab, or before a reload): where the player stands is shown instead.
-      if (error instanceof RequestError && error.code === "already_playing") await resume();
+      if (error instanceof RequestError && error.code === "already_playing") await resume(true);
       else refused(error);
     } finally {
       goButton.disabled = false;
@@ -281,8 +281,11 @@ export function playNowPanel(ctx) {
     }
   });
 
-  /** Where the player already stands (waiting from before a reload, or at a table), shown. */
-  async function resume() {
+  /**
+   * Where the player already stands (waiting from before a reload, or at a table), shown.
+   * @param {boolean} [pressed] Play now was pressed: a table already held is said, not only offered
+   */
+  async function resume(pressed = false) {
     const { account } = accountState();
     if (!account && !guestToken()) return;
     try {
@@ -293,6 +296,7 @@ export function playNowPanel(ctx) {
         backLink.setAttribute("href", `#/room/${room}`);
         backLink.onclick = () => saveToken(room, token);
         backLink.hidden = false;
+        if (pressed) fail(t("playnow.error.seated"));
         return;
       }
       show(answer);

@@ -124,6 +124,9 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
             expect(page.locator(".seat")).to_have_count(2)
         assert {seat_of(ann), seat_of(bob)} == {0, 1}
         expect(ann.locator(f"#seat-{seat_of(bob)} .seat-name")).to_have_text("bob_pn")
+        for page in (ann, bob):  # the table says it is rated, first of its chips (in sight on the phone too)
+            expect(page.locator("#table-rules .chip").first).to_have_text("Rated")
+            expect(page.locator("#table-rules .chip").first).to_be_visible()
 
         play_through(ann, bob)
         line = re.compile(r"^(ann|bob)_pn: 1100 → \d{3,4} \([+−]\d+\), provisional$")
@@ -204,6 +207,7 @@ def test_a_guest_who_waited_twenty_seconds_plays_with_computers_instead(browser:
         page.wait_for_selector("#seat-0.mine")  # alone with the computers: the game starts at once
         expect(page.locator(".seat")).to_have_count(3)
         expect(page.locator("#seat-0 .seat-name")).to_have_text("Zoé")
+        expect(page.locator("#table-rules .chip").first).to_have_text("Ungewertet")
         room = page.url
 
         # Back on the Play page while seated, she presses Play now: the panel says why nothing is looked for,

@@ -27,6 +27,14 @@ SIGN_UP = """async ([name, password]) => {
     body: JSON.stringify({name, password})});
   return response.status;
 }"""
+# How far the rated box's middle is below the middle of its label's first line, in pixels.
+BOX_BESIDE_LABEL = """() => {
+  const box = document.querySelector('#playnow-rated').getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector('label[for=playnow-rated]'));
+  const line = range.getClientRects()[0];
+  return (box.top + box.height / 2) - (line.top + line.height / 2);
+}"""
 # Whether it is this page's seat's turn to turn a card.
 MY_TURN = "(seat) => document.querySelector(`#flip-${seat}.ready`) !== null"
 
@@ -63,6 +71,9 @@ def choose_rated_duel(page: Page) -> None:
     page.locator("#playnow").scroll_into_view_if_needed()
     page.check("#playnow-size-2")
     expect(page.locator("#playnow-rated")).to_be_visible()
+    expect(page.locator("#playnow-rated")).to_be_checked()  # signed in and never chose: rated by default
+    # The box beside its label's first line, not below it (on a phone the label takes two lines).
+    assert abs(page.evaluate(BOX_BESIDE_LABEL)) <= 3
     page.check("#playnow-rated")
     page.select_option("#playnow-preset", "standard")
 

@@ -27,7 +27,7 @@ const ASK_EVERY_MS = 1000;
 /** @returns {Choice} */
 function loadChoice() {
   /** @type {Choice} */
-  const fallback = { size: "2", rated: false, preset: "standard" };
+  const fallback = { size: "2", rated: true, preset: "standard" }; // rated unless chosen otherwise (guests never are)
   try {
     const saved = JSON.parse(localStorage.getItem(CHOICE_KEY) ?? "null");
     if (saved && (saved.size === "2" || saved.size === "3-4")) return { ...fallback, ...saved };

@@ -139,6 +139,21 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
             expect(page.locator("#table-rules .chip").first).to_have_text("Rated")
             expect(page.locator("#table-rules .chip").first).to_be_visible()
 
+        # Ann steps away to the Play page: on Bob's phone her seat says she is away, in words he can read (not
+        # only the dot the delay gets there). Pressing Play now there, she is told she sits at a table already.
+        ann_seat = seat_of(ann)
+        ann.evaluate("location.hash = '#/'")
+        away = bob.locator(f"#seat-{ann_seat} .seat-net")
+        expect(away).to_have_text(re.compile(r"^away"))
+        assert away.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)") >= 10  # its words drawn
+        assert away.evaluate("(el) => el.getBoundingClientRect().height") >= 10
+        shot(bob, "playnow-away-390x844")
+        ann.click("#play-now")
+        expect(ann.locator("#playnow-error")).to_contain_text("You already sit at a table")
+        ann.click("#playnow-back")
+        ann.wait_for_selector(".seat.mine")
+        expect(away).not_to_have_text(re.compile(r"^away"))
+
         play_through(ann, bob)
         line = re.compile(r"^(ann|bob)_pn: 1100 → \d{3,4} \([+−]\d+\), provisional$")
         for page in (ann, bob):

@@ -27,6 +27,14 @@ SIGN_UP = """async ([name, password]) => {
     body: JSON.stringify({name, password})});
   return response.status;
 }"""
+# How far the rated box's middle is below the middle of its label's first line, in pixels.
+BOX_BESIDE_LABEL = """() => {
+  const box = document.querySelector('#playnow-rated').getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector('label[for=playnow-rated]'));
+  const line = range.getClientRects()[0];
+  return (box.top + box.height / 2) - (line.top + line.height / 2);
+}"""
 # Whether it is this page's seat's turn to turn a card.
 MY_TURN = "(seat) => document.querySelector(`#flip-${seat}.ready`) !== null"
 
@@ -63,6 +71,9 @@ def choose_rated_duel(page: Page) -> None:
     page.locator("#playnow").scroll_into_view_if_needed()
     page.check("#playnow-size-2")
     expect(page.locator("#playnow-rated")).to_be_visible()
+    expect(page.locator("#playnow-rated")).to_be_checked()  # signed in and never chose: rated by default
+    # The box beside its label's first line, not below it (on a phone the label takes two lines).
+    assert abs(page.evaluate(BOX_BESIDE_LABEL)) <= 3
     page.check("#playnow-rated")
     page.select_option("#playnow-preset", "standard")
 
@@ -124,6 +135,24 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
             expect(page.locator(".seat")).to_have_count(2)
         assert {seat_of(ann), seat_of(bob)} == {0, 1}
         expect(ann.locator(f"#seat-{seat_of(bob)} .seat-name")).to_have_text("bob_pn")
+        for page in (ann, bob):  # the table says it is rated, first of its chips (in sight on the phone too)
+            expect(page.locator("#table-rules .chip").first).to_have_text("Rated")
+            expect(page.locator("#table-rules .chip").first).to_be_visible()
+
+        # Ann steps away to the Play page: on Bob's phone her seat says she is away, in words he can read (not
+        # only the dot the delay gets there). Pressing Play now there, she is told she sits at a table already.
+        ann_seat = seat_of(ann)
+        ann.evaluate("location.hash = '#/'")
+        away = bob.locator(f"#seat-{ann_seat} .seat-net")
+        expect(away).to_have_text(re.compile(r"^away"))
+        assert away.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)") >= 10  # its words drawn
+        assert away.evaluate("(el) => el.getBoundingClientRect().height") >= 10
+        shot(bob, "playnow-away-390x844")
+        ann.click("#play-now")
+        expect(ann.locator("#playnow-error")).to_contain_text("You already sit at a table")
+        ann.click("#playnow-back")
+        ann.wait_for_selector(".seat.mine")
+        expect(away).not_to_have_text(re.compile(r"^away"))
 
         play_through(ann, bob)
         line = re.compile(r"^(ann|bob)_pn: 1100 → \d{3,4} \([+−]\d+\), provisional$")
@@ -138,6 +167,15 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
         )
         shot(ann, "playnow-summary-1280x800")
         shot(bob, "playnow-summary-390x844")
+
+        # "Play now again" on the phone queues at once with the same choices, the waiting panel in sight (on a
+        # phone it sits two screens down the Play page).
+        bob.click("#play-now-again")
+        expect(bob.locator("#playnow-status")).to_have_text("Looking for players: 2 players, rated, Standard.")
+        expect(bob.locator("#playnow-status")).to_be_in_viewport()
+        expect(bob.locator("#playnow-leave")).to_be_in_viewport()
+        bob.click("#playnow-leave")
+        expect(bob.locator("#playnow-status")).to_have_text("You left the queue.")
 
         # Both profiles show the game: the rating it made, one game played; the loser's names what they missed.
         # The table was dealt a sandwich (3 6 3) and two doubles (K K, 7 7) in its ten cards, and both players
@@ -195,6 +233,22 @@ def test_a_guest_who_waited_twenty_seconds_plays_with_computers_instead(browser:
         page.wait_for_selector("#seat-0.mine")  # alone with the computers: the game starts at once
         expect(page.locator(".seat")).to_have_count(3)
         expect(page.locator("#seat-0 .seat-name")).to_have_text("Zoé")
+        expect(page.locator("#table-rules .chip").first).to_have_text("Ungewertet")
+        room = page.url
+
+        # Back on the Play page while seated, she presses Play now: the panel says why nothing is looked for,
+        # beside the way back to her table.
+        page.evaluate("location.hash = '#/'")
+        expect(page.locator("#playnow-back")).to_be_visible()
+        page.click("#play-now")
+        expect(page.locator("#playnow-error")).to_have_text(
+            "Du sitzt schon an einem Tisch, daher wird kein anderer gesucht: "
+            "spiel erst diese Partie zu Ende oder kehr zu ihr zurück."
+        )
+        expect(page.locator("#playnow-error")).to_be_in_viewport()
+        page.click("#playnow-back")
+        page.wait_for_url(room)
+        page.wait_for_selector("#seat-0.mine")
         assert errors == []
     finally:
         page.context.close()

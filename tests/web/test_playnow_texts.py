@@ -46,3 +46,13 @@ def test_the_codes_the_page_says_in_words_are_codes_the_routes_send() -> None:
         assert f'"{code}"' in SOURCE, f"the page reads a code the routes never send: {code}"
         if code != "already_playing":  # answered by showing where the player stands, not by words
             assert f"playnow.error.{code}" in catalog("en")
+
+
+def test_french_calls_a_rating_cote_as_the_profile_does_and_keeps_classement_for_the_leaderboard() -> None:
+    for name in ("playnow", "room", "game"):
+        texts = json.loads(resources.files("ratscrew.i18n").joinpath("fr", f"{name}.json").read_text("utf-8"))
+        said = [key for key, text in texts.items() if "classement" in text.lower()]
+        assert said == [], f"fr/{name}.json calls a rating 'classement': {said}"
+    texts = playnow_catalog("fr")
+    assert texts["playnow.rating.title"] == "Cotes"  # the summary's heading over the rating changes
+    assert "votre cote bouge" in texts["playnow.rated"]

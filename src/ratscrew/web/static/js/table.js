@@ -54,7 +54,7 @@ export function createTable({ send, actions = () => [] }) {
 
   return {
     element: parts.element,
-    setup: (seats, yours, rules, game = null) => setup(core, seats, yours, rules, game),
+    setup: (seats, yours, rules, game = null, tags = []) => setup(core, seats, yours, rules, game, tags),
     setSeats: (seats) => setSeats(core, seats),
     setPausable(pausable) {
       model.pausable = Boolean(pausable);
@@ -91,8 +91,9 @@ export function createTable({ send, actions = () => [] }) {
  * @param {Seat[]} yours
  * @param {RulesDoc} rules
  * @param {string | null} game
+ * @param {string[]} tags chips before the rules' own, first so that they always fit on the line
  */
-function setup(core, seats, yours, rules, game) {
+function setup(core, seats, yours, rules, game, tags) {
   const { model, parts } = core;
   if (game !== model.game) {
     startGame(model, game);
@@ -104,7 +105,9 @@ function setup(core, seats, yours, rules, game) {
   model.seats = seats;
   model.yours = yours;
   model.rules = rules;
-  rulesSummary(rules, seats.length).then((summary) => { if (model.rules === rules) showChips(parts.chips, summary); }).catch(() => {});
+  rulesSummary(rules, seats.length).then((summary) => {
+    if (model.rules === rules) showChips(parts.chips, { ...summary, chips: [...tags, ...summary.chips] });
+  }).catch(() => {});
   buildSeats(core);
   setSeats(core, seats);
   buildControls(core);

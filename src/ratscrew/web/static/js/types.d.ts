@@ -277,7 +277,8 @@ export interface TableOptions {
 export interface Table {
   element: HTMLElement;
   /** The seats, the seats this page plays, the rules, and which game of the room (a new one: a clean table). */
-  setup(seats: SeatDoc[], yours: Seat[], rules: RulesDoc, game?: string | null): void;
+  /** `tags`: chips said before the rules' own (a Play-now table's "Rated"), always in sight */
+  setup(seats: SeatDoc[], yours: Seat[], rules: RulesDoc, game?: string | null, tags?: string[]): void;
   setSeats(seats: SeatDoc[]): void;
   setPausable(pausable: boolean): void;
   setLatencies(latencies: (number | null)[]): void;

@@ -12,6 +12,7 @@ import { buildParts, newModel } from "./room/core.js";
 import { rulesSummaryDrawer } from "./room/lobby.js";
 import { ratingLines, renderRoom, roomHandlers } from "./room/messages.js";
 import { buildReactions } from "./room/reactions.js";
+import { playNowAgain } from "./setup/playnow.js";
 /** @import { ClientMessage, GameSummary, PageContext, Seat } from "../types.js" */
 /** @import { RoomCore } from "./room/core.js" */
 
@@ -94,9 +95,11 @@ function playNowActions({ model }, summary) {
   const ratings = model.room?.rated
     ? h("div", { class: "rating-changes", id: "rating-changes", role: "status" }, ...ratingLines(model.rated, model.room))
     : null;
+  const again = h("button", { type: "button", class: "big", id: "play-now-again" }, t("playnow.again"));
+  again.addEventListener("click", () => playNowAgain((hash) => { location.hash = hash; }));
   return [
     ratings,
-    h("a", { class: "button big", id: "play-now-again", href: "#/" }, t("playnow.again")),
+    again,
     summary.game ? h("a", { class: "button secondary", id: "download-record", href: `/api/games/${summary.game}/record`, download: `ratscrew-${summary.game}.json` },
       t("game.summary.download")) : null,
     h("a", { class: "button secondary", href: "#/" }, t("room.leave")),

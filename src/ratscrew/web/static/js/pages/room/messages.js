@@ -25,6 +25,15 @@ export function renderRoom(core) {
 }
 
 /**
+ * The chips a room says before its rules' own at the table: whether a Play-now game is rated.
+ * @param {RoomDoc} room
+ * @returns {string[]}
+ */
+function roomTags(room) {
+  return room.matched ? [t(room.rated ? "playnow.chip.rated" : "playnow.chip.unrated")] : [];
+}
+
+/**
  * The lobby while the room is in it, else the table (set up again for a new game of the room).
  * @param {RoomCore} core
  * @param {RoomDoc} room
@@ -48,7 +57,7 @@ function showPhase({ model, parts, table, connection }, room) {
     model.tableGame = room.game;
     model.summaryOpen = false;
     table.hideSummary();
-    table.setup(room.seats, model.yours, room.rules, room.game);
+    table.setup(room.seats, model.yours, room.rules, room.game, roomTags(room));
     connection?.resync(); // the state of the table that was just dealt
   } else {
     table.setSeats(room.seats);
@@ -142,7 +151,7 @@ export function roomHandlers(core, view) {
       model.tableGame = room.phase === "lobby" ? null : room.game;
       model.rated = message.rated ?? null;
       if (model.tableGame !== null) {
-        table.setup(room.seats, model.yours, room.rules, room.game);
+        table.setup(room.seats, model.yours, room.rules, room.game, roomTags(room));
         table.update(message.state, { animate: false });
       }
       renderRoom(core);

@@ -16,6 +16,7 @@ import { presetSelect } from "../../rules-form.js";
 
 const CHOICE_KEY = "ratscrew.playnow";
 const TOKEN_KEY = "ratscrew.playnow.token";
+const AGAIN_KEY = "ratscrew.playnow.again";
 const ASK_EVERY_MS = 1000;
 
 /**
@@ -26,12 +27,31 @@ const ASK_EVERY_MS = 1000;
 /** @returns {Choice} */
 function loadChoice() {
   /** @type {Choice} */
-  const fallback = { size: "2", rated: false, preset: "standard" };
+  const fallback = { size: "2", rated: true, preset: "standard" }; // rated unless chosen otherwise (guests never are)
   try {
     const saved = JSON.parse(localStorage.getItem(CHOICE_KEY) ?? "null");
     if (saved && (saved.size === "2" || saved.size === "3-4")) return { ...fallback, ...saved };
   } catch { /* a broken saved value: the defaults */ }
   return fallback;
+}
+
+/**
+ * "Play now again" from a table's summary: the Play page's panel, once drawn, queues at once with the choices
+ * this browser remembers (the ones that found that table), in sight however far down the page it sits.
+ * @param {(hash: string) => void} navigate
+ */
+export function playNowAgain(navigate) {
+  try { sessionStorage.setItem(AGAIN_KEY, "1"); } catch { /* storage refused: the panel shows, not queued */ }
+  navigate("#/");
+}
+
+/** @returns {boolean} whether "Play now again" was pressed (asked once: the flag is taken down) */
+function takeAgain() {
+  try {
+    const again = sessionStorage.getItem(AGAIN_KEY) === "1";
+    sessionStorage.removeItem(AGAIN_KEY);
+    return again;
+  } catch { return false; }
 }
 
 /** @returns {string | null} a guest's queue token kept in this browser */
@@ -237,7 +257,7 @@ export function playNowPanel(ctx) {
       show(await ask("join", body));
     } catch (error) {
       // Already queued or seated (another tab, or before a reload): where the player stands is shown instead.
-      if (error instanceof RequestError && error.code === "already_playing") await resume();
+      if (error instanceof RequestError && error.code === "already_playing") await resume(true);
       else refused(error);
     } finally {
       goButton.disabled = false;
@@ -261,8 +281,11 @@ export function playNowPanel(ctx) {
     }
   });
 
-  /** Where the player already stands (waiting from before a reload, or at a table), shown. */
-  async function resume() {
+  /**
+   * Where the player already stands (waiting from before a reload, or at a table), shown.
+   * @param {boolean} [pressed] Play now was pressed: a table already held is said, not only offered
+   */
+  async function resume(pressed = false) {
     const { account } = accountState();
     if (!account && !guestToken()) return;
     try {
@@ -273,6 +296,7 @@ export function playNowPanel(ctx) {
         backLink.setAttribute("href", `#/room/${room}`);
         backLink.onclick = () => saveToken(room, token);
         backLink.hidden = false;
+        if (pressed) fail(t("playnow.error.seated"));
         return;
       }
       show(answer);
@@ -281,11 +305,15 @@ export function playNowPanel(ctx) {
     }
   }
 
+  const again = takeAgain();
   loadAccount().then(({ account }) => {
     ratedRow.hidden = !account;
     signInNote.hidden = Boolean(account);
     nameRow.hidden = Boolean(account);
-    resume();
+    if (again) { // from a summary's "Play now again": the panel in sight, queued with the same choices
+      element.scrollIntoView({ block: "start" });
+      goButton.click();
+    } else resume();
   });
 
   const pagehide = () => { if (phase === "waiting") leaveAsThePageGoes(); };

@@ -201,6 +201,7 @@ export function playNowPanel(ctx) {
    * @param {string} token
    */
   function go(room, token) {
+    if (phase === "going") return; // a press and the poll may both answer with the ticket: one way to the room
     phase = "going";
     clearTimeout(timer);
     saveToken(room, token);

@@ -131,8 +131,10 @@ def profile(page: Page, lang: str, case: str, width: int, path: Path, ann: int, 
     expect(page.locator("#rating-more .provisional")).to_have_text(text(lang, "profile.rating.provisional"))
     assert page.locator("#rating-2 .provisional").count() == int(two.provisional)
 
-    # The chart is named for a screen reader by the sentence under it, which says the history in numbers.
-    history = [c.after.shown for c in ratings.history(ann, SizeClass.TWO)]
+    # The chart is named for a screen reader by the sentence under it, which says the history in numbers: from
+    # the number before the first game to the one after the last.
+    changes = ratings.history(ann, SizeClass.TWO)
+    history = [changes[0].before.shown, *(c.after.shown for c in changes)]
     chart = page.locator("#rating-2-chart svg")
     assert chart.get_attribute("role") == "img"
     caption = page.locator(f"#{chart.get_attribute('aria-labelledby')}").inner_text()
@@ -142,7 +144,7 @@ def profile(page: Page, lang: str, case: str, width: int, path: Path, ann: int, 
         "profile.chart.summary.other",
         first=history[0],
         last=history[-1],
-        n=len(history),
+        n=len(changes),
         high=max(history),
         low=min(history),
     )
@@ -154,7 +156,7 @@ def profile(page: Page, lang: str, case: str, width: int, path: Path, ann: int, 
     rows = page.locator("#rating-2-chart tbody tr")
     expect(rows).to_have_count(20)
     assert rows.first.locator("td").last.inner_text() == str(history[-1])
-    assert rows.first.locator("th").inner_text() == str(len(history))
+    assert rows.first.locator("th").inner_text() == str(len(changes))
 
     figures: Figures = StatsStore(path).figures(ann)
     expect(page.locator("#profile-slaps-won")).to_have_text(str(figures.slaps_won))

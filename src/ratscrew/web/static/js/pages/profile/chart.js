@@ -1,6 +1,6 @@
 // @ts-check
-// A rating's history as a small line chart, drawn here as SVG: the number shown after each rated game, oldest
-// on the left. The highest and lowest numbers stand beside it as text; a sentence says the same to a screen
+// A rating's history as a small line chart, drawn here as SVG: the number shown before the first game shown,
+// then after each rated game, oldest on the left (so one game is a line from where it started to where it went). The highest and lowest numbers stand beside it as text; a sentence says the same to a screen
 // reader (it names the chart), and a table beside it holds the last games' numbers.
 import { h } from "../../dom.js";
 import { t, tn, lang } from "../../i18n.js";
@@ -36,17 +36,26 @@ export function chartPoints(values) {
   const bottom = (high + low) / 2 - span * 0.6;
   /** @param {number} value */
   const y = (value) => HEIGHT - ((value - bottom) / (span * 1.2)) * HEIGHT;
-  if (values.length === 1) return [[0, y(values[0])], [WIDTH, y(values[0])]];
+  if (values.length === 1) return [[0, y(values[0])], [WIDTH, y(values[0])]];  // not drawn by the page: kept safe
   return values.map((value, i) => [(i / (values.length - 1)) * WIDTH, y(value)]);
 }
 
 /**
+ * The numbers the chart draws: the one before the first game, then the one after each game.
+ * @param {RatingPoint[]} history oldest first
+ * @returns {number[]}
+ */
+export function chartValues(history) {
+  return [history[0].before, ...history.map((p) => p.shown)];
+}
+
+/**
  * The sentence that says what the chart shows.
- * @param {number[]} values
+ * @param {number[]} values the start, then one per game
  */
 export function chartSummary(values) {
   const last = values[values.length - 1];
-  return tn("profile.chart.summary", values.length, {
+  return tn("profile.chart.summary", values.length - 1, {
     first: values[0], last, high: Math.max(...values), low: Math.min(...values),
   });
 }
@@ -56,7 +65,7 @@ export function chartSummary(values) {
  * @param {{ id: string, size: string }} options the chart's id, and the size class's words
  */
 export function ratingChart(history, { id, size }) {
-  const values = history.map((p) => p.shown);
+  const values = chartValues(history);
   const points = chartPoints(values).map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
   const captionId = `${id}-caption`;
   const drawing = svg("svg", {

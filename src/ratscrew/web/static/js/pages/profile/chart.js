@@ -10,6 +10,8 @@ const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 1000; // the drawing's own units: it is stretched to the width it is given
 const HEIGHT = 300;
 const ROWS = 20; // games the table shows, the latest first
+/** @type {Intl.DateTimeFormatOptions} */
+const DATE = { day: "numeric", month: "numeric", year: "2-digit" }; // 2/12/26: short enough for a phone
 
 /**
  * An SVG element with its attributes.
@@ -94,20 +96,20 @@ function ratingTable(history) {
   const shown = history.slice(-ROWS).reverse();
   const first = history.length - shown.length; // games before those shown
   const title = tn("profile.chart.table", shown.length);
-  // On a narrow screen the table scrolls sideways in its box, which the keyboard can reach and scroll too.
+  // The table fits a phone's width (short headings that may wrap, a short date) rather than scroll sideways:
+  // a table cut at the edge hid its last column. The figures' headings stand right, over their figures.
+  const headings = [["profile.chart.game", ""], ["profile.chart.when", ""], ["profile.chart.place", ""],
+    ["profile.chart.change", "number"], ["profile.chart.rating", "number"]];
   return h("details", { class: "chart-numbers" },
     h("summary", {}, title),
-    h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": title },
-      h("table", {},
-        h("thead", {}, h("tr", {},
-          ["profile.chart.game", "profile.chart.when", "profile.chart.place", "profile.chart.change", "profile.chart.rating"]
-            .map((key) => h("th", { scope: "col" }, t(key))))),
-        h("tbody", {}, shown.map((point, i) => h("tr", {},
-          h("th", { scope: "row" }, String(first + shown.length - i)),
-          h("td", {}, new Date(point.when * 1000).toLocaleDateString(lang(), { dateStyle: "short" })),
-          h("td", {}, t("profile.chart.place_of", { place: point.place, players: point.players })),
-          h("td", { class: "number" }, signed(point.change)),
-          h("td", { class: "number" }, String(point.shown))))))));
+    h("table", { "aria-label": title },
+      h("thead", {}, h("tr", {}, headings.map(([key, cls]) => h("th", { scope: "col", class: cls }, t(key))))),
+      h("tbody", {}, shown.map((point, i) => h("tr", {},
+        h("th", { scope: "row" }, String(first + shown.length - i)),
+        h("td", {}, new Date(point.when * 1000).toLocaleDateString(lang(), DATE)),
+        h("td", {}, t("profile.chart.place_of", { place: point.place, players: point.players })),
+        h("td", { class: "number" }, signed(point.change)),
+        h("td", { class: "number" }, String(point.shown)))))));
 }
 
 /**

@@ -102,6 +102,9 @@ def test_the_leaderboard_and_a_profile(
         press(page, "#size-3")
         page.wait_for_function("location.hash === '#/leaderboard/3'")
         expect(page.locator("#size-3")).to_have_attribute("aria-current", "page")
+        expect(page.locator("#size-3")).to_be_focused()  # the page redrawn keeps the keyboard where it was
+        # in the words Play now says a table of 3 or 4 in
+        expect(page.locator("#size-3")).to_have_text(text(lang, "playnow.size.more"))
         expect(page.locator("#leaderboard-empty")).to_have_text(text(lang, "leaderboard.empty"))
         assert sorted(names_in(page, "leaderboard-provisional")) == ["Ann_1", "Bob_2", "Cy_3"]
         checked(page, f"{case} leaderboard 3+", width)
@@ -214,6 +217,14 @@ def test_a_signed_in_player_finds_their_own_profile_from_their_account(
         expect(page.locator("#profile-you")).to_contain_text(text("fr", "profile.you"))
         checked(page, "own profile", 390)
         shot(page, "fr-390x844-own-profile")
+        # On the leaderboard, their own row is marked, in words and for a screen reader; nobody else's.
+        go(page, "#/leaderboard")
+        mine = page.locator("#leaderboard-established tbody tr[aria-current=true]")
+        expect(mine).to_have_count(1)
+        expect(mine.locator("th")).to_have_text(f"Bob_2{text('fr', 'leaderboard.you')}")
+        expect(page.locator("#leaderboard-established .you-mark")).to_have_count(1)
+        checked(page, "own row on the leaderboard", 390)
+        shot(page, "fr-390x844-leaderboard-own-row")
     finally:
         page.context.close()
     assert not errors, errors

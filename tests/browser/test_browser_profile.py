@@ -99,6 +99,7 @@ def test_the_leaderboard_and_a_profile(
         shot(page, f"{case}-leaderboard")
 
         # Three or more, by keyboard: nobody has settled there yet, and the three who played are provisional.
+        more = text(lang, "playnow.size.more")
         press(page, "#size-3")
         page.wait_for_function("location.hash === '#/leaderboard/3'")
         expect(page.locator("#size-3")).to_have_attribute("aria-current", "page")
@@ -107,6 +108,10 @@ def test_the_leaderboard_and_a_profile(
         expect(page.locator("#size-3")).to_have_text(text(lang, "playnow.size.more"))
         expect(page.locator("#leaderboard-empty")).to_have_text(text(lang, "leaderboard.empty"))
         assert sorted(names_in(page, "leaderboard-provisional")) == ["Ann_1", "Bob_2", "Cy_3"]
+        # The list's name for a screen reader, in the language's typography (French: a no-break space before ":").
+        caption = text(lang, "leaderboard.caption", list=text(lang, "leaderboard.provisional"), size=more)
+        expect(page.locator("#leaderboard-provisional caption")).to_have_text(caption)
+        assert (lang == "fr") == ("\u00a0:" in caption)
         checked(page, f"{case} leaderboard 3+", width)
         shot(page, f"{case}-leaderboard-3")
 

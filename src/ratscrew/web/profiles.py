@@ -184,7 +184,9 @@ def _order(size: SizeClass) -> int:
 
 
 def _rating(standing: Standing, history: tuple[Change, ...]) -> PlayerRating:
-    points = tuple(RatingPoint(c.before.shown, c.after.shown, c.shown_change, c.place, c.players, c.when) for c in history)
+    points = tuple(
+        RatingPoint(c.before.shown, c.after.shown, c.shown_change, c.place, c.players, c.when) for c in history
+    )
     rating = standing.rating
     return PlayerRating(standing.size_class, rating.shown, rating.provisional, standing.games, points)
 

@@ -55,13 +55,13 @@ function boards(answer, size, me) {
     h("section", { class: "panel leaderboard-part", "aria-labelledby": "established-title" },
       h("h2", { id: "established-title" }, t("leaderboard.established")),
       answer.established.length
-        ? board(answer.established, { id: "leaderboard-established", caption: `${t("leaderboard.established")}: ${size}`, ranked: true, me })
+        ? board(answer.established, { id: "leaderboard-established", caption: t("leaderboard.caption", { list: t("leaderboard.established"), size }), ranked: true, me })
         : h("p", { class: "hint", id: "leaderboard-empty" }, t("leaderboard.empty"))),
     h("section", { class: "panel leaderboard-part", "aria-labelledby": "provisional-title" },
       h("h2", { id: "provisional-title" }, t("leaderboard.provisional")),
       h("p", { class: "hint" }, t("leaderboard.provisional_hint")),
       answer.provisional.length
-        ? board(answer.provisional, { id: "leaderboard-provisional", caption: `${t("leaderboard.provisional")}: ${size}`, ranked: false, me })
+        ? board(answer.provisional, { id: "leaderboard-provisional", caption: t("leaderboard.caption", { list: t("leaderboard.provisional"), size }), ranked: false, me })
         : h("p", { class: "hint" }, t("leaderboard.provisional_empty"))),
   ];
 }

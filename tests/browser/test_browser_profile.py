@@ -99,11 +99,19 @@ def test_the_leaderboard_and_a_profile(
         shot(page, f"{case}-leaderboard")
 
         # Three or more, by keyboard: nobody has settled there yet, and the three who played are provisional.
+        more = text(lang, "playnow.size.more")
         press(page, "#size-3")
         page.wait_for_function("location.hash === '#/leaderboard/3'")
         expect(page.locator("#size-3")).to_have_attribute("aria-current", "page")
+        expect(page.locator("#size-3")).to_be_focused()  # the page redrawn keeps the keyboard where it was
+        # in the words Play now says a table of 3 or 4 in
+        expect(page.locator("#size-3")).to_have_text(text(lang, "playnow.size.more"))
         expect(page.locator("#leaderboard-empty")).to_have_text(text(lang, "leaderboard.empty"))
         assert sorted(names_in(page, "leaderboard-provisional")) == ["Ann_1", "Bob_2", "Cy_3"]
+        # The list's name for a screen reader, in the language's typography (French: a no-break space before ":").
+        caption = text(lang, "leaderboard.caption", list=text(lang, "leaderboard.provisional"), size=more)
+        expect(page.locator("#leaderboard-provisional caption")).to_have_text(caption)
+        assert (lang == "fr") == ("\u00a0:" in caption)
         checked(page, f"{case} leaderboard 3+", width)
         shot(page, f"{case}-leaderboard-3")
 
@@ -131,8 +139,10 @@ def profile(page: Page, lang: str, case: str, width: int, path: Path, ann: int, 
     expect(page.locator("#rating-more .provisional")).to_have_text(text(lang, "profile.rating.provisional"))
     assert page.locator("#rating-2 .provisional").count() == int(two.provisional)
 
-    # The chart is named for a screen reader by the sentence under it, which says the history in numbers.
-    history = [c.after.shown for c in ratings.history(ann, SizeClass.TWO)]
+    # The chart is named for a screen reader by the sentence under it, which says the history in numbers: from
+    # the number before the first game to the one after the last.
+    changes = ratings.history(ann, SizeClass.TWO)
+    history = [changes[0].before.shown, *(c.after.shown for c in changes)]
     chart = page.locator("#rating-2-chart svg")
     assert chart.get_attribute("role") == "img"
     caption = page.locator(f"#{chart.get_attribute('aria-labelledby')}").inner_text()
@@ -142,7 +152,7 @@ def profile(page: Page, lang: str, case: str, width: int, path: Path, ann: int, 
         "profile.chart.summary.other",
         first=history[0],
         last=history[-1],
-        n=len(history),
+        n=len(changes),
         high=max(history),
         low=min(history),
     )
@@ -154,7 +164,7 @@ def profile(page: Page, lang: str, case: str, width: int, path: Path, ann: int, 
     rows = page.locator("#rating-2-chart tbody tr")
     expect(rows).to_have_count(20)
     assert rows.first.locator("td").last.inner_text() == str(history[-1])
-    assert rows.first.locator("th").inner_text() == str(len(history))
+    assert rows.first.locator("th").inner_text() == str(len(changes))
 
     figures: Figures = StatsStore(path).figures(ann)
     expect(page.locator("#profile-slaps-won")).to_have_text(str(figures.slaps_won))
@@ -212,6 +222,14 @@ def test_a_signed_in_player_finds_their_own_profile_from_their_account(
         expect(page.locator("#profile-you")).to_contain_text(text("fr", "profile.you"))
         checked(page, "own profile", 390)
         shot(page, "fr-390x844-own-profile")
+        # On the leaderboard, their own row is marked, in words and for a screen reader; nobody else's.
+        go(page, "#/leaderboard")
+        mine = page.locator("#leaderboard-established tbody tr[aria-current=true]")
+        expect(mine).to_have_count(1)
+        expect(mine.locator("th")).to_have_text(f"Bob_2{text('fr', 'leaderboard.you')}")
+        expect(page.locator("#leaderboard-established .you-mark")).to_have_count(1)
+        checked(page, "own row on the leaderboard", 390)
+        shot(page, "fr-390x844-leaderboard-own-row")
     finally:
         page.context.close()
     assert not errors, errors

@@ -70,3 +70,11 @@ def test_each_concept_has_one_word(lang: str, rules: dict[str, str]) -> None:
 def test_german_says_du_never_sie() -> None:
     found = [f"{key}: {text}" for key, text in catalog("de").items() if GERMAN_SIE.search(text)]
     assert not found, "\n".join(found)
+
+
+def test_french_words_beside_a_pattern_name_fit_every_pattern() -> None:
+    """The profile says how often a pattern was missed beside its name. French names are of both genders (la
+    Paire, le Sandwich) and the catalog keeps none, so the words must not agree with the name: they speak of
+    the piles let go, in the plural ("manqués : 1 sur 13"), never "manquée" after a masculine name."""
+    line = catalog("fr")["profile.missed.count"]
+    assert not re.search(r"\bmanquée?\b", line), line

@@ -43,8 +43,9 @@ SIZE_EXAMPLE = "?size=2 (two players) or ?size=3%2B (3 or more; %2B is the + in 
 
 @dataclass(frozen=True, slots=True)
 class RatingPoint(Shape):
-    """One rated game of a rating's history: the number shown after it, and how it moved."""
+    """One rated game of a rating's history: the number shown before it and after it, and how it moved."""
 
+    before: int  # the first game's is where the chart starts (a newcomer's starting number)
     shown: int
     change: int
     place: int  # among the game's signed-in players
@@ -183,7 +184,9 @@ def _order(size: SizeClass) -> int:
 
 
 def _rating(standing: Standing, history: tuple[Change, ...]) -> PlayerRating:
-    points = tuple(RatingPoint(c.after.shown, c.shown_change, c.place, c.players, c.when) for c in history)
+    points = tuple(
+        RatingPoint(c.before.shown, c.after.shown, c.shown_change, c.place, c.players, c.when) for c in history
+    )
     rating = standing.rating
     return PlayerRating(standing.size_class, rating.shown, rating.provisional, standing.games, points)
 

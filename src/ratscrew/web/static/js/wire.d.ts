@@ -632,8 +632,11 @@ export interface SlapSeen {
   covered_by: CardText | null;
 }
 
-/** One rated game of a rating's history: the number shown after it, and how it moved. (web.profiles.RatingPoint) */
+/** One rated game of a rating's history: the number shown before it and after it, and how it moved.
+ * (web.profiles.RatingPoint) */
 export interface RatingPoint {
+  /** the first game's is where the chart starts (a newcomer's starting number) */
+  before: number;
   shown: number;
   change: number;
   /** among the game's signed-in players */

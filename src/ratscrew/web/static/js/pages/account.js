@@ -5,7 +5,7 @@ import { announce, h } from "../dom.js";
 import { t } from "../i18n.js";
 import { useStyles } from "../styles.js";
 import { accountRequest, accountState, loadAccount } from "../account.js";
-import { LIMITS, clearAll, formError, nameField, passwordField, sameTwice, showRefusal } from "./account/fields.js";
+import { LIMITS, checkNew, clearAll, formError, nameField, passwordField, showRefusal } from "./account/fields.js";
 /** @import { PageContext } from "../types.js" */
 /** @import { Field } from "./account/fields.js" */
 
@@ -74,7 +74,7 @@ function signUp(ctx) {
     h("p", { class: "hint" }, t("account.sign_up.no_reset")),
     accountForm({
       id: "signup-form", fields, submit: t("account.sign_up.submit"), route: "sign-up",
-      check: () => sameTwice(fields.password, fields.repeat),
+      check: () => checkNew(fields),
       body: () => ({ name: fields.name.input.value.trim(), password: fields.password.input.value }),
       done: () => ctx.navigate("#/account"),
     }),
@@ -117,7 +117,7 @@ function accountPage(ctx, name) {
       h("h2", { id: "change-title" }, t("account.change.title")),
       accountForm({
         id: "change-form", fields: change, submit: t("account.change.submit"), route: "password",
-        check: () => sameTwice(change.password, change.repeat),
+        check: () => checkNew(change),
         body: () => ({ current: change.current.input.value, password: change.password.input.value }),
         done: () => {
           for (const one of Object.values(change)) one.input.value = "";

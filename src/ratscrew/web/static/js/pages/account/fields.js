@@ -125,15 +125,49 @@ export function passwordField(id, label, autocomplete, hint) {
 }
 
 /**
- * A new password, typed twice: the second must be the first (checked here: there is no way back to an
- * account whose password was mistyped).
- * @param {Field} first
- * @param {Field} again
- * @returns {boolean}
+ * What is wrong with a new name, by the server's own rules (it checks them again, and the ones only it can:
+ * a name taken, a computer's name), as the code of the words that say it; null when nothing is.
+ * @param {string} name trimmed
+ * @returns {string | null}
  */
-export function sameTwice(first, again) {
-  if (first.input.value === again.input.value) return true;
-  again.say(t("account.error.repeat_differs"));
-  again.input.focus();
-  return false;
+function nameMistake(name) {
+  if (!name) return "name_missing";
+  if (name.length < LIMITS.min_name || name.length > LIMITS.max_name) return "name_length";
+  if (/[^A-Za-z0-9._-]/.test(name)) return "name_chars";
+  return null;
+}
+
+/**
+ * What is wrong with a new password (its length counted in characters, as the server counts them).
+ * @param {string} password
+ * @returns {string | null}
+ */
+function passwordMistake(password) {
+  if (!password) return "password_missing";
+  const length = [...password.normalize("NFC")].length;
+  return length < LIMITS.min_password || length > LIMITS.max_password ? "password_length" : null;
+}
+
+/**
+ * Check a new account's fields (or a new password's, typed twice: there is no way back to an account whose
+ * password was mistyped) before sending them, and say every mistake at once, each beside its field, the
+ * focus on the first in the form's order: one try shows all there is to mend.
+ * @param {{ name?: Field, password: Field, repeat: Field }} fields
+ * @returns {boolean} whether nothing was wrong
+ */
+export function checkNew(fields) {
+  /** @type {[Field | undefined, string | null][]} */
+  const found = [
+    [fields.name, fields.name ? nameMistake(fields.name.input.value.trim()) : null],
+    [fields.password, passwordMistake(fields.password.input.value)],
+    [fields.repeat, fields.password.input.value === fields.repeat.input.value ? null : "repeat_differs"],
+  ];
+  let first = null;
+  for (const [one, code] of found) {
+    if (!one || !code) continue;
+    one.say(t(`account.error.${code}`, LIMITS));
+    first ??= one;
+  }
+  first?.input.focus();
+  return first === null;
 }

@@ -1,6 +1,6 @@
 // @ts-check
-// A rating's history as a small line chart, drawn here as SVG: the number shown after each rated game, oldest
-// on the left. The highest and lowest numbers stand beside it as text; a sentence says the same to a screen
+// A rating's history as a small line chart, drawn here as SVG: the number shown before the first game shown,
+// then after each rated game, oldest on the left (so one game is a line from where it started to where it went). The highest and lowest numbers stand beside it as text; a sentence says the same to a screen
 // reader (it names the chart), and a table beside it holds the last games' numbers.
 import { h } from "../../dom.js";
 import { t, tn, lang } from "../../i18n.js";
@@ -10,6 +10,8 @@ const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 1000; // the drawing's own units: it is stretched to the width it is given
 const HEIGHT = 300;
 const ROWS = 20; // games the table shows, the latest first
+/** @type {Intl.DateTimeFormatOptions} */
+const DATE = { day: "numeric", month: "numeric", year: "2-digit" }; // 2/12/26: short enough for a phone
 
 /**
  * An SVG element with its attributes.
@@ -36,17 +38,26 @@ export function chartPoints(values) {
   const bottom = (high + low) / 2 - span * 0.6;
   /** @param {number} value */
   const y = (value) => HEIGHT - ((value - bottom) / (span * 1.2)) * HEIGHT;
-  if (values.length === 1) return [[0, y(values[0])], [WIDTH, y(values[0])]];
+  if (values.length === 1) return [[0, y(values[0])], [WIDTH, y(values[0])]];  // not drawn by the page: kept safe
   return values.map((value, i) => [(i / (values.length - 1)) * WIDTH, y(value)]);
 }
 
 /**
+ * The numbers the chart draws: the one before the first game, then the one after each game.
+ * @param {RatingPoint[]} history oldest first
+ * @returns {number[]}
+ */
+export function chartValues(history) {
+  return [history[0].before, ...history.map((p) => p.shown)];
+}
+
+/**
  * The sentence that says what the chart shows.
- * @param {number[]} values
+ * @param {number[]} values the start, then one per game
  */
 export function chartSummary(values) {
   const last = values[values.length - 1];
-  return tn("profile.chart.summary", values.length, {
+  return tn("profile.chart.summary", values.length - 1, {
     first: values[0], last, high: Math.max(...values), low: Math.min(...values),
   });
 }
@@ -56,7 +67,7 @@ export function chartSummary(values) {
  * @param {{ id: string, size: string }} options the chart's id, and the size class's words
  */
 export function ratingChart(history, { id, size }) {
-  const values = history.map((p) => p.shown);
+  const values = chartValues(history);
   const points = chartPoints(values).map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
   const captionId = `${id}-caption`;
   const drawing = svg("svg", {
@@ -85,20 +96,20 @@ function ratingTable(history) {
   const shown = history.slice(-ROWS).reverse();
   const first = history.length - shown.length; // games before those shown
   const title = tn("profile.chart.table", shown.length);
-  // On a narrow screen the table scrolls sideways in its box, which the keyboard can reach and scroll too.
+  // The table fits a phone's width (short headings that may wrap, a short date) rather than scroll sideways:
+  // a table cut at the edge hid its last column. The figures' headings stand right, over their figures.
+  const headings = [["profile.chart.game", ""], ["profile.chart.when", ""], ["profile.chart.place", ""],
+    ["profile.chart.change", "number"], ["profile.chart.rating", "number"]];
   return h("details", { class: "chart-numbers" },
     h("summary", {}, title),
-    h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": title },
-      h("table", {},
-        h("thead", {}, h("tr", {},
-          ["profile.chart.game", "profile.chart.when", "profile.chart.place", "profile.chart.change", "profile.chart.rating"]
-            .map((key) => h("th", { scope: "col" }, t(key))))),
-        h("tbody", {}, shown.map((point, i) => h("tr", {},
-          h("th", { scope: "row" }, String(first + shown.length - i)),
-          h("td", {}, new Date(point.when * 1000).toLocaleDateString(lang(), { dateStyle: "short" })),
-          h("td", {}, t("profile.chart.place_of", { place: point.place, players: point.players })),
-          h("td", { class: "number" }, signed(point.change)),
-          h("td", { class: "number" }, String(point.shown))))))));
+    h("table", { "aria-label": title },
+      h("thead", {}, h("tr", {}, headings.map(([key, cls]) => h("th", { scope: "col", class: cls }, t(key))))),
+      h("tbody", {}, shown.map((point, i) => h("tr", {},
+        h("th", { scope: "row" }, String(first + shown.length - i)),
+        h("td", {}, new Date(point.when * 1000).toLocaleDateString(lang(), DATE)),
+        h("td", {}, t("profile.chart.place_of", { place: point.place, players: point.players })),
+        h("td", { class: "number" }, signed(point.change)),
+        h("td", { class: "number" }, String(point.shown)))))));
 }
 
 /**

@@ -12,7 +12,7 @@ import { buildParts, newModel } from "./room/core.js";
 import { rulesSummaryDrawer } from "./room/lobby.js";
 import { ratingLines, renderRoom, roomHandlers } from "./room/messages.js";
 import { buildReactions } from "./room/reactions.js";
-import { playNowAgain } from "./setup/playnow.js";
+import { playNowAgain } from "./setup/again.js";
 /** @import { ClientMessage, GameSummary, PageContext, Seat } from "../types.js" */
 /** @import { RoomCore } from "./room/core.js" */
 

@@ -12,11 +12,11 @@ import { RequestError, errorText, sendJSON } from "../../api.js";
 import { accountState, loadAccount } from "../../account.js";
 import { keepName, saveToken, savedName } from "../../connection.js";
 import { presetSelect } from "../../rules-form.js";
+import { takeAgain } from "./again.js";
 /** @import { PageContext, PlayNowAnswer } from "../../types.js" */
 
 const CHOICE_KEY = "ratscrew.playnow";
 const TOKEN_KEY = "ratscrew.playnow.token";
-const AGAIN_KEY = "ratscrew.playnow.again";
 const ASK_EVERY_MS = 1000;
 
 /**
@@ -35,24 +35,6 @@ function loadChoice() {
   return fallback;
 }
 
-/**
- * "Play now again" from a table's summary: the Play page's panel, once drawn, queues at once with the choices
- * this browser remembers (the ones that found that table), in sight however far down the page it sits.
- * @param {(hash: string) => void} navigate
- */
-export function playNowAgain(navigate) {
-  try { sessionStorage.setItem(AGAIN_KEY, "1"); } catch { /* storage refused: the panel shows, not queued */ }
-  navigate("#/");
-}
-
-/** @returns {boolean} whether "Play now again" was pressed (asked once: the flag is taken down) */
-function takeAgain() {
-  try {
-    const again = sessionStorage.getItem(AGAIN_KEY) === "1";
-    sessionStorage.removeItem(AGAIN_KEY);
-    return again;
-  } catch { return false; }
-}
 
 /** @returns {string | null} a guest's queue token kept in this browser */
 function guestToken() {

@@ -104,6 +104,14 @@ async def matched_game_over(runner: RoomRunner, ratings: RatingStore | None, mat
         replaced=core.replaced,
     )
     changes = await settle(end, ratings, matchmaking)
+    if changes:
+        runner.rated(
+            tuple(
+                wire.RatingChange(seat, change.before.shown, change.after.shown, change.after.provisional)
+                for seat, change in sorted(changes.items())
+            )
+        )
+    # After the pages have their changes: a failure here must not keep those from them.
     if ratings is not None and any(player is not None for player in match.players):
         # The profile's figures come from the same file; reading the record with the engine takes about a
         # millisecond and the write waits for the file's lock, so off the event loop.
@@ -116,13 +124,6 @@ async def matched_game_over(runner: RoomRunner, ratings: RatingStore | None, mat
             core.record(),
             match.rated,
             replaced=core.replaced,
-        )
-    if changes:
-        runner.rated(
-            tuple(
-                wire.RatingChange(seat, change.before.shown, change.after.shown, change.after.provisional)
-                for seat, change in sorted(changes.items())
-            )
         )
 
 

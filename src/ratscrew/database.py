@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -159,6 +161,24 @@ def connect(
     db.execute(f"PRAGMA synchronous = {synchronous}")
     db.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")
     return db
+
+
+@contextmanager
+def transaction(path: Path, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+    """One transaction on a synced connection, committed at the end or rolled back on any error; taken for
+    writing from the start when ``write`` (``BEGIN IMMEDIATE``), so what it reads is what it writes over."""
+    db = connect(path, synchronous="FULL", timeout=10)
+    db.isolation_level = None  # transactions are begun here, as each call needs them
+    try:
+        db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    finally:
+        db.close()
 
 
 def prepare(path: Path) -> None:

@@ -27,8 +27,8 @@ import json
 import sqlite3
 import statistics
 import time
-from collections.abc import Collection, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -128,20 +128,8 @@ class StatsStore:
         self.path = path
         database.prepare(path)
 
-    @contextmanager
-    def _connect(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
-        db = database.connect(self.path, synchronous="FULL", timeout=10)
-        db.isolation_level = None  # transactions are begun here, as each call needs them
-        try:
-            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        finally:
-            db.close()
+    def _connect(self, *, write: bool = False) -> AbstractContextManager[sqlite3.Connection]:
+        return database.transaction(self.path, write=write)
 
     def note(
         self,

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,20 +71,8 @@ class RatingStore:
         self.path = path
         database.prepare(path)
 
-    @contextmanager
-    def _connect(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
-        db = database.connect(self.path, synchronous="FULL", timeout=10)
-        db.isolation_level = None  # transactions are begun here, as each call needs them
-        try:
-            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        finally:
-            db.close()
+    def _connect(self, *, write: bool = False) -> AbstractContextManager[sqlite3.Connection]:
+        return database.transaction(self.path, write=write)
 
     def record(self, result: RatedResult, when: float | None = None) -> tuple[Change, ...]:
         """Move the ratings of the game's players, all or none; what it did to each, in the result's order."""

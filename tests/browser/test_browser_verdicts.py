@@ -279,9 +279,7 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     assert place(page) in ("under", "over"), place(page)  # over it when the pile has a card and burned ones
     for width, height, places in [(844, 390, ("left", "right")), (390, 844, ("under", "over"))]:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_function(
-            "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
-        )
+        page.wait_for_function(TWO_FRAMES)
         assert page.is_visible(".toast"), "the banner went before the screen was turned"
         assert boxes_apart(page) and banner_clear(page) == [], f"the banner stayed where it was, at {width}x{height}"
         assert place(page) in places, (width, height, place(page))
@@ -310,3 +308,49 @@ def test_verdicts_explain_themselves_in_the_banner_and_keep_clear_of_the_status_
     assert page.evaluate("window.__marks") == []
     moving = "document.getAnimations().filter(a => a.playState === 'running' && a.effect.getTiming().duration > 1)"
     assert page.evaluate(f"{moving}.length") == 0
+
+
+# Holds every movement on the page where it is, the pile's shake at its furthest left (a quarter of its 320 ms),
+# and the banner up past its time (a loaded machine may take that long to resize twice).
+HOLD_MOVES = """() => {
+  Object.defineProperty(document.querySelector('.toast'), 'hidden', { get: () => false, set: () => {} });
+  const moves = document.getAnimations();
+  moves.forEach((move) => move.pause());
+  const pile = document.querySelector('#pile');
+  const shake = moves.find((m) => m.effect && m.effect.target === pile && m.effect.getTiming().duration === 320);
+  if (shake) shake.currentTime = 80;
+  const burned = moves.some((m) => m.effect && m.effect.target.classList.contains('burn-slide'));
+  return { shake: Boolean(shake), burned };
+}"""
+PLACED = "(() => { const t=document.querySelector('.toast'); return [t.dataset.place, t.style.left, t.style.top]; })()"
+
+
+TWO_FRAMES = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+def settle(page: Page, width: int, height: int) -> None:
+    """A resize the table sees (it places the banner again), and two frames for it to do so."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(TWO_FRAMES)
+
+
+def test_the_banner_is_placed_from_the_pile_at_rest_not_from_its_wrong_slap_shake(
+    table_page: tuple[Page, Socket, Plan],
+) -> None:
+    page, _socket, _plan = table_page
+    page.set_viewport_size({"width": 844, "height": 390})  # a phone on its side: the banner beside the pile
+    flip_to(page, 2)
+    page.keyboard.press("s")  # no pattern: a wrong slap shakes the pile and slides a burned card under it
+    banner(page)
+    held = page.evaluate(HOLD_MOVES)
+    assert held == {"shake": True, "burned": True}, held
+    # Placed again while the pile is 7 px off and the burned card still on its way from Ann's seat...
+    settle(page, 845, 390)
+    settle(page, 844, 390)
+    moving = page.evaluate(PLACED)
+    # ...and once everything has come to rest.
+    page.evaluate("document.getAnimations().forEach((move) => move.finish())")
+    settle(page, 845, 390)
+    settle(page, 844, 390)
+    assert page.evaluate(PLACED) == moving
+    assert boxes_apart(page) and banner_clear(page) == []

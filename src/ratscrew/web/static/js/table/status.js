@@ -93,13 +93,19 @@ export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
   const x0 = box.left + felt.clientLeft;
   const y0 = box.top + felt.clientTop;
   const centre = /** @type {HTMLElement} */ (felt.querySelector(".center"));
-  const middle = [...centre.children].filter((el) => el instanceof HTMLElement && !el.hidden && !el.classList.contains("wait-ring")
-    && el.getClientRects().length).map((el) => el.getBoundingClientRect());
+  // The middle column as it lies at rest: its lines in the column's flow, each where its layout puts it. What
+  // moves over it for a moment (a wrong slap's shake of the pile, its burned card sliding in, the hands, a won
+  // pile flying off) is left out: a banner placed from a shaken pile sat a shake's width off once it stopped.
+  const origin = centre.getBoundingClientRect();
+  const lines = [...centre.children].filter((el) => el instanceof HTMLElement && !el.hidden && el.getClientRects().length
+    && !MOVING.some((name) => el.classList.contains(name)));
+  const middle = lines.map((el) => restBox(/** @type {HTMLElement} */ (el), origin));
   if (!middle.length) return;
   // Each card on the pile is tilted and reaches out of the pile's box: where it lies once it has landed (a card
   // still landing is elsewhere now, and a lower card may reach out further than the top one).
   const pile = /** @type {HTMLElement | null} */ (centre.querySelector(".pile"));
-  if (pile) for (const card of pile.querySelectorAll(":scope > .pile-card")) middle.push(restingBox(/** @type {HTMLElement} */ (card), pile));
+  const pileBox = pile ? restBox(pile, origin) : null;
+  if (pile && pileBox) for (const card of pile.querySelectorAll(":scope > .pile-card")) middle.push(restingBox(/** @type {HTMLElement} */ (card), pileBox));
   const column = {
     left: Math.min(...middle.map((r) => r.left)) - x0, right: Math.max(...middle.map((r) => r.right)) - x0,
     top: Math.min(...middle.map((r) => r.top)) - y0, bottom: Math.max(...middle.map((r) => r.bottom)) - y0,
@@ -116,13 +122,12 @@ export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
     right: (view?.offsetLeft ?? 0) + (view?.width ?? document.documentElement.clientWidth) - x0,
     bottom: (view?.offsetTop ?? 0) + (view?.height ?? document.documentElement.clientHeight) - y0,
   };
-  const gap = 6;
+  const gap = 8; // more than a wrong slap's shake moves the pile (7 px) and the banner's rise as it shows (8 px)
   const width = felt.clientWidth;
   // Beside the pile, level with the pile itself: the lines under it (its count, the burned cards), often wider
   // than the pile, do not narrow the room beside it (the banner, a line or two, stays within the pile's height;
   // whatever it would still cover, the test below refuses). The room goes up to the felt's edge or to the first
   // seat level with the pile.
-  const pileBox = centre.querySelector(".pile")?.getBoundingClientRect();
   const band = pileBox && pileBox.height > 0 ? { top: pileBox.top - y0, bottom: pileBox.bottom - y0 } : column;
   const beside = middle.map((r) => ({ left: r.left - x0, right: r.right - x0, top: r.top - y0, bottom: r.bottom - y0 }))
     .filter((r) => r.top < band.bottom && band.top < r.bottom);
@@ -174,19 +179,35 @@ export function placeBanner({ felt, toast, seatEls, statusLine, controls }) {
 }
 
 /**
+ * The middle column's parts that only pass over it (table/motion.js's), and the ring round the pile, which
+ * the lines under the pile already make room for.
+ */
+const MOVING = ["wait-ring", "burn-slide", "hand-marks", "pile-flight"];
+
+/**
+ * Where one of the middle column's lines lies by its layout alone, on the screen: its own passing movement (the
+ * pile's shake or thump) left out. The column itself never moves but with the felt.
+ * @param {HTMLElement} el a child of the column
+ * @param {DOMRect} origin the column's box
+ * @returns {DOMRect}
+ */
+function restBox(el, origin) {
+  return new DOMRect(origin.left + el.offsetLeft, origin.top + el.offsetTop, el.offsetWidth, el.offsetHeight);
+}
+
+/**
  * Where a pile card lies once it has landed: the pile's box turned by the card's tilt and moved by its offset
  * (pile.js sets both), as the box that holds it on the screen.
  * @param {HTMLElement} card
- * @param {HTMLElement} pile
+ * @param {DOMRect} box the pile's, at rest
  * @returns {DOMRect}
  */
-function restingBox(card, pile) {
+function restingBox(card, box) {
   const turn = (parseFloat(card.style.getPropertyValue("--rot")) || 0) * Math.PI / 180;
   const dx = parseFloat(card.style.getPropertyValue("--dx")) || 0;
   const dy = parseFloat(card.style.getPropertyValue("--dy")) || 0;
-  const box = pile.getBoundingClientRect();
-  const w = pile.offsetWidth;
-  const h = pile.offsetHeight;
+  const w = box.width;
+  const h = box.height;
   const halfW = (w * Math.abs(Math.cos(turn)) + h * Math.abs(Math.sin(turn))) / 2;
   const halfH = (w * Math.abs(Math.sin(turn)) + h * Math.abs(Math.cos(turn))) / 2;
   const x = box.left + box.width / 2 + dx;

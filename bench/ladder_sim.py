@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from harness.accounts import numbered_accounts
 from harness.ladder import LadderRun, kendall_tau, run_ladder, sim_players
 from ratscrew.lab.kernel import play_c
 from ratscrew.ladder.matching import TableSize
@@ -72,7 +73,9 @@ def store_cost(games: int) -> float:
     """Milliseconds per rated two-player game recorded in a fresh SQLite file (FULL sync, as served)."""
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as folder:
-        store = RatingStore(Path(folder) / "ratscrew.sqlite3")
+        path = Path(folder) / "ratscrew.sqlite3"
+        numbered_accounts(path, range(1, 201))  # the store keeps rows only for accounts that exist
+        store = RatingStore(path)
         start = time.perf_counter()
         for i in range(games):
             a, b = rng.sample(range(1, 201), 2)

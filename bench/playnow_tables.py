@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from starlette.testclient import TestClient
 
-from harness.accounts import ADDRESS_HEADER, Addressed
+from harness.accounts import ADDRESS_HEADER, Addressed, numbered_accounts
 from ratscrew.ladder.matching import Entrant, Pool, TableSize
 from ratscrew.ladder.matchmaker import LocalMatchmaking, Matchmaker
 from ratscrew.ladder.results import TableEnd, rate_table
@@ -86,6 +86,7 @@ def joins(folder: Path, count: int) -> tuple[list[float], list[float]]:
 
 
 def settling(folder: Path, games: int) -> float:
+    numbered_accounts(folder / "ratings.sqlite3", range(1, 41))  # rows are kept only for accounts that exist
     store = RatingStore(folder / "ratings.sqlite3")
     start = time.perf_counter()
     for game in range(games):

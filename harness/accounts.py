@@ -3,7 +3,7 @@ the test chooses (the app sees it as the request's client, as behind a trusted p
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +12,7 @@ from typing import Any
 from starlette.testclient import TestClient
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ratscrew import database
 from ratscrew.web.app import Setup, create_app
 from ratscrew.web.session import COOKIE
 
@@ -83,3 +84,12 @@ class Browser:
 
     def sign_in(self, name: str, password: str = PASSWORD) -> Any:
         return self.post("/api/account/sign-in", {"name": name, "password": password})
+
+
+def numbered_accounts(path: Path, ids: Iterable[int]) -> None:
+    """Accounts with the ids ``ids`` in the server's file at ``path`` (named ``p<id>``, no password anyone could
+    use), for tests of the ladder's stores, which keep rows only for accounts that exist."""
+    database.prepare(path)
+    with database.transaction(path, write=True) as db:
+        rows = [(i, f"p{i}") for i in ids]
+        db.executemany("INSERT OR IGNORE INTO accounts (id, name, password, created) VALUES (?, ?, '', 0)", rows)

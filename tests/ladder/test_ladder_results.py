@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from harness.accounts import numbered_accounts
 from ratscrew.ladder.matching import Entrant, Pool, TableSize
 from ratscrew.ladder.matchmaker import LocalMatchmaking, Matchmaker, Seating
 from ratscrew.ladder.places import RatedResult
@@ -54,7 +55,9 @@ def end_of(
 
 @pytest.fixture
 def store(tmp_path: Path) -> RatingStore:
-    return RatingStore(tmp_path / "ratscrew.sqlite3")
+    path = tmp_path / "ratscrew.sqlite3"
+    numbered_accounts(path, range(1, 10))  # the store keeps rows only for accounts that exist
+    return RatingStore(path)
 
 
 def test_a_rated_table_moves_both_ratings_once_however_often_it_is_settled(store: RatingStore) -> None:

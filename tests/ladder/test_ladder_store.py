@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.accounts import numbered_accounts
 from ratscrew.ladder.places import RatedResult
 from ratscrew.ladder.ratings import Rating, SizeClass, rate
 from ratscrew.ladder.store import Change, RatingStore
@@ -23,9 +24,14 @@ def duel(game: str, winner: int, loser: int) -> RatedResult:
     return RatedResult(game, SizeClass.TWO, ((winner, 1), (loser, 2)))
 
 
+PLAYERS = range(1, 12)  # the accounts these tests play (the store keeps rows only for accounts that exist)
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> RatingStore:
-    return RatingStore(tmp_path / "ratscrew.sqlite3")
+    path = tmp_path / "ratscrew.sqlite3"
+    numbered_accounts(path, PLAYERS)
+    return RatingStore(path)
 
 
 def test_a_recorded_game_moves_the_ratings_and_says_by_how_much(store: RatingStore) -> None:
@@ -89,6 +95,7 @@ def test_a_game_is_recorded_all_or_nothing(store: RatingStore) -> None:
 def test_two_writers_at_once_never_lose_each_others_games(tmp_path: Path) -> None:
     # Two workers record games of the same player: each must start from the other's last result.
     path = tmp_path / "ratscrew.sqlite3"
+    numbered_accounts(path, PLAYERS)
     stores = [RatingStore(path), RatingStore(path)]
     per_writer = 40
     failures: list[BaseException] = []
@@ -148,6 +155,20 @@ def test_forgetting_a_player_removes_their_rows_and_leaves_the_others(store: Rat
     assert store.forget(1) == 0
 
 
+def test_a_player_whose_account_went_during_the_game_gets_no_rows_and_the_others_move_as_it_went(
+    store: RatingStore,
+) -> None:
+    with sqlite3.connect(store.path) as db:
+        db.execute("DELETE FROM accounts WHERE id = 2")  # deleted (all its rows with it) while the game went on
+    changes = store.record(RatedResult("G1", SizeClass.MORE, ((1, 1), (2, 2), (3, 3))))
+    expected = rate({}, [(1, 1), (2, 2), (3, 3)])
+    assert [(c.player, c.place, c.after) for c in changes] == [(1, 1, expected[1]), (3, 3, expected[3])]
+    assert store.standings(2) == {} and store.history(2, SizeClass.MORE) == ()
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT count(*) FROM rating_changes WHERE account_id = 2").fetchone() == (0,)
+    assert store.record(RatedResult("G1", SizeClass.MORE, ((1, 1), (2, 2), (3, 3)))) == changes  # once, still
+
+
 def test_a_file_made_before_the_ladder_gains_its_tables_and_keeps_everything(tmp_path: Path) -> None:
     # tests/golden/store-before-ratings.sqlite3 was made by main's code before this branch (commit 48fcf94):
     # a score-keeper match with a round, and a finished game.
@@ -156,6 +177,7 @@ def test_a_file_made_before_the_ladder_gains_its_tables_and_keeps_everything(tmp
     with sqlite3.connect(path) as db:
         assert "ratings" not in {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
     store = RatingStore(path)
+    numbered_accounts(path, PLAYERS)
     store.record(duel("G1", winner=1, loser=2))
     assert store.standings(1)[SizeClass.TWO].games == 1
     kept = Store(path)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.accounts import numbered_accounts
 from harness.browser import HANG_S
 from ratscrew.ladder.matching import Entrant, Pool, TableSize, Waiting
 from ratscrew.ladder.matchmaker import TICK_MS, LocalMatchmaking, Matchmaker, Placed, Ticket
@@ -124,6 +125,7 @@ async def server(
     rooms = Rooms(journal, clock=clock, idle_unload_s=idle_unload_s)
     matchmaker = Matchmaker(clock)
     ratings = RatingStore(path)
+    numbered_accounts(path, (1, 2))  # Ann's and Bob's (ratings are kept only for accounts that exist)
     tables = Tables(rooms, LocalMatchmaking(matchmaker), ratings, short)
     if settle:
         rooms.game_over = tables.game_over

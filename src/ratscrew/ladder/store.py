@@ -87,8 +87,12 @@ class RatingStore:
                 "INSERT INTO rated_games (game, size_class, created) VALUES (?, ?, ?)",
                 (result.game, result.size_class.value, when),
             )
+            marks = ", ".join("?" * len(players))
+            known = {row[0] for row in db.execute(f"SELECT id FROM accounts WHERE id IN ({marks})", players)}
             changes = []
             for player, place in result.places:
+                if player not in known:
+                    continue  # deleted since it sat down: the others' ratings move as the game went, its own are gone
                 old, new = before.get(player, Rating()), after[player]
                 changes.append(Change(result.game, player, result.size_class, place, len(players), old, new, when))
                 db.execute(

@@ -252,3 +252,37 @@ def test_a_guest_who_waited_twenty_seconds_plays_with_computers_instead(browser:
         assert errors == []
     finally:
         page.context.close()
+
+
+def test_a_waiting_page_says_when_the_sites_shared_queue_is_away_and_goes_on_once_it_is_back(
+    browser: Browser, short_server: Server
+) -> None:
+    # Behind several workers the queue lives in Redis; while Redis is away the routes answer 503 with the code
+    # "queue_away" (tests/hosting/test_hosting_playnow.py): here the page gets those answers as that site sends them.
+    away = {"error": "the Play-now queue is out of reach for a moment", "code": "queue_away"}
+    page, errors = open_page(browser, short_server.url, lang="fr", width=390, height=844, touch=True)
+    status = page.locator("#playnow-status")
+    try:
+        page.fill("#playnow-name", "Inès")
+        page.check("#playnow-size-3-4")
+        page.click("#play-now")
+        waiting = "Recherche de joueurs"
+        expect(status).to_contain_text(waiting)
+        page.route("**/api/playnow/where", lambda route: route.fulfill(status=503, json=away))
+        expect(status).to_have_text(
+            "La file d'attente est injoignable pour un moment. "
+            "Votre place est gardée tant que cette page reste ouverte."
+        )
+        expect(page.locator("#playnow-leave")).to_be_visible()  # still waiting: the place is kept
+        page.unroute("**/api/playnow/where")
+        expect(status).to_contain_text(waiting)  # back: the wait goes on where it was
+        page.click("#playnow-leave")
+        # A press while it is away is refused in words, with a retry in a few seconds.
+        page.route("**/api/playnow/join", lambda route: route.fulfill(status=503, json=away))
+        page.click("#play-now")
+        expect(page.locator("#playnow-error")).to_have_text(
+            "La file d'attente est injoignable pour un moment\u00a0: réessayez dans quelques secondes."
+        )
+        assert errors == []
+    finally:
+        page.context.close()

@@ -14,7 +14,11 @@ from ratscrew.i18n import LANGUAGES, catalog
 
 STATIC = Path(str(resources.files("ratscrew.web").joinpath("static", "js")))
 SCRIPTS = ("pages/setup/playnow.js", "pages/room.js", "pages/room/messages.js", "pages/room/lobby.js")
-SOURCE = (Path(str(resources.files("ratscrew.web"))) / "playnow.py").read_text(encoding="utf-8")
+# The routes, and the shared queue behind them under `ratscrew serve` (its refusals carry their own code).
+SOURCE = "\n".join(
+    (Path(str(resources.files(package))) / name).read_text(encoding="utf-8")
+    for package, name in (("ratscrew.web", "playnow.py"), ("ratscrew.hosting", "matchpool.py"))
+)
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 

@@ -216,7 +216,13 @@ export function playNowPanel(ctx) {
       if (error instanceof RequestError && error.status === 404) {
         keepToken(null);
         idle(t("playnow.error.nowhere"));
-      } else schedule(); // the network or the server hiccuped: ask again (the heartbeat's 10 s allow a few)
+        return;
+      }
+      // The site's shared queue is away (its workers' Redis): said, the place kept; asked again until it is back.
+      if (error instanceof RequestError && error.code === "queue_away" && status.textContent !== t("playnow.away")) {
+        status.textContent = t("playnow.away");
+      }
+      schedule(); // the network or the server hiccuped: ask again (the heartbeat's 10 s allow a few)
     }
   }
 
@@ -225,6 +231,7 @@ export function playNowPanel(ctx) {
     const code = error instanceof RequestError ? error.code : null;
     if (code === "sign_in") fail(t("playnow.error.sign_in"));
     else if (code === "too_early") fail(t("playnow.error.too_early"));
+    else if (code === "queue_away") fail(t("playnow.error.queue_away"));
     else if (error instanceof RequestError && error.status === 429) fail(t("playnow.error.too_many"));
     else fail(errorText(error));
   }

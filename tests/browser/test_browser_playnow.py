@@ -160,6 +160,8 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
             items = page.locator("#rating-changes li")
             expect(items).to_have_count(2)
             assert all(line.match(text) for text in items.all_inner_texts()), items.all_inner_texts()
+            # Why a first game moves a rating so far is said under the lines.
+            expect(page.locator("#rating-provisional-hint")).to_contain_text("each game moves it a lot")
             expect(page.locator("#rematch")).to_have_count(0)  # a Play-now table plays one game
             expect(page.locator("#play-now-again")).to_be_visible()
         assert (

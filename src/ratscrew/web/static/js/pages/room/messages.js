@@ -103,6 +103,9 @@ export function showRatings({ model, parts }) {
 export function ratingLines(rated, room) {
   const heading = h("h3", {}, t("playnow.rating.title"));
   if (!rated) return [heading, h("p", { class: "hint" }, t("playnow.rating.waiting"))];
+  // A provisional rating moves by tens or a hundred points a game: said beside it, so it reads as expected, not as a fault.
+  const why = rated.some((change) => change.provisional)
+    ? h("p", { class: "hint", id: "rating-provisional-hint" }, t("playnow.rating.provisional_hint")) : null;
   return [heading, h("ul", { class: "rating-lines" }, ...rated.map((change) => {
     const diff = change.after - change.before;
     const shown = diff > 0 ? `+${diff}` : diff < 0 ? `−${-diff}` : "±0";
@@ -110,7 +113,7 @@ export function ratingLines(rated, room) {
     const key = change.provisional ? "playnow.rating.line_provisional" : "playnow.rating.line";
     return h("li", { class: diff >= 0 ? "up" : "down", dataset: { seat: change.seat } },
       t(key, { name, before: change.before, after: change.after, change: shown }));
-  }))];
+  })), ...(why ? [why] : [])];
 }
 
 /**

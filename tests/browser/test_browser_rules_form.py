@@ -189,3 +189,28 @@ def test_the_rules_other_programs_play_are_offered_where_they_count(page: Page) 
     expect(page.locator(".sk-preview")).to_contain_text(
         "play goes on from the player after whoever turned the last card"
     )
+
+
+# For each box of the house rules' on/off settings shown: how far its middle is below the middle of its label's
+# first line, in pixels, with the setting's key.
+BOXES_BESIDE_LABELS = """() => [...document.querySelectorAll('.option-bool')]
+  .filter((row) => row.getClientRects().length).map((row) => {
+    const box = row.querySelector('input').getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(row.querySelector('label'));
+    const line = range.getClientRects()[0];
+    return [row.querySelector('input').id, Math.round((box.top + box.height / 2) - (line.top + line.height / 2))];
+  })"""
+
+
+def test_each_on_off_setting_has_its_box_beside_its_label(browser: Browser, live_server: Server) -> None:
+    for width, height in ((390, 844), (1280, 800)):
+        page, errors = open_page(browser, live_server.url, lang="fr", width=width, height=height)
+        try:
+            page.click("details.house-rules summary")
+            offsets = page.evaluate(BOXES_BESIDE_LABELS)
+            assert len(offsets) >= 10, offsets  # the slaps' patterns and the other switches
+            assert [(key, off) for key, off in offsets if abs(off) > 3] == [], (width, offsets)
+        finally:
+            page.context.close()
+        assert not errors, errors

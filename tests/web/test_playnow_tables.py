@@ -261,6 +261,41 @@ def test_a_game_whose_end_was_kept_but_not_its_ratings_is_rated_when_the_room_is
     assert [len(store.history(p, SizeClass.TWO)) for p in (1, 2)] == [1, 1]
 
 
+def test_a_rated_game_whose_end_was_kept_but_not_its_ratings_is_rated_at_start_up_with_no_page_asking(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "store.sqlite3"
+
+    async def killed_before_settling() -> None:
+        async with server(path, ManualClock(), settle=False) as site:
+            site.matchmaker.join(ANN, RATED)
+            site.matchmaker.join(BOB, RATED)
+            await site.tables.tick()
+            runner = site.rooms.rooms[site.ticket(ANN.who).room]
+            site.pages[0] = site.come(runner, site.ticket(ANN.who).token)
+            site.pages[1] = site.come(runner, site.ticket(BOB.who).token)
+            await site.advance(300)
+            await both_play(site, runner)
+
+    in_a_loop(killed_before_settling)
+    assert RatingStore(path).standings(1) == {}
+
+    async def started_again() -> None:
+        async with server(path, ManualClock()) as site:  # nobody comes back to the room
+            await site.advance(300)
+            await until(lambda: not site.tables._settling, "settled at start-up")
+
+    in_a_loop(started_again)
+    store = RatingStore(path)
+    assert [len(store.history(p, SizeClass.TWO)) for p in (1, 2)] == [1, 1]
+
+    async def and_again() -> None:  # rated now, and kept so: a later start-up loads nothing
+        async with server(path, ManualClock()) as site:
+            assert site.rooms.rooms == {}
+
+    in_a_loop(and_again)
+
+
 async def both_play(site: Server, runner: RoomRunner) -> None:
     while runner.core.phase is not Phase.OVER:
         game = runner.core.game

@@ -282,10 +282,27 @@ class SqliteJournal:
                 if (doc := json.loads(text)).get("phase") == Phase.PLAYING.value
             ]
 
+    def unrated_ends(self) -> list[str]:
+        """The rooms whose rated Play-now game ended with no rating changes kept: the server stopped between the
+        game's end and its rating. Loaded at start-up, each is rated then (``web/matched.py``)."""
+        with self._connect() as db:
+            rows = db.execute("SELECT code, doc FROM rooms WHERE closed = 0").fetchall()
+        return [code for code, text in rows if _unrated_end(json.loads(text))]
+
     def load_room(self, code: str) -> SavedRoom | None:
         with self._connect() as db:
             row = db.execute("SELECT doc, seq FROM rooms WHERE code = ? AND closed = 0", (code,)).fetchone()
             return None if row is None else _saved(db, code, json.loads(row[0]), row[1])
+
+
+def _unrated_end(doc: dict[str, Any]) -> bool:
+    match = doc.get("match")
+    return (
+        doc.get("phase") == Phase.OVER.value
+        and isinstance(match, dict)
+        and bool(match.get("rated"))
+        and doc.get("rated") is None
+    )
 
 
 def _saved(db: sqlite3.Connection, code: str, doc: dict[str, Any], seq: int) -> SavedRoom:

@@ -512,7 +512,9 @@ class Rooms:
         return self._run(core)
 
     def restore_all(self) -> int:
-        """At start-up: every room that was playing when the server stopped is running again."""
+        """At start-up: every room that was playing when the server stopped is running again, and every Play-now
+        room whose rated game had ended but was not yet rated is loaded, so that ``game_over`` rates it now
+        rather than whenever a page next opens it (perhaps never)."""
         if self.journal is None:
             return 0
         self.journal.expire()
@@ -521,6 +523,11 @@ class Rooms:
             code = saved.room.code
             if code not in self.rooms and self.owns(code):
                 self._restore(saved)
+                count += 1
+        for code in self.journal.unrated_ends():
+            ended = self.journal.load_room(code) if code not in self.rooms and self.owns(code) else None
+            if ended is not None:
+                self._restore(ended)
                 count += 1
         return count
 

@@ -308,6 +308,20 @@ def test_a_missing_folder_is_named_before_the_run(option: str, tmp_path: Path) -
         assert not (tmp_path / "absent").exists()
 
 
+def test_two_options_naming_one_file_are_refused_before_the_run(tmp_path: Path) -> None:
+    # Both were written, one over the other, and the cells' rows were lost without a word. (--plot cannot clash:
+    # neither a .csv nor a .parquet file is a plot matplotlib writes.)
+    out, again = tmp_path / "results.csv", tmp_path / "sub" / ".." / "results.csv"
+    (tmp_path / "sub").mkdir()
+    for force in ([], ["--force"]):
+        refused = run_without_playing(*SMALL, "--csv", str(out), "--games-out", str(again), *force)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert refused.stderr.strip() == (
+            f"ratscrew: error: --games-out {str(again)!r} and --csv {str(out)!r} are one file: give each its own"
+        )
+    assert not out.exists()
+
+
 def test_a_grid_over_bots_does_not_name_the_first_cells_computer_for_every_cell() -> None:
     # The column said "seat 1 (easy) wins" above the rows where seat 1 was hard.
     over_bots = run("--games", "4", "--workers", "1", "--vary", "bots=easy+easy,hard+easy")

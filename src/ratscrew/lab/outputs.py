@@ -3,7 +3,8 @@ before the run starts: a run may take hours, and what stops it from writing its 
 it is played, not after.
 
 A file that is already there is refused unless ``--force`` is given (then it is replaced), as ``--report``
-refuses a folder holding a report; a file whose folder does not exist is refused with that folder's name.
+refuses a folder holding a report; a file whose folder does not exist is refused with that folder's name; and
+two options may not name one file.
 """
 
 from __future__ import annotations
@@ -27,7 +28,15 @@ def check_output_file(option: str, path: Path, *, force: bool = False) -> None:
 
 
 def check_output_files(files: Mapping[str, str | None], *, force: bool = False) -> None:
-    """Every file given (option to path, None for an option not given), as ``check_output_file`` does."""
+    """Every file given (option to path, None for an option not given), as ``check_output_file`` does, and no
+    two of them the same file (the one written last would replace the other, ``--force`` or not)."""
+    seen: dict[Path, tuple[str, str]] = {}
+    for option, given in files.items():
+        if not given:
+            continue
+        same = seen.setdefault(Path(given).resolve(), (option, given))
+        if same[0] != option:
+            raise MalformedInput(f"{same[0]} {same[1]!r} and {option} {given!r} are one file: give each its own")
     for option, given in files.items():
         if given:
             check_output_file(option, Path(given), force=force)

@@ -253,11 +253,12 @@ OUTPUTS: dict[str, tuple[str, Callable[[bytes], bool]]] = {
 SMALL = ("--games", "4", "--players", "2", "--workers", "1")
 
 
-def run_without_playing(*args: str) -> subprocess.CompletedProcess[str]:
+def run_without_playing(*args: str, missing: str = "") -> subprocess.CompletedProcess[str]:
     """`ratscrew simulate` with its run replaced by one that stops the process, so a refusal shows whether it
-    came before any game was played."""
+    came before any game was played (and without the package ``missing`` names, as if not installed)."""
     script = (
         "import sys\n"
+        f"if {missing!r}: sys.modules[{missing!r}] = None\n"
         "from ratscrew.cli import main, simulate\n"
         "def started(*args, **kwargs):\n"
         "    print('the run started', file=sys.stderr)\n"
@@ -320,6 +321,21 @@ def test_two_options_naming_one_file_are_refused_before_the_run(tmp_path: Path) 
             f"ratscrew: error: --games-out {str(again)!r} and --csv {str(out)!r} are one file: give each its own"
         )
     assert not out.exists()
+
+
+def test_a_plot_matplotlib_cannot_write_is_refused_before_the_run(tmp_path: Path) -> None:
+    # The run was played, then matplotlib's ValueError ended it in a traceback.
+    refused = run_without_playing(*SMALL, "--plot", str(tmp_path / "length.txt"))
+    assert refused.returncode == 2 and refused.stdout == ""
+    [line] = refused.stderr.splitlines()
+    assert line.startswith(f"ratscrew: error: --plot {str(tmp_path / 'length.txt')!r}: matplotlib cannot write .txt")
+    assert ".png" in line and ".svg" in line
+    without = run_without_playing(*SMALL, "--plot", str(tmp_path / "length.png"), missing="matplotlib")
+    assert without.returncode == 2 and without.stdout == ""
+    assert without.stderr == "ratscrew: error: --plot needs matplotlib: pip install 'ratscrew[plot]'\n"
+    done = run(*SMALL, "--plot", str(tmp_path / "length.svg"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "length.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
 
 
 def test_a_grid_over_bots_does_not_name_the_first_cells_computer_for_every_cell() -> None:

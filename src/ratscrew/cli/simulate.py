@@ -101,8 +101,8 @@ _UNLIMITED = 10_000  # columns: wide enough to measure any table at its natural 
     type=click.Path(dir_okay=False),
     default=None,
     help=(
-        "Save a histogram of game length to this PNG (needs matplotlib: pip install 'ratscrew[plot]'); "
-        "a file that exists is refused before the run, unless --force."
+        "Save a histogram of game length to this PNG, or .svg, .pdf... as the extension says (needs matplotlib: "
+        "pip install 'ratscrew[plot]'); a file that exists is refused before the run, unless --force."
     ),
 )
 @click.option(
@@ -203,7 +203,7 @@ def _simulate(
     if plot_path and vary:
         raise MalformedInput("--plot draws one run: for the plots of a --vary grid, give --report DIR")
     if plot_path:
-        _check_plotting()
+        _check_plotting(Path(plot_path))
     files = {"--games-out": games_out, "--csv": csv_path, "--plot": plot_path}
     if force and report_dir is None and not any(files.values()):
         raise MalformedInput(
@@ -417,11 +417,17 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
     _print_table(table)
 
 
-def _check_plotting() -> None:
+def _check_plotting(path: Path) -> None:
+    """Before the run: matplotlib is there and writes the format the file's extension names (none: PNG)."""
     try:
-        import matplotlib  # noqa: F401
+        from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
         raise MalformedInput("--plot needs matplotlib: pip install 'ratscrew[plot]'") from None
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = path.suffix.lower().removeprefix(".")
+    if suffix and suffix not in formats:
+        known = ", ".join(f".{name}" for name in sorted(formats))
+        raise MalformedInput(f"--plot {str(path)!r}: matplotlib cannot write .{suffix} files: give one of {known}")
 
 
 def _plot(summary: Summary, path: Path, preset: str) -> None:

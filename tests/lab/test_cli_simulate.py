@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -242,20 +243,99 @@ def test_the_table_names_the_replicates_seeds(grid: list[str]) -> None:
     assert ", ".join(map(str, seeds)) in line
 
 
-def test_games_out_replaces_a_file_only_with_force(tmp_path: Path) -> None:
-    # It overwrote an existing file without a word; --report's rule applies: refused, unless --force.
-    out = tmp_path / "games.csv"
-    args = ("--games", "4", "--players", "2", "--workers", "1", "--games-out", str(out))
-    assert run(*args, "--seed", "1").returncode == 0
-    first = out.read_text(encoding="utf-8")
-    refused = run(*args, "--seed", "2")
+# The three files simulate writes once its run is over, each with a name its checks accept and a test of what
+# it holds once written.
+OUTPUTS: dict[str, tuple[str, Callable[[bytes], bool]]] = {
+    "--csv": ("cells.csv", lambda data: data.startswith(b"games,players,")),
+    "--plot": ("length.png", lambda data: data.startswith(b"\x89PNG\r\n\x1a\n")),
+    "--games-out": ("games.csv", lambda data: data.startswith(b"cell,") and data.count(b"\n") == 5),
+}
+SMALL = ("--games", "4", "--players", "2", "--workers", "1")
+
+
+def run_without_playing(*args: str, missing: str = "") -> subprocess.CompletedProcess[str]:
+    """`ratscrew simulate` with its run replaced by one that stops the process, so a refusal shows whether it
+    came before any game was played (and without the package ``missing`` names, as if not installed)."""
+    script = (
+        "import sys\n"
+        f"if {missing!r}: sys.modules[{missing!r}] = None\n"
+        "from ratscrew.cli import main, simulate\n"
+        "def started(*args, **kwargs):\n"
+        "    print('the run started', file=sys.stderr)\n"
+        "    sys.exit(99)\n"
+        "simulate.run_design = started\n"
+        "main(['simulate', *sys.argv[1:]])\n"
+    )
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("option", list(OUTPUTS))
+def test_an_existing_file_is_refused_before_the_run_and_left_as_it_was(option: str, tmp_path: Path) -> None:
+    # --csv and --plot overwrote an existing file without a word, once the run was over.
+    out = tmp_path / OUTPUTS[option][0]
+    earlier = b"an earlier run's results\n\x00\xff"
+    out.write_bytes(earlier)
+    refused = run_without_playing(*SMALL, option, str(out))
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr.strip() == (
-        f"ratscrew: error: --games-out {str(out)!r} already exists: give a new file, or --force to replace it"
+        f"ratscrew: error: {option} {str(out)!r} already exists: give a new file, or --force to replace it"
     )
-    assert out.read_text(encoding="utf-8") == first
-    assert run(*args, "--seed", "2", "--force").returncode == 0
-    assert out.read_text(encoding="utf-8") != first and len(out.read_text(encoding="utf-8").splitlines()) == 5
+    assert out.read_bytes() == earlier
+
+
+@pytest.mark.parametrize("option", list(OUTPUTS))
+def test_force_replaces_an_existing_file(option: str, tmp_path: Path) -> None:
+    name, written = OUTPUTS[option]
+    out = tmp_path / name
+    out.write_bytes(b"an earlier run's results\n")
+    done = run(*SMALL, option, str(out), "--force")
+    assert done.returncode == 0, done.stderr
+    assert written(out.read_bytes())
+
+
+@pytest.mark.parametrize("option", list(OUTPUTS))
+def test_a_missing_folder_is_named_before_the_run(option: str, tmp_path: Path) -> None:
+    # It was found once the run was over, and the run was lost.
+    name = OUTPUTS[option][0]
+    for parent, what in ((tmp_path / "absent", "does not exist"), (tmp_path / "a-file", "is a file")):
+        (tmp_path / "a-file").write_text("", encoding="utf-8")
+        out = parent / name
+        refused = run_without_playing(*SMALL, option, str(out))
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert refused.stderr.strip() == (
+            f"ratscrew: error: {option} {str(out)!r}: the folder {str(parent)!r} {what}: "
+            "give a file in a folder that exists"
+        )
+        assert not (tmp_path / "absent").exists()
+
+
+def test_two_options_naming_one_file_are_refused_before_the_run(tmp_path: Path) -> None:
+    # Both were written, one over the other, and the cells' rows were lost without a word. (--plot cannot clash:
+    # neither a .csv nor a .parquet file is a plot matplotlib writes.)
+    out, again = tmp_path / "results.csv", tmp_path / "sub" / ".." / "results.csv"
+    (tmp_path / "sub").mkdir()
+    for force in ([], ["--force"]):
+        refused = run_without_playing(*SMALL, "--csv", str(out), "--games-out", str(again), *force)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert refused.stderr.strip() == (
+            f"ratscrew: error: --games-out {str(again)!r} and --csv {str(out)!r} are one file: give each its own"
+        )
+    assert not out.exists()
+
+
+def test_a_plot_matplotlib_cannot_write_is_refused_before_the_run(tmp_path: Path) -> None:
+    # The run was played, then matplotlib's ValueError ended it in a traceback.
+    refused = run_without_playing(*SMALL, "--plot", str(tmp_path / "length.txt"))
+    assert refused.returncode == 2 and refused.stdout == ""
+    [line] = refused.stderr.splitlines()
+    assert line.startswith(f"ratscrew: error: --plot {str(tmp_path / 'length.txt')!r}: matplotlib cannot write .txt")
+    assert ".png" in line and ".svg" in line
+    without = run_without_playing(*SMALL, "--plot", str(tmp_path / "length.png"), missing="matplotlib")
+    assert without.returncode == 2 and without.stdout == ""
+    assert without.stderr == "ratscrew: error: --plot needs matplotlib: pip install 'ratscrew[plot]'\n"
+    done = run(*SMALL, "--plot", str(tmp_path / "length.svg"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "length.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
 
 
 def test_a_grid_over_bots_does_not_name_the_first_cells_computer_for_every_cell() -> None:

@@ -24,6 +24,7 @@ from ratscrew.cli.lengths import print_lengths
 from ratscrew.errors import MalformedInput
 from ratscrew.lab.inputs import COMMAND_LINE, check_count, check_seed, worded_for
 from ratscrew.lab.lineup import parse_lineup
+from ratscrew.lab.outputs import check_output_files
 from ratscrew.lab.report import check_report_folder, simulate_report, write_report
 from ratscrew.lab.results import game_table
 from ratscrew.lab.simulate import Summary, check_levels
@@ -89,21 +90,27 @@ _UNLIMITED = 10_000  # columns: wide enough to measure any table at its natural 
     "games_out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Also write one row per game to this file: Parquet (.parquet, needs pyarrow) or CSV (.csv).",
+    help=(
+        "Also write one row per game to this file: Parquet (.parquet, needs pyarrow) or CSV (.csv); "
+        "a file that exists is refused before the run, unless --force."
+    ),
 )
 @click.option(
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Save a histogram of game length to this PNG (needs matplotlib: pip install 'ratscrew[plot]').",
+    help=(
+        "Save a histogram of game length to this PNG, or .svg, .pdf... as the extension says (needs matplotlib: "
+        "pip install 'ratscrew[plot]'); a file that exists is refused before the run, unless --force."
+    ),
 )
 @click.option(
     "--csv",
     "csv_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Also write one row per cell to this CSV file.",
+    help="Also write one row per cell to this CSV file; a file that exists is refused before the run, unless --force.",
 )
 @click.option(
     "--histogram",
@@ -123,7 +130,10 @@ _UNLIMITED = 10_000  # columns: wide enough to measure any table at its natural 
 @click.option(
     "--force",
     is_flag=True,
-    help="Replace what is there: the report already in --report DIR (old plots removed), the file --games-out names.",
+    help=(
+        "Replace what is there: the report already in --report DIR (old plots removed), the file --games-out, "
+        "--csv or --plot names."
+    ),
 )
 @json_option
 @click.pass_context
@@ -193,15 +203,16 @@ def _simulate(
     if plot_path and vary:
         raise MalformedInput("--plot draws one run: for the plots of a --vary grid, give --report DIR")
     if plot_path:
-        _check_plotting()
-    if force and report_dir is None and games_out is None:
+        _check_plotting(Path(plot_path))
+    files = {"--games-out": games_out, "--csv": csv_path, "--plot": plot_path}
+    if force and report_dir is None and not any(files.values()):
         raise MalformedInput(
-            "--force only goes with --report DIR or --games-out FILE: it replaces the report in DIR, or FILE"
+            "--force only goes with --report DIR or a file to write (--games-out, --csv or --plot FILE): "
+            "it replaces the report in DIR, or FILE"
         )
     if games_out is not None:
         check_table_path(Path(games_out), "--games-out")
-        if Path(games_out).exists() and not force:
-            raise MalformedInput(f"--games-out {games_out!r} already exists: give a new file, or --force to replace it")
+    check_output_files(files, force=force)
     if report_dir is not None:
         check_report_folder(Path(report_dir), force=force)
 
@@ -406,11 +417,17 @@ def _print_summary(doc: dict[str, object], preset: str) -> None:
     _print_table(table)
 
 
-def _check_plotting() -> None:
+def _check_plotting(path: Path) -> None:
+    """Before the run: matplotlib is there and writes the format the file's extension names (none: PNG)."""
     try:
-        import matplotlib  # noqa: F401
+        from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
         raise MalformedInput("--plot needs matplotlib: pip install 'ratscrew[plot]'") from None
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = path.suffix.lower().removeprefix(".")
+    if suffix and suffix not in formats:
+        known = ", ".join(f".{name}" for name in sorted(formats))
+        raise MalformedInput(f"--plot {str(path)!r}: matplotlib cannot write .{suffix} files: give one of {known}")
 
 
 def _plot(summary: Summary, path: Path, preset: str) -> None:

@@ -161,7 +161,9 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
             expect(items).to_have_count(2)
             assert all(line.match(text) for text in items.all_inner_texts()), items.all_inner_texts()
             # Why a first game moves a rating so far is said under the lines.
-            expect(page.locator("#rating-provisional-hint")).to_contain_text("each game moves it a lot")
+            hint = page.locator("#rating-provisional-hint")
+            expect(hint).to_contain_text("starts at 1100")  # the win's +138 against the loss's −73, too
+            expect(hint).to_contain_text("a win lifts it more than a loss lowers it")
             expect(page.locator("#rematch")).to_have_count(0)  # a Play-now table plays one game
             expect(page.locator("#play-now-again")).to_be_visible()
         assert (

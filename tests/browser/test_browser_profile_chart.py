@@ -92,6 +92,9 @@ def test_the_numbers_fit_a_phone_with_their_marker_and_headings_over_their_figur
         assert games[0] <= games[1] and games[2] <= 390, f"{lang}: the games table {games}"
         expect(numbers.locator("thead th").last).to_have_text(text(lang, "profile.chart.rating"))
         expect(numbers.locator("tbody td").last).to_have_text(str(one_game[1]))
+        # The day in words ("Dec 2", "2 déc.", "2. Dez."): 12/2 reads as two different days round the world.
+        day = numbers.locator("tbody td:nth-child(2)").inner_text()
+        assert "/" not in day and any(c.isalpha() for c in day), (lang, day)
         # Change and rating: each heading stands right, as its figures do.
         align = "el => getComputedStyle(el).textAlign"
         for column in (4, 5):

@@ -11,7 +11,18 @@ const WIDTH = 1000; // the drawing's own units: it is stretched to the width it 
 const HEIGHT = 300;
 const ROWS = 20; // games the table shows, the latest first
 /** @type {Intl.DateTimeFormatOptions} */
-const DATE = { day: "numeric", month: "numeric", year: "2-digit" }; // 2/12/26: short enough for a phone
+const DATE = { day: "numeric", month: "short" }; // "Dec 2": short enough for a phone, and read one way only (2/12 was not)
+/** @type {Intl.DateTimeFormatOptions} */
+const DATE_YEAR = { ...DATE, year: "numeric" }; // a game of another year says which
+
+/**
+ * A game's day, in the page's language.
+ * @param {number} seconds since 1970
+ */
+function day(seconds) {
+  const when = new Date(seconds * 1000);
+  return when.toLocaleDateString(lang(), when.getFullYear() === new Date().getFullYear() ? DATE : DATE_YEAR);
+}
 
 /**
  * An SVG element with its attributes.
@@ -106,7 +117,7 @@ function ratingTable(history) {
       h("thead", {}, h("tr", {}, headings.map(([key, cls]) => h("th", { scope: "col", class: cls }, t(key))))),
       h("tbody", {}, shown.map((point, i) => h("tr", {},
         h("th", { scope: "row" }, String(first + shown.length - i)),
-        h("td", {}, new Date(point.when * 1000).toLocaleDateString(lang(), DATE)),
+        h("td", {}, day(point.when)),
         h("td", {}, t("profile.chart.place_of", { place: point.place, players: point.players })),
         h("td", { class: "number" }, signed(point.change)),
         h("td", { class: "number" }, String(point.shown)))))));

@@ -88,6 +88,11 @@ def test_a_finished_game_is_found_in_the_history_and_replayed_to_its_last_card(
     game_id = play_short_game(page)
     headline = page.inner_text(".overlay-card h2")  # stopped at its card limit: who was ahead, or who were level
     assert "card limit" in headline and ("was ahead with" in headline or "level on" in headline), headline
+    # Opened again once over (a reload, another language chosen), the page shows no clock rather than an empty one.
+    page.reload()
+    page.wait_for_selector(".overlay")
+    clock = page.locator(".game-head .clock")
+    assert clock.inner_text().strip() or not clock.is_visible(), "an empty clock at the top of a finished game"
     # On a phone every column of the results is whole: no heading cut, no column out of its box.
     size = page.viewport_size
     for width, height in ((390, 844), (360, 640)):

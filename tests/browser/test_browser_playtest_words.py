@@ -6,6 +6,7 @@ goes to test-artifacts/playtest/ for a person to see.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from playwright.sync_api import Browser, Page
 
 from harness.browser import open_page
 from harness.server import Server
-from ratscrew.i18n import LANGUAGES
+from ratscrew.i18n import LANGUAGES, catalog
 from ratscrew.learn.words import Texts, option_label
 from ratscrew.rules import OPTIONS_BY_KEY
 
@@ -67,6 +68,41 @@ def test_learn_names_settings_in_words_never_by_their_rules_keys(
             shot(page, f"learn-words-{hash_.strip('#/').replace('/', '-')}-{lang}")
         named = tr("learn.ui.setting_named", name=option_label(tr, "players.slap_in"))
         assert named in text
+    finally:
+        page.context.close()
+    assert errors == []
+
+
+def choose_file(page: Page, name: str, doc: object) -> str:
+    """Choose a file on the history page as a player does; what the page then says is wrong with it."""
+    page.evaluate("() => { location.hash = '#/history'; }")
+    page.wait_for_selector("#record-file")
+    page.set_input_files(
+        "#record-file", files=[{"name": name, "mimeType": "application/json", "buffer": json.dumps(doc).encode()}]
+    )
+    said = page.locator("#file-error:not([hidden]), #replay-status.error-box")
+    said.wait_for()
+    return said.inner_text()
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [(lang, 390, 844) for lang in LANGUAGES] + [("fr", 1280, 800)])
+def test_a_file_that_is_not_a_valid_record_is_explained_in_the_players_language(
+    browser: Browser, live_server: Server, lang: str, width: int, height: int
+) -> None:
+    """JSON of another format is told as no game record, with the format a record has; a record the server's
+    check refuses keeps the check's detail inside a sentence in the player's language saying what was expected."""
+    page, errors = open_page(browser, live_server.url, lang=lang, width=width, height=height)
+    words = catalog(lang)
+    try:
+        said = choose_file(page, "other.json", {"format": "something-else/1"})
+        assert said == words["replay.not_record"].replace("{format}", "ratscrew-record/1")
+        shot(page, f"record-not-a-record-{lang}-{width}")
+        damaged = {"format": "ratscrew-record/1", "players": ["Ann", "Ben"], "seed": 7, "actions": ["jump"]}
+        said = choose_file(page, "damaged.json", damaged)
+        before, after = words["replay.bad_record"].split("{error}")
+        assert said.startswith(before) and said.endswith(after), said
+        assert '"jump"' in said  # the check's own detail, kept
+        shot(page, f"record-damaged-{lang}-{width}")
     finally:
         page.context.close()
     assert errors == []

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from harness.browser import open_page
 from harness.server import Server
@@ -23,9 +23,9 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "playtest"
 A_KEY = re.compile(r"(?<![\w.])(" + "|".join(re.escape(k) for k in OPTIONS_BY_KEY) + r")(?![\w])")
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, *, full_page: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled", full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled", full_page=full_page)
 
 
 def learn_page(page: Page, hash_: str, ready: str) -> str:
@@ -103,6 +103,56 @@ def test_a_file_that_is_not_a_valid_record_is_explained_in_the_players_language(
         assert said.startswith(before) and said.endswith(after), said
         assert '"jump"' in said  # the check's own detail, kept
         shot(page, f"record-damaged-{lang}-{width}")
+    finally:
+        page.context.close()
+    assert errors == []
+
+
+def check_name_limit(page: Page, field: str, lang: str) -> None:
+    """Type a name to the limit and past it, then paste one too long: the field keeps its 24 characters and the
+    line tied to it says the limit, in a live region, each time something could not be added."""
+    words = catalog(lang)
+    full, cut = (words[f"app.name_{k}"].replace("{n}", "24") for k in ("full", "cut"))
+    box, note = page.locator(field), page.locator(f"{field}-limit")
+    assert note.get_attribute("aria-live") == "polite"
+    assert f"{field[1:]}-limit" in (box.get_attribute("aria-describedby") or "").split()
+    box.fill("")
+    box.click()
+    page.keyboard.type("A" * 23)
+    expect(note).to_have_text("")
+    page.keyboard.type("B")
+    expect(note).to_have_text(full)
+    page.keyboard.type("C")  # refused: the field is full
+    expect(note).to_have_text(cut)
+    assert box.input_value() == "A" * 23 + "B"
+    page.keyboard.press("Backspace")
+    expect(note).to_have_text("")
+    box.fill("")
+    page.keyboard.insert_text("Z" * 30)  # as a paste or a dictation arrives
+    expect(note).to_have_text(cut)
+    assert box.input_value() == "Z" * 24
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [(lang, 390, 844) for lang in LANGUAGES] + [("de", 1280, 800)])
+def test_a_name_field_says_its_limit_when_reached_and_when_text_is_cut(
+    browser: Browser, live_server: Server, lang: str, width: int, height: int
+) -> None:
+    """The setup page's player names, Play now's guest name, the online name and a room's name field."""
+    page, errors = open_page(browser, live_server.url, lang=lang, width=width, height=height)
+    try:
+        for field in ("#seat-name-0", "#online-name", "#playnow-name"):
+            check_name_limit(page, field, lang)
+            page.locator(field).evaluate("el => el.scrollIntoView({ block: 'center' })")
+            shot(page, f"name-limit-{field[1:]}-{lang}-{width}", full_page=False)
+        status, body = live_server.post("/api/rooms", {"seats": 2, "name": "Ann", "public": False})
+        assert status == 200, body
+        code, token = body["code"], body["token"]
+        page.evaluate("([code, token]) => localStorage.setItem(`ratscrew.seat.${code}`, token)", [code, token])
+        page.evaluate("code => { location.hash = `#/room/${code}`; }", code)
+        page.wait_for_selector("#room-seat-0.mine")
+        check_name_limit(page, "#room-name", lang)
+        page.locator("#room-name").evaluate("el => el.scrollIntoView({ block: 'center' })")
+        shot(page, f"name-limit-room-name-{lang}-{width}", full_page=False)
     finally:
         page.context.close()
     assert errors == []

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from harness.browser import open_page
 from harness.server import Server
@@ -77,9 +77,8 @@ def choose_file(page: Page, name: str, doc: object) -> str:
     """Choose a file on the history page as a player does; what the page then says is wrong with it."""
     page.evaluate("() => { location.hash = '#/history'; }")
     page.wait_for_selector("#record-file")
-    page.set_input_files(
-        "#record-file", files=[{"name": name, "mimeType": "application/json", "buffer": json.dumps(doc).encode()}]
-    )
+    payload: FilePayload = {"name": name, "mimeType": "application/json", "buffer": json.dumps(doc).encode()}
+    page.set_input_files("#record-file", files=[payload])
     said = page.locator("#file-error:not([hidden]), #replay-status.error-box")
     said.wait_for()
     return said.inner_text()

@@ -202,8 +202,8 @@ def test_a_file_that_is_not_a_record_is_explained(page: Page) -> None:
     page.wait_for_selector("#file-error:not([hidden])")
     assert "not JSON" in page.locator("#file-error").inner_text()
     drop_file(page, "other.json", json.dumps({"format": "something-else/1"}))
-    page.wait_for_selector("#replay-status.error-box")
-    assert 'format must be "ratscrew-record/1"' in page.locator("#replay-status").inner_text()
+    expect(page.locator("#file-error")).to_contain_text("not a game record")
+    assert "“ratscrew-record/1”" in page.locator("#file-error").inner_text()
 
 
 PHONES = [(lang, 390, 844) for lang in LANGUAGES] + [("de", 844, 390)]  # upright in each language, and sideways

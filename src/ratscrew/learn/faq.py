@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ratscrew.learn.rules_page import (
     collect_sentence,
     demand_rows,
@@ -10,8 +12,8 @@ from ratscrew.learn.rules_page import (
     tie_sentence,
     wrong_sentence,
 )
-from ratscrew.learn.words import Doc, Texts, keys_doc
-from ratscrew.rules import Rules
+from ratscrew.learn.words import Doc, Texts, keys_doc, option_label
+from ratscrew.rules import OPTIONS_BY_KEY, Rules
 
 FAQ: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("turn", ("players.slap_in",)),
@@ -58,6 +60,19 @@ VARIANTS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
 )
 
 
+# A rules key written in an answer ("challenge.J"), as a whole word: the longest first, so "slapping.penalty"
+# never takes the front of "slapping.penalty_cards".
+_A_KEY = re.compile(
+    r"(?<![\w.])(" + "|".join(re.escape(k) for k in sorted(OPTIONS_BY_KEY, key=len, reverse=True)) + r")(?![\w])"
+)
+
+
+def _in_words(tr: Texts, answer: str) -> str:
+    """The answer with every rules key it names replaced by the setting's name in the reader's language: keys
+    belong to the command line, and the name comes from the same definitions as the setup page's."""
+    return _A_KEY.sub(lambda m: tr("learn.ui.setting_named", name=option_label(tr, m.group(1))), answer)
+
+
 def _faq_now(tr: Texts, rules: Rules, topic: str) -> str:
     """The sentence that says what the chosen rules do about a question."""
     if topic == "together":
@@ -91,8 +106,8 @@ def faq(tr: Texts, rules: Rules) -> Doc:
         {
             "id": topic,
             "q": tr(f"learn.faq.{topic}.q"),
-            "a": [tr(f"learn.faq.{topic}.a")],
-            "now": _faq_now(tr, rules, topic),
+            "a": [_in_words(tr, tr(f"learn.faq.{topic}.a"))],
+            "now": _in_words(tr, _faq_now(tr, rules, topic)),
             "keys": keys_doc(tr, rules, keys),
         }
         for topic, keys in FAQ
@@ -101,7 +116,7 @@ def faq(tr: Texts, rules: Rules) -> Doc:
         {
             "id": name,
             "title": tr(f"learn.variant.{name}.title"),
-            "text": tr(f"learn.variant.{name}.text"),
+            "text": _in_words(tr, tr(f"learn.variant.{name}.text")),
             "preset": preset,
             "preset_label": tr(f"preset.{preset}.name") if preset else None,
             "keys": keys_doc(tr, rules, keys),

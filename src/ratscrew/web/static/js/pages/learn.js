@@ -98,9 +98,10 @@ export function keyChips(keys, { title = t("learn.ui.set_by") } = {}) {
   if (!keys || !keys.length) return null;
   return h("div", { class: "key-chips" },
     h("span", { class: "key-chips-title" }, title),
+    // Players read the setting's name, never its rules key: keys belong to the command line (the setup page's
+    // "names for the command line" disclosure lists them).
     h("ul", { role: "list" }, keys.map((k) => h("li", { class: `key-chip${k.changed ? " changed" : ""}`,
-      // The rules key itself, as the command line and the record spell it, for whoever wants it.
-      title: k.changed ? `${k.key} · ${t("learn.ui.changed_from", { value: String(k.default) })}` : k.key },
+      title: k.changed ? t("learn.ui.changed_from", { value: String(k.default) }) : null },
     h("span", {}, k.name), h("span", { class: "key-eq", "aria-hidden": "true" }, ":"), h("strong", {}, k.label)))));
 }
 
@@ -223,7 +224,7 @@ function houseView(house) {
           h("th", { scope: "col" }, t("learn.ui.value")),
           h("th", { scope: "col" }, t("learn.ui.standard")))),
         h("tbody", {}, g.options.map((o) => h("tr", { class: o.changed ? "changed" : "" },
-          h("th", { scope: "row" }, h("span", { class: "house-summary" }, o.summary), h("code", {}, o.key)),
+          h("th", { scope: "row" }, h("span", { class: "house-summary" }, o.summary)),
           h("td", { "data-label": t("learn.ui.value") }, h("span", { class: "value-badge" }, o.label)),
           h("td", { "data-label": t("learn.ui.standard") }, o.default_label))))))));
 }
@@ -261,8 +262,8 @@ function cheatsheetPage(doc) {
   const changed = cs.changed.length
     ? h("section", { class: "cs-block cs-changed", "aria-labelledby": "cs-changed" },
       h("h2", { id: "cs-changed" }, t("learn.ui.cs_changed")),
-      h("ul", { class: "cs-items" }, cs.changed.map((c) => h("li", {}, h("code", {}, c.key), " = ", h("strong", {}, c.label),
-        ": ", c.summary))))
+      h("ul", { class: "cs-items" }, cs.changed.map((c) => h("li", {},
+        h("strong", {}, t("learn.ui.cs_changed_item", { name: c.name, value: c.label })), " · ", c.summary))))
     : h("section", { class: "cs-block cs-changed" }, h("h2", {}, t("learn.ui.cs_changed")), h("p", {}, t("learn.ui.cs_none_changed")));
   return h("div", { class: "learn-cheatsheet" },
     h("div", { class: "cs-actions no-print" },

@@ -23,6 +23,8 @@ const PAGE = 1000; // steps per answer, the server's largest page
 const PILE_SHOWN = 7;
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 900; // between two steps while the replay plays at 1x
+// What a record file says it is (record.py's FORMAT): a file that says otherwise is no game record at all.
+const RECORD_FORMAT = "ratscrew-record/1";
 /** @type {{ name: string, doc: unknown } | null} */
 let pendingFile = null; // a record chosen on the history page, shown at #/replay/file
 
@@ -43,6 +45,11 @@ export async function offerFile(file, ctx, errorBox) {
     doc = JSON.parse(await file.text());
   } catch {
     errorBox.textContent = t("replay.unreadable");
+    errorBox.hidden = false;
+    return;
+  }
+  if (typeof doc !== "object" || doc === null || doc.format !== RECORD_FORMAT) {
+    errorBox.textContent = t("replay.not_record", { format: RECORD_FORMAT });
     errorBox.hidden = false;
     return;
   }
@@ -329,7 +336,10 @@ function createViewer(doc, title, { download = null } = {}) {
       await source.page(0);
     } catch (error) {
       status.className = "error-box";
-      status.textContent = t("replay.bad_file", { error: errorText(error) });
+      // A record the server's check refused: its detail is in English, so the sentence around it says what
+      // was expected in the player's words.
+      const refused = error instanceof RequestError && error.status === 400;
+      status.textContent = t(refused ? "replay.bad_record" : "replay.bad_file", { error: errorText(error) });
       return;
     }
     const { players, total } = loaded();

@@ -11,6 +11,7 @@ import { learnLink } from "../learn-link.js";
 import { fillChips, summaryDrawer } from "../summary.js";
 import { keepName, saveToken, savedName } from "../connection.js";
 import { playNowPanel } from "./setup/playnow.js";
+import { limitNote } from "../name-limit.js";
 /** @import { CreatedGame, CreatedRoom, Meta, OpenRoom, PageContext, RulesDoc } from "../types.js" */
 
 const SETTINGS_KEY = "ratscrew.setup";
@@ -283,7 +284,8 @@ function seatEditor(meta, settings, save, rules) {
       remove.addEventListener("click", () => { settings.seats.splice(index, 1); render(); save(); });
     }
     const mini = h("span", { class: `seat-avatar ${seat.kind}`, "aria-hidden": "true", html: seat.kind === "human" ? PERSON_ICON : COMPUTER_ICON });
-    return h("div", { class: "seat-row" }, mini, h("span", { class: "seat-number" }, `${index + 1}`), nameInput, kind, remove);
+    return h("div", { class: "seat-row" }, mini, h("span", { class: "seat-number" }, `${index + 1}`), nameInput, kind, remove,
+      limitNote(nameInput));
   }
 
   /**
@@ -447,7 +449,7 @@ function onlinePanel(ctx, currentRules, unfixed) {
   const element = h("section", { class: "online panel", id: "online", "aria-labelledby": "online-title" },
     h("h2", { id: "online-title" }, t("online.title")),
     h("p", { class: "hint" }, t("online.lead")),
-    h("div", { class: "field-row" }, h("label", { for: "online-name" }, t("room.your_name")), nameInput),
+    h("div", { class: "field-row" }, h("label", { for: "online-name" }, t("room.your_name")), nameInput, limitNote(nameInput)),
     h("div", { class: "online-grid" },
       createForm,
       h("div", { class: "online-join" },

@@ -4,6 +4,7 @@
 import { h, announce } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { keepName, savedName } from "../../connection.js";
+import { limitNote } from "../../name-limit.js";
 /** @import { ClientMessage, Meta, RatingChange, RoomConnection, RoomDoc, RulesDoc, Seat, Table } from "../../types.js" */
 /** @import { Reactions } from "./reactions.js" */
 
@@ -144,7 +145,7 @@ export function buildParts(code, model, send, tableElement) {
   const lobby = h("div", { class: "room-lobby", id: "room-lobby" },
     h("section", { class: "panel room-seats-panel", "aria-labelledby": "room-seats-title" },
       h("h2", { id: "room-seats-title" }, t("room.seats")),
-      h("div", { class: "field-row name-row" }, h("label", { for: "room-name" }, t("room.your_name")), nameInput),
+      h("div", { class: "field-row name-row" }, h("label", { for: "room-name" }, t("room.your_name")), nameInput, limitNote(nameInput)),
       seatList,
       standinsNote,
       h("div", { class: "field-row host-only" }, h("label", { for: "room-seat-count" }, t("room.seat_count")), seatCount)),

@@ -13,6 +13,7 @@ import { accountState, loadAccount } from "../../account.js";
 import { keepName, saveToken, savedName } from "../../connection.js";
 import { presetSelect } from "../../rules-form.js";
 import { takeAgain } from "./again.js";
+import { limitNote } from "../../name-limit.js";
 /** @import { PageContext, PlayNowAnswer } from "../../types.js" */
 
 const CHOICE_KEY = "ratscrew.playnow";
@@ -104,7 +105,8 @@ export function playNowPanel(ctx) {
   const nameInput = h("input", { type: "text", id: "playnow-name", maxlength: 24, value: savedName(), autocomplete: "nickname",
     placeholder: t("room.name_placeholder") });
   nameInput.addEventListener("input", () => keepName(nameInput.value.trim()));
-  const nameRow = h("div", { class: "field-row", hidden: true }, h("label", { for: "playnow-name" }, t("playnow.name")), nameInput);
+  const nameRow = h("div", { class: "field-row", hidden: true }, h("label", { for: "playnow-name" }, t("playnow.name")), nameInput,
+    limitNote(nameInput));
   const presetRow = h("div", { class: "field-row" }, h("label", { for: "playnow-preset" }, t("setup.preset")),
     presetSelect(meta, choice.preset, { id: "playnow-preset", onChange: (name) => { choice.preset = name; save(); } }));
   const goButton = h("button", { type: "button", id: "play-now", class: "big" }, t("playnow.go"));

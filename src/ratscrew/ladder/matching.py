@@ -120,7 +120,8 @@ def groups(pool: Pool, waiting: Sequence[Waiting], now: Millis) -> list[tuple[Wa
         if first.entrant.who not in places:
             continue
         gap = accepted_gap(now - first.since)
-        group = _table_for(pool, first, unseated.nearest(n, pool.size.most - 1, gap), gap, now)
+        nearest = unseated.nearest(n, pool.size.most - 1, gap)
+        group = _table_for(pool, first, nearest, gap, now) if nearest else ()  # alone, no table
         if group:
             made.append(group)
             for w in group:
@@ -191,18 +192,18 @@ class _Unseated:
         # more runs on a side only if float rounding makes different points as far) give their first few, and
         # those are ordered by place, as a stable sort by distance over the queue would.
         keys = self._keys
+        size = len(keys)
         above = bisect_left(keys, (centre,))  # the run at the centre is the first above
         below = above - 1
         places: list[int] = []
         while len(places) < want:
-            far = min(
-                abs(keys[below][0] - centre) if below >= 0 else math.inf,
-                abs(keys[above][0] - centre) if above < len(keys) else math.inf,
-            )
+            up = abs(keys[above][0] - centre) if above < size else math.inf
+            down = abs(keys[below][0] - centre) if below >= 0 else math.inf
+            far = up if up <= down else down
             if not far <= gap:
                 break
             tied: list[int] = []
-            while above < len(keys) and abs(keys[above][0] - centre) == far:
+            while above < size and abs(keys[above][0] - centre) == far:
                 end = bisect_left(keys, (keys[above][0], math.inf))
                 tied += self._first_of_run(above, end, first, want - len(places))
                 above = end

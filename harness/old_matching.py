@@ -1,5 +1,5 @@
 """The OLD reference: ``ratscrew.ladder.matching.groups`` as it was before it was made fast, kept unchanged
-for the tests and the benchmark only (``tests/ladder/test_ladder_matching_fast.py`` checks the new one makes
+for the tests and the benchmark only (``tests/ladder/test_ladder_matching.py`` checks the new one makes
 the same decisions; ``bench/matching_groups.py`` times both). Nothing in ``src`` uses it.
 
 It is roughly quadratic: for each person it rebuilds and filters the list of everyone else. Do not fix it

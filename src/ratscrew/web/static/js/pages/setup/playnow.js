@@ -36,7 +36,6 @@ function loadChoice() {
   return fallback;
 }
 
-
 /** @returns {string | null} a guest's queue token kept in this browser */
 function guestToken() {
   try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }

@@ -298,6 +298,9 @@ async def test_the_help_pauses_a_game_against_the_computer_until_it_is_closed(tm
         await settle(pilot)
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen) and table(app).paused, "the help, paused")
+        # The table around the help says so, however late the pause came back after the help was opened.
+        under_the_help = await shown(pilot, app)
+        assert "Paused" in under_the_help and "P resume" in under_the_help, under_the_help
         cards = table(app).cards
         await advance(pilot, clock, 5000, step=500)  # the computer's turn, but its clock stands still
         assert table(app).cards == cards

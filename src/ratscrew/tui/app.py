@@ -320,11 +320,15 @@ class TableApp(App[int]):
             self.exit(0)
 
     def refresh_table(self) -> None:
-        with contextlib.suppress(Exception):  # before the table's screen is up, there is nothing to draw
-            for part in self.screen.query(Part):
-                # The status grows to hold a long verdict (German's take three lines at 80 columns), the feed
-                # giving it the room: its height is laid out again.
-                part.refresh(layout=isinstance(part, Status))
+        # The table's screen, whether or not the help or the summary is over it: the table shows through
+        # around them, and a pause the help asked for must show there ("Paused", "P resume"), not only once
+        # the help is closed. Before the table's screen is up there is nothing to draw.
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                for part in screen.query(Part):
+                    # The status grows to hold a long verdict (German's take three lines at 80 columns), the
+                    # feed giving it the room: its height is laid out again.
+                    part.refresh(layout=isinstance(part, Status))
 
     def _tick(self) -> None:
         if self.model.live:

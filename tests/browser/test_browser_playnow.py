@@ -215,6 +215,34 @@ def test_two_accounts_press_play_now_play_the_table_through_and_see_their_rating
         assert standing.games == 1 and standing.rating.shown != 1100
 
 
+def test_a_rated_table_whose_accounts_were_deleted_mid_game_says_no_rating_changed(
+    browser: Browser, short_server: Server
+) -> None:
+    # Not "The ratings are being updated…" for ever: the end is settled, with nobody's rating to move.
+    errors: list[str] = []
+    cy = signed_in(browser, short_server, "cy_pn", errors, width=1280, height=800, touch=False)
+    di = signed_in(browser, short_server, "di_pn", errors, width=390, height=844, touch=True)
+    try:
+        for page in (cy, di):
+            choose_rated_duel(page)
+            page.click("#play-now")
+        for page in (cy, di):
+            page.wait_for_selector(".seat.mine")
+        accounts = AccountStore(short_server.data / "ratscrew.sqlite3")
+        for name in ("cy_pn", "di_pn"):
+            found = accounts.find(name)
+            assert found is not None
+            accounts.delete(found[0])
+        play_through(cy, di)
+        for page in (cy, di):
+            expect(page.locator("#rating-changes")).to_contain_text("No rating changed")
+            expect(page.locator("#rating-changes li")).to_have_count(0)
+    finally:
+        cy.context.close()
+        di.context.close()
+    assert errors == []
+
+
 def test_a_guest_who_waited_twenty_seconds_plays_with_computers_instead(browser: Browser, short_server: Server) -> None:
     page, errors = open_page(browser, short_server.url, lang="de", width=390, height=844, touch=True)
     try:

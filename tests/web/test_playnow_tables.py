@@ -19,6 +19,7 @@ from typing import Any
 
 from harness.accounts import numbered_accounts
 from harness.browser import HANG_S
+from ratscrew.accounts.store import Account, AccountStore
 from ratscrew.ladder.matching import Entrant, Pool, TableSize, Waiting
 from ratscrew.ladder.matchmaker import TICK_MS, LocalMatchmaking, Matchmaker, Placed, Ticket
 from ratscrew.ladder.ratings import SizeClass
@@ -294,6 +295,36 @@ def test_a_rated_game_whose_end_was_kept_but_not_its_ratings_is_rated_at_start_u
             assert site.rooms.rooms == {}
 
     in_a_loop(and_again)
+
+
+def test_a_rated_game_whose_accounts_were_all_deleted_is_marked_rated_and_not_loaded_again(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+
+    async def both_deleted_before_the_end() -> None:
+        async with server(path, ManualClock()) as site:
+            site.matchmaker.join(ANN, RATED)
+            site.matchmaker.join(BOB, RATED)
+            await site.tables.tick()
+            runner = site.rooms.rooms[site.ticket(ANN.who).room]
+            site.pages[0] = site.come(runner, site.ticket(ANN.who).token)
+            site.pages[1] = site.come(runner, site.ticket(BOB.who).token)
+            await site.advance(300)
+            accounts = AccountStore(path)
+            for number in (1, 2):
+                accounts.delete(Account(number, f"p{number}"))
+            await both_play(site, runner)
+            await until(lambda: not site.tables._settling and runner.core.rated is not None, "the end settled")
+            assert runner.core.rated == ()  # nobody's rating moved, and the pages hear so
+            assert [m["changes"] for m in received(site.pages[0]) if m["type"] == "rated"] == [[]]
+
+    in_a_loop(both_deleted_before_the_end)
+    assert RatingStore(path).standings(1) == {}
+
+    async def started_again() -> None:  # the end is marked: nothing left to settle, nothing loaded
+        async with server(path, ManualClock()) as site:
+            assert site.rooms.rooms == {}
+
+    in_a_loop(started_again)
 
 
 async def both_play(site: Server, runner: RoomRunner) -> None:

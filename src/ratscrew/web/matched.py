@@ -104,7 +104,9 @@ async def matched_game_over(runner: RoomRunner, ratings: RatingStore | None, mat
         replaced=core.replaced,
     )
     changes = await settle(end, ratings, matchmaking)
-    if changes:
+    if match.rated:
+        # Kept even when no rating moved (every account at the table deleted before the end): a rated end
+        # without its mark is loaded and settled again at every start-up (``SqliteJournal.unrated_ends``).
         runner.rated(
             tuple(
                 wire.RatingChange(seat, change.before.shown, change.after.shown, change.after.provisional)

@@ -103,6 +103,7 @@ export function showRatings({ model, parts }) {
 export function ratingLines(rated, room) {
   const heading = h("h3", {}, t("playnow.rating.title"));
   if (!rated) return [heading, h("p", { class: "hint" }, t("playnow.rating.waiting"))];
+  if (rated.length === 0) return [heading, h("p", { class: "hint" }, t("playnow.rating.none"))];
   // A provisional rating moves by tens or a hundred points a game: said beside it, so it reads as expected, not as a fault.
   const why = rated.some((change) => change.provisional)
     ? h("p", { class: "hint", id: "rating-provisional-hint" }, t("playnow.rating.provisional_hint")) : null;

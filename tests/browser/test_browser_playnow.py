@@ -6,12 +6,13 @@ short game."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from harness.browser import open_page, serious_violations, until
 from harness.playnow import start_short_server
@@ -240,6 +241,48 @@ def test_a_rated_table_whose_accounts_were_deleted_mid_game_says_no_rating_chang
     finally:
         cy.context.close()
         di.context.close()
+    assert errors == []
+
+
+def test_the_summary_says_why_a_player_a_computer_stood_in_for_finished_last(
+    browser: Browser, short_server: Server
+) -> None:
+    # The server marks such a seat ``left`` (tests/web/test_playnow_tables.py); here Ev's page is told so of the
+    # second seat, as it would be after its player came back from 15 s away (too long for this test to wait).
+    errors: list[str] = []
+    ev = signed_in(browser, short_server, "ev_pn", errors, width=390, height=844, touch=True)
+    fi = signed_in(browser, short_server, "fi_pn", errors, width=1280, height=800, touch=False)
+
+    def mark_second_seat_left(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+
+        def from_server(message: str | bytes) -> None:
+            doc = json.loads(message) if isinstance(message, str) and message.startswith("{") else None
+            if doc is not None and doc.get("type") == "rated":
+                for change in doc["changes"]:
+                    change["left"] = change["seat"] == 1
+                message = json.dumps(doc)
+            ws.send(message)
+
+        server.on_message(from_server)
+
+    ev.route_web_socket("**/ws/**", mark_second_seat_left)
+    try:
+        for page in (ev, fi):
+            choose_rated_duel(page)
+            page.click("#play-now")
+        for page in (ev, fi):
+            page.wait_for_selector(".seat.mine")
+        second = ev.locator("#seat-1 .seat-name").inner_text()
+        play_through(ev, fi)
+        expect(ev.locator("#rating-changes li")).to_have_count(2)
+        expect(ev.locator("#rating-left-hint")).to_have_text(re.compile(rf"^{second}: left the table.*last place"))
+        expect(fi.locator("#rating-changes li")).to_have_count(2)
+        expect(fi.locator("#rating-left-hint")).to_have_count(0)  # nobody left: nothing said
+    finally:
+        ev.context.close()
+        fi.context.close()
     assert errors == []
 
 

@@ -190,6 +190,32 @@ def test_a_restored_table_stands_in_for_whoever_does_not_come_back(clock: Virtua
     assert again.replaced == frozenset({1})
 
 
+def test_a_person_a_stand_in_played_for_stays_marked_after_coming_back_and_across_a_restart(
+    clock: VirtualClock,
+) -> None:
+    # A rated table ranks them last (``ladder/results.py``): the computer played part of their game.
+    room, (ann, bob) = matched_room(clock)
+    hello(room, 1, ann)
+    hello(room, 2, bob)
+    assert room.stood_in == frozenset()
+    room.close_page(2)
+    clock.advance(GRACE_MS - 1)
+    room.tick()
+    assert room.stood_in == frozenset()  # away within the grace: nobody stood in
+    clock.advance(1)
+    room.tick()
+    assert room.replaced == room.stood_in == frozenset({1})
+    hello(room, 3, bob)  # back: his seat again, and the mark kept
+    room.tick()
+    assert room.replaced == frozenset() and room.stood_in == frozenset({1})
+    kept = KeptRoom.from_doc(json.loads(json.dumps(room.kept().to_doc())))
+    again = RoomCore.restored(kept, VirtualClock(clock.now()))
+    assert again.stood_in == frozenset({1}) and again.replaced == frozenset()
+    # Older documents knew only the seats held at the time.
+    older = {key: value for key, value in room.kept().to_doc().items() if key != "stood_in_seats"}
+    assert RoomCore.restored(KeptRoom.from_doc(older), clock).stood_in == frozenset()
+
+
 @pytest.fixture
 def clock() -> VirtualClock:
     return VirtualClock()

@@ -28,6 +28,7 @@ from ratscrew.rooms import wire
 from ratscrew.rooms.journal import SqliteJournal
 from ratscrew.rooms.matched import START_WAIT_MS
 from ratscrew.rooms.runner import IDLE_UNLOAD_S, PageLink, RoomRunner, Rooms
+from ratscrew.rooms.seating import GRACE_MS
 from ratscrew.rooms.wire import Phase
 from ratscrew.rules import Rules
 from ratscrew.table.clock import ManualClock
@@ -295,6 +296,42 @@ def test_a_rated_game_whose_end_was_kept_but_not_its_ratings_is_rated_at_start_u
             assert site.rooms.rooms == {}
 
     in_a_loop(and_again)
+
+
+def test_a_player_who_left_and_came_back_after_a_stand_in_took_the_seat_finishes_last(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    said: list[dict[str, Any]] = []
+
+    async def scenario() -> None:
+        async with server(path, ManualClock()) as site:
+            site.matchmaker.join(ANN, RATED)
+            site.matchmaker.join(BOB, RATED)
+            await site.tables.tick()
+            runner = site.rooms.rooms[site.ticket(ANN.who).room]
+            site.pages[0] = site.come(runner, site.ticket(ANN.who).token)
+            site.pages[1] = site.come(runner, site.ticket(BOB.who).token)
+            await site.advance(300)
+            assert runner.core.phase is Phase.PLAYING
+            runner.close_link(site.pages[1])  # Bob's page closes; a computer takes his seat after the grace
+            await site.advance(GRACE_MS + 1000)
+            assert runner.core.replaced == frozenset({1})
+            site.pages[1] = site.come(runner, site.ticket(BOB.who).token)  # and he is back before the end
+            await site.advance(300)
+            assert runner.core.replaced == frozenset()
+            await both_play(site, runner)
+            await until(lambda: not site.tables._settling and runner.core.rated is not None, "the end settled")
+            said.extend(received(site.pages[1]))
+
+    in_a_loop(scenario)
+    (rated,) = [m for m in said if m["type"] == "rated"]
+    assert {c["seat"]: c["left"] for c in rated["changes"]} == {0: False, 1: True}  # his page says why
+    # Last, whatever his seat held at the end; none of its slaps counted on his profile.
+    store = RatingStore(path)
+    assert [c.place for c in store.history(1, SizeClass.TWO)] == [1]
+    assert [c.place for c in store.history(2, SizeClass.TWO)] == [2]
+    with sqlite3.connect(path) as db:
+        rows = dict(db.execute("SELECT account_id, place FROM player_games").fetchall())
+    assert rows == {1: 1, 2: 2}
 
 
 def test_a_rated_game_whose_accounts_were_all_deleted_is_marked_rated_and_not_loaded_again(tmp_path: Path) -> None:

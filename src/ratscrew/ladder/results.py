@@ -5,7 +5,8 @@ such a room is loaded over after a restart (its game may have ended as it was re
 step is harmless twice: the store records a game once, by its id, and answers what it did the first time; a
 table done, or a person released, twice is no more done.
 
-The places come from the room's summary (``places``): whoever a stand-in replaced for good finishes last.
+The places come from the room's summary (``places``): whoever left and whose seat a stand-in took finishes
+last, for good or back before the end (``left``: the computer played part of that game for them).
 Only a rated table's signed-in people count (``rated_result``); a table with computers is never rated.
 """
 
@@ -32,14 +33,16 @@ class TableEnd:
     people: Sequence[str | None]  # each seat's person as the matchmaker knows them (None: a computer)
     out_order: Sequence[int]  # from the summary: the seats in the order they went out
     cards: Sequence[int]  # from the summary: the cards each seat held at the end
-    replaced: Collection[int]  # the seats a stand-in took and never gave back
+    replaced: Collection[int]  # the seats a stand-in took and never gave back (their people are released)
+    left: Collection[int] = ()  # the seats a stand-in took at some time, given back or not: ranked last
 
 
 def rate_table(end: TableEnd, ratings: RatingStore) -> dict[int, Change]:
     """Record a rated table's result (once, whatever calls it again); what it did to each seat's rating."""
     if not end.rated:
         return {}
-    result = rated_result(end.game, end.players, places(end.out_order, end.cards, end.replaced))
+    last = {*end.replaced, *end.left}
+    result = rated_result(end.game, end.players, places(end.out_order, end.cards, last))
     if result is None:
         return {}
     seat_of = {player: seat for seat, player in enumerate(end.players) if player is not None}

@@ -14,9 +14,9 @@ pattern (``ladder.chances`` says exactly what counts: the engine replays the rec
 say what was slappable). A game is noted once per player, however many times it is handed over (a server
 that restarts may finish the same game again), and never for an account that no longer exists.
 
-A player who left for good and whose seat a stand-in took (``replaced``) has the game noted with its place
-(last) but none of the seat's slaps, reactions or chances: the record cannot tell which of them were the
-stand-in's. A stand-in that held a seat only while its player was briefly away is not told apart.
+A player who left and whose seat a stand-in took (``replaced``: for good, or until they came back) has the
+game noted with its place (last) but none of the seat's slaps, reactions or chances: the record cannot tell
+which of them were the stand-in's.
 
 Players are the accounts' integer ids, as in ``ladder/store.py``: names belong to the accounts.
 """

@@ -429,6 +429,8 @@ class RoomCore:
         self.seed = self.seed_source() if seed is None else seed
         self.summary = None
         self.paused = False
+        for seat in self.seats:  # a new game: only a stand-in holding a seat from its start has stood in
+            seat.stood_in = seat.standin
         self._deal(())
         self.phase = Phase.PLAYING
         self._lobby_changed()
@@ -594,6 +596,11 @@ class RoomCore:
         """The seats a stand-in holds now (at the end of a game: the people it replaced for good)."""
         return frozenset(i for i, s in enumerate(self.seats) if s.standin and s.kind is SeatKind.HUMAN)
 
+    @property
+    def stood_in(self) -> frozenset[int]:
+        """The people's seats a stand-in held at some time in this game, for good or until they came back."""
+        return frozenset(i for i, s in enumerate(self.seats) if s.stood_in and s.kind is SeatKind.HUMAN)
+
     def _start_if_all_here(self) -> None:
         if self._start_by is None or self.phase is not Phase.LOBBY:
             return
@@ -607,7 +614,7 @@ class RoomCore:
         self._start_by = None
         for i in people:
             if i not in present:  # not come yet: a computer plays for them until they do
-                self.seats[i].standin = True
+                self.seats[i].standin = self.seats[i].stood_in = True
                 self.seats[i].away_since = now
         self.start_game()
 

@@ -102,6 +102,7 @@ class KeptRoom:
             "summary": None if self.summary is None else self.summary.to_json(),
             "rematch_by": self.rematch_by,
             "standin_seats": [i for i, s in enumerate(self.seats) if s.standin],
+            "stood_in_seats": [i for i, s in enumerate(self.seats) if s.stood_in],
             "match": None if self.match is None else self.match.to_doc(),
             "rated": None if self.rated is None else to_json(self.rated),
         }
@@ -111,6 +112,7 @@ class KeptRoom:
         """The document read back (the journal's own, so its shape is trusted; older ones lack newer fields)."""
         ready = doc.get("ready", [])
         standins = set(doc.get("standin_seats", ()))  # since version 3
+        stood_in = set(doc.get("stood_in_seats", standins))  # since 2026-12: before, a held seat was all it knew
         seats = [
             SeatInfo(
                 SeatKind(item["kind"]),
@@ -118,6 +120,7 @@ class KeptRoom:
                 item.get("level"),
                 bool(i < len(ready) and ready[i]),
                 standin=i in standins,
+                stood_in=i in stood_in,
             )
             for i, item in enumerate(doc["seats"])
         ]

@@ -33,6 +33,7 @@ class SeatInfo:
     ready: bool = False
     away_since: Millis | None = None
     standin: bool = False
+    stood_in: bool = False  # a stand-in held the seat at some time in this game (rated: its person finishes last)
     quota: Quota = field(default_factory=Quota)
 
     def to_doc(self) -> dict[str, object]:
@@ -214,6 +215,7 @@ class Seating:
         for index, seat in enumerate(self.seats):
             seat.ready = seat.kind is SeatKind.BOT or index in asked
             seat.standin = False
+            seat.stood_in = False
             seat.away_since = None
 
     def standins(self, present: set[int], now: Millis) -> list[tuple[int, str | None]]:
@@ -234,7 +236,7 @@ class Seating:
                 and not seat.standin
                 and now - seat.away_since >= GRACE_MS
             ):
-                seat.standin = True
+                seat.standin = seat.stood_in = True
                 changes.append((index, STANDIN_LEVEL))
         return changes
 

@@ -102,6 +102,7 @@ async def matched_game_over(runner: RoomRunner, ratings: RatingStore | None, mat
         out_order=summary.out_order,
         cards=tuple(p.cards for p in summary.players),
         replaced=core.replaced,
+        left=core.stood_in,
     )
     changes = await settle(end, ratings, matchmaking)
     if match.rated:
@@ -109,7 +110,9 @@ async def matched_game_over(runner: RoomRunner, ratings: RatingStore | None, mat
         # without its mark is loaded and settled again at every start-up (``SqliteJournal.unrated_ends``).
         runner.rated(
             tuple(
-                wire.RatingChange(seat, change.before.shown, change.after.shown, change.after.provisional)
+                wire.RatingChange(
+                    seat, change.before.shown, change.after.shown, change.after.provisional, seat in core.stood_in
+                )
                 for seat, change in sorted(changes.items())
             )
         )
@@ -125,7 +128,7 @@ async def matched_game_over(runner: RoomRunner, ratings: RatingStore | None, mat
             summary,
             core.record(),
             match.rated,
-            replaced=core.replaced,
+            replaced=core.stood_in,
         )
 
 

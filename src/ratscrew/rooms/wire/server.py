@@ -86,6 +86,7 @@ class RatingChange(Shape):
     before: int
     after: int
     provisional: bool  # after this game
+    left: bool = False  # a stand-in played this seat for a while after its person left: ranked last
 
 
 @dataclass(frozen=True, slots=True)

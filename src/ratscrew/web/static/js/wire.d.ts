@@ -560,6 +560,8 @@ export interface RatingChange {
   after: number;
   /** after this game */
   provisional: boolean;
+  /** a stand-in played this seat for a while after its person left: ranked last */
+  left: boolean;
 }
 
 /** A numbered game event, as everyone at the table may see it (face-down cards are not named).

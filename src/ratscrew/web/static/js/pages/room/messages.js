@@ -107,14 +107,19 @@ export function ratingLines(rated, room) {
   // A provisional rating moves by tens or a hundred points a game: said beside it, so it reads as expected, not as a fault.
   const why = rated.some((change) => change.provisional)
     ? h("p", { class: "hint", id: "rating-provisional-hint" }, t("playnow.rating.provisional_hint")) : null;
+  /** @param {number} seat */
+  const nameOf = (seat) => room?.seats[seat]?.name ?? t("game.seat", { n: seat + 1 });
+  // A player a computer stood in for ranks last even after coming back: said, or the line reads as a fault.
+  const left = rated.filter((change) => change.left).map((change) => nameOf(change.seat));
+  const leftHint = left.length
+    ? h("p", { class: "hint", id: "rating-left-hint" }, t("playnow.rating.left_hint", { names: left.join(", ") })) : null;
   return [heading, h("ul", { class: "rating-lines" }, ...rated.map((change) => {
     const diff = change.after - change.before;
     const shown = diff > 0 ? `+${diff}` : diff < 0 ? `−${-diff}` : "±0";
-    const name = room?.seats[change.seat]?.name ?? t("game.seat", { n: change.seat + 1 });
     const key = change.provisional ? "playnow.rating.line_provisional" : "playnow.rating.line";
     return h("li", { class: diff >= 0 ? "up" : "down", dataset: { seat: change.seat } },
-      t(key, { name, before: change.before, after: change.after, change: shown }));
-  })), ...(why ? [why] : [])];
+      t(key, { name: nameOf(change.seat), before: change.before, after: change.after, change: shown }));
+  })), ...(leftHint ? [leftHint] : []), ...(why ? [why] : [])];
 }
 
 /**

@@ -225,7 +225,10 @@ def test_each_on_off_setting_has_its_box_beside_its_label(browser: Browser, live
 # with their alpha, every background and every opacity on the way up (a greyed select is drawn at 0.7 by
 # Chromium, a guest's read-only form at 0.9), composed as the browser composes them. [id, text, ratio].
 CONTRASTS = """(selector) => {
-  const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const parse = (c) => {
+    const m = c.match(/[\\d.]+/g).map(Number);
+    return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1];
+  };
   const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
   const mix = (a, b, o) => [0, 1, 2].map((i) => a[i] * o + b[i] * (1 - o)).concat(1);
   const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
@@ -245,7 +248,8 @@ CONTRASTS = """(selector) => {
     const text = lum(paint(chain, 0, white, parse(getComputedStyle(el).color)));
     const back = lum(paint(chain, 0, white, null));
     const ratio = (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05);
-    out.push([el.id || el.htmlFor || el.className, (el.value ?? el.textContent).trim().slice(0, 30), Math.round(ratio * 100) / 100]);
+    const said = (el.value ?? el.textContent).trim().slice(0, 30);
+    out.push([el.id || el.htmlFor || el.className, said, Math.round(ratio * 100) / 100]);
   }
   return out;
 }"""

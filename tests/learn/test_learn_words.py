@@ -54,7 +54,9 @@ def texts(doc: object, field: str = "") -> Iterator[str]:
 
 
 def raw_words(lang: str, text: str) -> list[str]:
-    found = [m.group(0) for pattern in (A_KEY, SPELT_VALUE, BRACKETED_VALUES, CODE_WORDS) for m in pattern.finditer(text)]
+    found = [
+        m.group(0) for pattern in (A_KEY, SPELT_VALUE, BRACKETED_VALUES, CODE_WORDS) for m in pattern.finditer(text)
+    ]
     if lang != "en":  # an English value word in a French or German sentence is the file's spelling
         english = sorted(WORDS - NATIVE[lang])
         found += re.findall(r"(?<![\w-])(" + "|".join(map(re.escape, english)) + r")(?![\w-])", text)

@@ -239,6 +239,7 @@ function createViewer(doc, title, { download = null, gameId = null } = {}) {
       if (busy !== ticket) return; // a later request wins
       current = target;
       half = taken(step) ? wanted : "after";
+      status.hidden = true; // a step that failed before and came now takes its complaint away
       show(step, started); // the first step is on screen as the page opens: not read out
       started = true;
     } catch (error) {

@@ -6,11 +6,16 @@ keeper; and Learn explains the very rules a table set up, not only a preset."""
 from __future__ import annotations
 
 import json
+import re
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from harness.browser import open_page
 from harness.server import Server
+from ratscrew.i18n import LANGUAGES
+from ratscrew.learn.words import Texts, option_label, value_label
+from ratscrew.rules import OPTIONS_BY_KEY
 
 
 def test_a_number_out_of_range_is_kept_and_explained_until_it_is_fixed(browser: Browser, live_server: Server) -> None:
@@ -214,3 +219,143 @@ def test_each_on_off_setting_has_its_box_beside_its_label(browser: Browser, live
         finally:
             page.context.close()
         assert not errors, errors
+
+
+# The contrast of each text `selector` matches against what is behind it, as the screen shows them: colours
+# with their alpha, every background and every opacity on the way up (a greyed select is drawn at 0.7 by
+# Chromium, a guest's read-only form at 0.9), composed as the browser composes them. [id, text, ratio].
+CONTRASTS = """(selector) => {
+  const parse = (c) => {
+    const m = c.match(/[\\d.]+/g).map(Number);
+    return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const mix = (a, b, o) => [0, 1, 2].map((i) => a[i] * o + b[i] * (1 - o)).concat(1);
+  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const paint = (chain, i, under, text) => {
+    if (i === chain.length) return text ? over(text, under) : under;
+    const style = getComputedStyle(chain[i]);
+    return mix(paint(chain, i + 1, over(parse(style.backgroundColor), under), text), under, Number(style.opacity));
+  };
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) || el.matches("select, input");
+    if (!el.getClientRects().length || !own) continue;
+    const chain = [];
+    for (let n = el; n; n = n.parentElement) chain.unshift(n);
+    const white = [255, 255, 255, 1];
+    const text = lum(paint(chain, 0, white, parse(getComputedStyle(el).color)));
+    const back = lum(paint(chain, 0, white, null));
+    const ratio = (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05);
+    const said = (el.value ?? el.textContent).trim().slice(0, 30);
+    out.push([el.id || el.htmlFor || el.className, said, Math.round(ratio * 100) / 100]);
+  }
+  return out;
+}"""
+
+
+# Whether at least five of what `selector` matches are on the page, every fold opened (a room's is shut).
+SHOWN = """(selector) => {
+  document.querySelectorAll("details").forEach((d) => { d.open = true; });
+  return [...document.querySelectorAll(selector)].filter((el) => el.getClientRects().length).length >= 5;
+}"""
+
+
+def readable_yet_greyed(page: Page, greyed: str, field: str) -> None:
+    """The texts of the settings marked `greyed` all reach 4.5:1, and their names still read lighter than those
+    of the settings in effect (the mark that they are not)."""
+    # The form is drawn (and in a room drawn again as the room's state arrives): wait for its greyed names.
+    page.wait_for_function(SHOWN, arg=f"{greyed} > label")
+    texts = "label, select, input:not([type=checkbox]), small, span"
+    dim = page.evaluate(CONTRASTS, ", ".join(f"{greyed} {t}" for t in texts.split(", ")))
+    assert len(dim) >= 20, dim
+    assert [row for row in dim if row[2] < 4.5] == [], dim
+    names = [row[2] for row in page.evaluate(CONTRASTS, f"{greyed} > label")]
+    live = [row[2] for row in page.evaluate(CONTRASTS, f"{field}:not({greyed}) > label")]
+    assert len(names) >= 5 and len(live) >= 10 and max(names) < min(live), (names, live)
+
+
+def test_greyed_settings_stay_readable_on_a_phone(browser: Browser, live_server: Server) -> None:
+    """At 390x844, on the setup page, in a room's lobby as a guest sees it (read-only, so drawn fainter) and on the
+    score keeper's form: each text of a setting that is not in effect (its name, its value, its reason) meets WCAG
+    AA's 4.5:1, while its name stays lighter than that of a setting in effect."""
+    page, errors = open_page(browser, live_server.url, lang="de", width=390, height=844, touch=True)
+    guest, guest_errors = open_page(browser, live_server.url, lang="de", width=390, height=844, touch=True)
+    try:
+        page.click("details.house-rules summary")
+        readable_yet_greyed(page, ".option-inactive", ".option")
+        page.click("#create-room")
+        code = page.locator("#room-code").inner_text()
+        guest.fill("#join-code", code)
+        guest.click("#join-room")
+        guest.wait_for_selector("#room-opt-slaps-double", state="attached")
+        readable_yet_greyed(guest, ".option-inactive", ".option")
+        page.goto(live_server.url + "#/scores")
+        page.click(".sk-changes summary")
+        readable_yet_greyed(page, ".sk-opt-inactive", ".sk-opt")
+    finally:
+        page.context.close()
+        guest.context.close()
+    assert not errors and not guest_errors, (errors, guest_errors)
+
+
+def test_a_settings_label_never_shows_its_rules_key(browser: Browser, live_server: Server) -> None:
+    """Hovering a rule's name once showed its key ("slaps.double"), which says nothing to a player: no label of
+    the setup form, a room's or the score keeper's has a tooltip naming a key; the keys stay for those who want
+    them, folded away at each section's foot."""
+    keys = set(OPTIONS_BY_KEY)
+    page, errors = open_page(browser, live_server.url, lang="fr")
+    try:
+        page.click("details.house-rules summary")
+        assert page.locator(".option label").count() > 30
+        for where in ("setup", "room", "scores"):
+            if where == "room":
+                page.click("#create-room")
+                page.wait_for_selector("#room-opt-slaps-double", state="attached")
+            if where == "scores":
+                page.goto(live_server.url + "#/scores")
+                page.click(".sk-changes summary")
+            titles = page.eval_on_selector_all("main [title]", "els => els.map((el) => el.getAttribute('title'))")
+            shown = [t for t in titles if any(key in t for key in keys)]
+            assert shown == [], (where, shown)
+        page.goto(live_server.url + "#/")
+        page.click("details.house-rules summary")
+        folded = page.locator(".option-keys").first
+        folded.locator("summary").click()
+        expect(folded.locator(".option-key").first).to_have_text("challenge.J")
+    finally:
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_changed_setting_says_its_standard_value_in_words(browser: Browser, live_server: Server, lang: str) -> None:
+    """Learn marks a setting the table changed; hovering the mark once said "changed from the standard value true".
+    With a yes/no setting, a choice and a number changed on the setup page, each mark in the questions says the
+    standard value as the page's language words it ("on", a choice's label, "1 card")."""
+    tr = Texts(lang)
+    page, errors = open_page(browser, live_server.url, lang=lang)
+    try:
+        page.click("details.house-rules summary")
+        page.uncheck("#opt-players-slap_in")  # yes/no, on by default
+        page.select_option("#opt-slapping-penalty", "lockout")  # a choice
+        page.fill("#opt-challenge-J", "2")  # a number
+        page.press("#opt-challenge-J", "Tab")
+        page.click(".learn-these a")
+        page.wait_for_selector(".learn-content:not([aria-busy])")
+        page.evaluate("() => { location.hash = '#/learn/faq'; }")
+        page.wait_for_selector(".faq-list .key-chip.changed")
+        marks = page.eval_on_selector_all(
+            ".faq-list .key-chip.changed",
+            "els => els.map((el) => [el.querySelector('span').textContent, el.getAttribute('title')])",
+        )
+        expected = {}
+        for key in ("players.slap_in", "slapping.penalty", "challenge.J"):
+            opt = OPTIONS_BY_KEY[key]
+            expected[option_label(tr, key)] = tr("learn.ui.changed_from", value=value_label(tr, opt, opt.default))
+        assert {name: title for name, title in marks if name in expected} == expected
+        assert all(not re.search(r"\b(true|false|True|False)\b|: \d+$", title) for _, title in marks), marks
+    finally:
+        page.context.close()
+    assert not errors, errors

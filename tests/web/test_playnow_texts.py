@@ -60,3 +60,15 @@ def test_french_calls_a_rating_cote_as_the_profile_does_and_keeps_classement_for
     texts = playnow_catalog("fr")
     assert texts["playnow.rating.title"] == "Cotes"  # the summary's heading over the rating changes
     assert "votre cote bouge" in texts["playnow.rated"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_play_now_again_is_a_button_label_a_player_would_say(lang: str) -> None:
+    """The summary's button after a Play-now game names one action, as a phrase: German once read "Noch mal:
+    Jetzt spielen" (the Play-now button's words behind a colon). It stays apart from a rematch's "Play again",
+    which queues nobody."""
+    texts = catalog(lang)
+    again = texts["playnow.again"]
+    assert ":" not in again and again.strip() == again
+    assert again != texts["game.summary.again"]
+    assert again != texts["playnow.go"]

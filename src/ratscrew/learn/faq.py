@@ -12,8 +12,9 @@ from ratscrew.learn.rules_page import (
     tie_sentence,
     wrong_sentence,
 )
-from ratscrew.learn.words import Doc, Texts, keys_doc, option_label
+from ratscrew.learn.words import Doc, Texts, keys_doc, option_label, value_label
 from ratscrew.rules import OPTIONS_BY_KEY, Rules
+from ratscrew.rules.options import Value
 
 FAQ: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("turn", ("players.slap_in",)),
@@ -62,14 +63,33 @@ VARIANTS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
 
 # A rules key written in an answer ("challenge.J"), as a whole word: the longest first, so "slapping.penalty"
 # never takes the front of "slapping.penalty_cards".
-_A_KEY = re.compile(
-    r"(?<![\w.])(" + "|".join(re.escape(k) for k in sorted(OPTIONS_BY_KEY, key=len, reverse=True)) + r")(?![\w])"
-)
+_KEYS = "|".join(re.escape(k) for k in sorted(OPTIONS_BY_KEY, key=len, reverse=True))
+_A_KEY = re.compile(r"(?<![\w.])(" + _KEYS + r")(?![\w])")
+# One of a key's values written in an answer as "slapping.penalty=lockout-pile".
+_A_VALUE = re.compile(r"(?<![\w.])(" + _KEYS + r")=([\w-]+)")
+
+
+def _value_named(tr: Texts, key: str, raw: str) -> str:
+    """A value an answer names (its text as a rules file spells it) in the reader's words, as the forms say it."""
+    opt = OPTIONS_BY_KEY[key]
+    found = [c for c in opt.choices if str(c) == raw] if opt.kind == "choice" else []
+    value: Value
+    if opt.kind == "bool" and raw in ("true", "false"):
+        value = raw == "true"
+    elif found:
+        value = found[0]
+    elif opt.kind == "int" and raw.isdigit():
+        value = int(raw)
+    else:
+        raise ValueError(f"an answer names {key}={raw}, which is not one of its values")
+    return tr("learn.ui.value_named", value=value_label(tr, opt, value))
 
 
 def _in_words(tr: Texts, answer: str) -> str:
-    """The answer with every rules key it names replaced by the setting's name in the reader's language: keys
-    belong to the command line, and the name comes from the same definitions as the setup page's."""
+    """The answer with every rules key it names replaced by the setting's name in the reader's language, and
+    every value it names ("slapping.penalty=lockout") by the value's words: keys and values as files spell them
+    belong to the command line, and the words come from the same definitions as the setup page's."""
+    answer = _A_VALUE.sub(lambda m: _value_named(tr, m.group(1), m.group(2)), answer)
     return _A_KEY.sub(lambda m: tr("learn.ui.setting_named", name=option_label(tr, m.group(1))), answer)
 
 

@@ -418,7 +418,6 @@ def house_rules(tr: Texts, rules: Rules) -> Doc:
         for opt in (o for o in OPTIONS if o.section == section):
             item = key_doc(tr, rules, opt.key)
             item["summary"] = tr(f"option.{opt.key}")
-            item["default_label"] = value_label(tr, opt, opt.default)
             if opt.kind == "choice":
                 item["choices"] = [value_label(tr, opt, c) for c in opt.choices]
             elif opt.kind == "int":

@@ -117,7 +117,8 @@ def option_label(tr: Texts, key: str) -> str:
 
 
 def key_doc(tr: Texts, rules: Rules, key: str) -> Doc:
-    """One rules key as shown beside an explanation: the key, its name, its value and the value in words."""
+    """One rules key as shown beside an explanation: the key, its name, its value and the value in words, and its
+    standard value, in words too (a changed setting's chip says what it was changed from)."""
     opt = OPTIONS_BY_KEY[key]
     value = rules.get(key)
     # A yes/no rule whose needs are not met does nothing (runs round the corner without runs): it reads "no".
@@ -128,6 +129,7 @@ def key_doc(tr: Texts, rules: Rules, key: str) -> Doc:
         "value": value,
         "label": value_label(tr, opt, shown),
         "default": opt.default,
+        "default_label": value_label(tr, opt, opt.default),
         "changed": value != opt.default,
     }
 

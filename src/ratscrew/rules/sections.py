@@ -111,7 +111,7 @@ class SlappingRules:
     once_per_card_scope: OnceScope = declare(
         "player",
         "with one penalty per card: each player pays once per card, or only the first wrong slap on a card is "
-        "punished, whoever makes it (table)",
+        "punished, whoever makes it",
         needs=Needs("slapping.once_per_card", (True,)),
     )
     tie_window_ms: int = declare(
@@ -167,7 +167,7 @@ class SlapRules:
     run_wrap: bool = declare(
         True, "runs may go round the corner: Q K A 2, K A 2, A 2 3", needs=Needs("slaps.run", (3, 4))
     )
-    ten: TenRule = declare("off", "slap two number cards that add up to 10 (ace-one: an Ace counts 1)")
+    ten: TenRule = declare("off", "slap two number cards that add up to 10 (optionally an Ace counts 1)")
     ten_gap: TenGap = declare(
         "off",
         "with ten on, also slap a ten made by the top card and the third, with a court card (or any card) between",
@@ -213,7 +213,7 @@ class EndRules:
 
 @dataclass(frozen=True, slots=True)
 class DeckRules:
-    decks: Decks = declare("auto", "decks in play (auto: one up to 6 players, two above)", hint=False)
+    decks: Decks = declare("auto", "decks in play (automatic: one up to 6 players, two above)", hint=False)
     jokers: Jokers = declare(0, "jokers added to each deck", hint=False)
 
 

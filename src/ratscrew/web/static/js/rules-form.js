@@ -184,7 +184,7 @@ function optionField(opt, values, { idPrefix, editable, onChange }) {
   if (opt.kind === "bool") {
     const box = h("input", { ...common, type: "checkbox", checked: Boolean(value) });
     box.addEventListener("change", () => changed(box.checked));
-    return h("div", { class: "option option-bool" }, box, h("label", { for: id, title: opt.key }, fieldLabel(opt)));
+    return h("div", { class: "option option-bool" }, box, h("label", { for: id }, fieldLabel(opt)));
   }
   if (opt.kind === "int") return numberField(opt, id, value, common, changed);
   const select = h("select", common);
@@ -193,7 +193,7 @@ function optionField(opt, values, { idPrefix, editable, onChange }) {
     changed(picked ? picked.value : select.value);
   });
   for (const c of opt.choices) select.append(h("option", { value: String(c.value), selected: String(c.value) === String(value) }, c.label));
-  return h("div", { class: "option" }, h("label", { for: id, title: opt.key }, fieldLabel(opt)), select);
+  return h("div", { class: "option" }, h("label", { for: id }, fieldLabel(opt)), select);
 }
 
 /**
@@ -213,7 +213,7 @@ function numberField(opt, id, value, common, changed) {
   // A time's unit, as the declaration's name gives it (collect_delay_ms, time_limit_s), beside the number.
   const unit = /_(ms|s)$/.exec(opt.key)?.[1];
   const shown = unit ? h("span", { class: "option-number" }, number, h("span", { class: "option-unit" }, t(`rules.form.unit.${unit}`))) : number;
-  const field = h("div", { class: "option" }, h("label", { for: id, title: opt.key }, fieldLabel(opt)), shown, problem);
+  const field = h("div", { class: "option" }, h("label", { for: id }, fieldLabel(opt)), shown, problem);
   const check = () => numberProblem(opt, number.value.trim(), number.validity.badInput);
   // While typing, a fixed value takes the complaint away at once; a new complaint waits for the change.
   number.addEventListener("input", () => { if (!check()) showProblem(field, ""); });
@@ -278,7 +278,8 @@ export function invalidRule(form) {
 
 /**
  * The options' own names (as the command line and saved rules spell them), for those who want them: folded
- * away under each section, and as a tooltip on each label, instead of under every setting.
+ * away under each section, never under every setting nor as a label's tooltip (a key says nothing to a player;
+ * the label already is the option's own sentence).
  * @param {OptionDoc[]} options
  */
 function optionKeys(options) {

@@ -348,6 +348,8 @@ export interface KeyDoc {
   value: RuleValue;
   label: string;
   default: RuleValue;
+  /** The standard value in words, as `label` says the value in force. */
+  default_label: string;
   changed: boolean;
 }
 /** A pattern found in an example pile, named in the page's language (learn/examples.py `match_doc`). */
@@ -404,7 +406,6 @@ export interface LearnSection {
 /** One house rule in the rules page's table (learn/rules_page.py). */
 export interface HouseOption extends KeyDoc {
   summary: string;
-  default_label: string;
   /** A choice's values in words. */
   choices?: string[];
   /** A count's least and greatest value. */

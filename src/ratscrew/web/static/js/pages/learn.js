@@ -101,7 +101,7 @@ export function keyChips(keys, { title = t("learn.ui.set_by") } = {}) {
     // Players read the setting's name, never its rules key: keys belong to the command line (the setup page's
     // "names for the command line" disclosure lists them).
     h("ul", { role: "list" }, keys.map((k) => h("li", { class: `key-chip${k.changed ? " changed" : ""}`,
-      title: k.changed ? t("learn.ui.changed_from", { value: String(k.default) }) : null },
+      title: k.changed ? t("learn.ui.changed_from", { value: k.default_label }) : null },
     h("span", {}, k.name), h("span", { class: "key-eq", "aria-hidden": "true" }, ":"), h("strong", {}, k.label)))));
 }
 

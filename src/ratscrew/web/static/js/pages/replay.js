@@ -7,7 +7,7 @@
 import { useStyles } from "../styles.js";
 import { h, clear, announce } from "../dom.js";
 import { lang, t } from "../i18n.js";
-import { RequestError, errorText, getJSON, sendJSON } from "../api.js";
+import { OfflineError, RequestError, getJSON, sendJSON } from "../api.js";
 import { cardFace, cardName } from "../cards.js";
 import { pref, setPref } from "../prefs.js";
 import { eventWords, newMemory, remember, verdictWords } from "../table/verdicts.js";
@@ -103,9 +103,10 @@ function keptSpeed() {
  * The viewer of one record: the table at a step, the buttons, the slider and the keys that move it.
  * @param {unknown} doc the record, as the server reads it
  * @param {string} title
- * @param {{ download?: { href: string, name: string } | null }} [options]
+ * @param {{ download?: { href: string, name: string } | null, gameId?: string | null }} [options] `gameId`: the
+ *   game's code on this server (its problems are told by it), none for a record file
  */
-function createViewer(doc, title, { download = null } = {}) {
+function createViewer(doc, title, { download = null, gameId = null } = {}) {
   /** @type {ReplayInfo | null} */
   let info = null;
   const source = stepSource(doc, (facts) => { info = facts; });
@@ -238,11 +239,12 @@ function createViewer(doc, title, { download = null } = {}) {
       if (busy !== ticket) return; // a later request wins
       current = target;
       half = taken(step) ? wanted : "after";
+      status.hidden = true; // a step that failed before and came now takes its complaint away
       show(step, started); // the first step is on screen as the page opens: not read out
       started = true;
     } catch (error) {
       status.className = "error-box";
-      status.textContent = errorText(error);
+      status.textContent = replayProblem(error, gameId);
       status.hidden = false;
     }
   }
@@ -336,10 +338,7 @@ function createViewer(doc, title, { download = null } = {}) {
       await source.page(0);
     } catch (error) {
       status.className = "error-box";
-      // A record the server's check refused: its detail is in English, so the sentence around it says what
-      // was expected in the player's words.
-      const refused = error instanceof RequestError && error.status === 400;
-      status.textContent = t(refused ? "replay.bad_record" : "replay.bad_file", { error: errorText(error) });
+      status.textContent = replayProblem(error, gameId);
       return;
     }
     const { players, total } = loaded();
@@ -561,16 +560,35 @@ export async function render(view, ctx) {
     try {
       doc = await getJSON(`/api/games/${encodeURIComponent(id)}/record`);
     } catch (error) {
-      // A game this server does not have is said in the player's words, not the server's English.
-      const missing = error instanceof RequestError && error.status === 404;
       view.append(h("section", { class: "replay panel" }, h("h1", {}, t("replay.title")),
-        h("p", { class: "error-box", id: "replay-missing" }, missing ? t("replay.missing", { id }) : errorText(error)),
+        h("p", { class: "error-box", id: "replay-missing" }, replayProblem(error, id)),
         h("a", { href: "#/history" }, t("replay.back"))));
       return cleanup;
     }
-    viewer = createViewer(doc, t("replay.of", { id }), { download: { href: `/api/games/${id}/record`, name: `ratscrew-${id}.json` } });
+    viewer = createViewer(doc, t("replay.of", { id }), { download: { href: `/api/games/${id}/record`, name: `ratscrew-${id}.json` }, gameId: id });
   }
   view.append(viewer.element, errorBox);
   await viewer.start();
   return cleanup;
+}
+
+/**
+ * What went wrong fetching or replaying a game, in the player's words, with what to do about it. The server's
+ * own line is English: only the check of a record file is quoted (the player chose the file and can mend it);
+ * for a game of this server the sentence names the game instead.
+ * @param {unknown} error
+ * @param {string | null} id the game's code, or null for a record file
+ * @returns {string}
+ */
+export function replayProblem(error, id) {
+  if (error instanceof OfflineError) return t("app.offline");
+  if (!(error instanceof RequestError)) return t("replay.error.unreadable");
+  const { status } = error;
+  if (status === 404 && id !== null) return t("replay.missing", { id });
+  if (status === 409 && id !== null) return t("replay.error.live", { id });
+  if (status === 429) return t("replay.error.too_many");
+  if (status === 503) return t("replay.error.busy");
+  if (status === 400 && id === null) return t("replay.bad_record", { error: error.message });
+  if (status === 400 && id !== null) return t("replay.error.refused", { id });
+  return t("replay.error.server", { status });
 }

@@ -7,6 +7,7 @@ import { sendJSON } from "../../api.js";
 import { rememberKey } from "./keys.js";
 import { MAX_PLAYERS, MIN_PLAYERS, describeError, matchTitle, presetLabel } from "./parts.js";
 import { dependency, forcedValue, needsReason } from "../../needs.js";
+import { limitNote } from "../../name-limit.js";
 import { nest, presetValues, rulesHolderDrawer } from "./rules.js";
 /** @import { CreatedMatch, FlatRules, Meta, OptionDoc, PageContext, RuleValue } from "../../types.js" */
 /** @import { ErrorBox } from "./parts.js" */
@@ -62,7 +63,7 @@ export function newMatchForm(ctx, errors, translated) {
       timerGroup),
     h("div", { class: "sk-name-field" },
       h("label", { for: "sk-match-name" }, t("scores.form.name")),
-      nameInput),
+      nameInput, limitNote(nameInput)),
     errors.el,
     submit);
 
@@ -98,8 +99,10 @@ export function newMatchForm(ctx, errors, translated) {
   return form;
 }
 
-// The players' names, one row each (two to start with), numbered, with a button to add one and to remove each.
+// The players' names, one row each (two to start with), numbered, with a button to add one and to remove each;
+// a name at its limit says so on a line of its own under the field.
 function playerRows() {
+  let made = 0; // each field's id stays its own when rows are removed and added
   const list = h("ol", { class: "sk-player-rows" });
   const addButton = h("button", { type: "button", class: "secondary sk-add" }, h("span", { "aria-hidden": "true" }, "+"), t("scores.form.add_player"));
   const countHint = h("p", { class: "hint sk-count" });
@@ -123,7 +126,8 @@ function playerRows() {
   }
 
   function addRow(value = "", focus = false) {
-    const input = h("input", { type: "text", maxlength: MAX_NAME, autocomplete: "off", autocapitalize: "words", spellcheck: "false", value });
+    const input = h("input", { type: "text", id: `sk-player-${made++}`, maxlength: MAX_NAME, autocomplete: "off", autocapitalize: "words",
+      spellcheck: "false", value });
     input.addEventListener("keydown", (event) => {
       if (event.key !== "Enter") return;
       const inputs = rows();
@@ -131,7 +135,8 @@ function playerRows() {
       if (next) { event.preventDefault(); next.focus(); }
     });
     const remove = h("button", { type: "button", class: "ghost sk-remove" }, h("span", { "aria-hidden": "true" }, "×"));
-    const row = h("li", { class: "sk-player-row" }, h("span", { class: "sk-row-num", "aria-hidden": "true" }), input, remove);
+    const row = h("li", { class: "sk-player-row" }, h("span", { class: "sk-row-num", "aria-hidden": "true" }), input, remove,
+      limitNote(input));
     remove.addEventListener("click", () => {
       const inputs = rows();
       const index = inputs.indexOf(input);

@@ -119,3 +119,48 @@ def test_seats_keep_off_the_pile_and_each_other_on_a_phone(phone: Page, live_ser
     page.keyboard.press("p")
     page.evaluate("location.hash = '#/'")
     assert not problems, "\n".join(problems)
+
+
+# The top bar's parts as they show: the name, each link, the account and the language.
+BAR = """() => [...document.querySelectorAll('.topbar .brand-mark, .mainnav a, .account-link, .lang select')]
+  .filter((el) => el.getClientRects().length)
+  .map((el) => {
+    const r = el.getBoundingClientRect();
+    return { what: el.getAttribute('aria-label') || el.textContent.trim(), box: [r.left, r.top, r.right, r.bottom],
+      link: el.matches('.mainnav a'), cut: el.scrollWidth > el.clientWidth + 1 };
+  })"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_the_top_bar_fits_a_phone_in_every_language(browser: Browser, live_server: Server, lang: str) -> None:
+    """At 390 px (and 360), every part of the top bar is whole, inside the window, clear of every other part (the
+    links at least 4 px apart, so the lit one does not touch the next) and each link on one line, as tall as the
+    others: "Compteur de points" took two lines and left no room between the French links."""
+    page, errors = open_page(browser, live_server.url, lang=lang, width=390, height=844, touch=True)
+    problems: list[str] = []
+    try:
+        for width in (390, 360):
+            page.set_viewport_size({"width": width, "height": 844})
+            page.wait_for_timeout(60)
+            shot(page, f"topbar-{lang}-{width}")
+            parts: list[dict[str, Any]] = page.evaluate(BAR)
+            links = [part for part in parts if part["link"]]
+            assert len(links) == 5, parts
+            heights = [part["box"][3] - part["box"][1] for part in links]
+            if max(heights) > min(heights) + 1:
+                problems.append(f"{lang}-{width}: links of unequal heights (one wraps): {heights}")
+            for i, part in enumerate(parts):
+                box = part["box"]
+                if part["cut"]:
+                    problems.append(f"{lang}-{width}: {part['what']!r} is cut inside its box")
+                if box[0] < 0 or box[2] > width:
+                    problems.append(f"{lang}-{width}: {part['what']!r} is outside the window")
+                for other in parts[i + 1 :]:
+                    gap = 4 if part["link"] and other["link"] else 0
+                    grown = [box[0] - gap, box[1], box[2] + gap, box[3]]
+                    if overlap(grown, other["box"]) > 0:
+                        problems.append(f"{lang}-{width}: {part['what']!r} crowds {other['what']!r}")
+    finally:
+        page.context.close()
+    assert not errors, errors
+    assert not problems, "\n".join(problems)

@@ -330,7 +330,6 @@ export function placeSeats({ model, parts }) {
   const { positions } = best;
   seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
   felt.style.setProperty("--seat-h", `${best.seatHeight}px`);
-  felt.dataset.seating = best.way;
   model.seatRoom = { key, px: room, way: best.way };
   felt.style.setProperty("--pile-room", `${best.pile}px`);
   felt.style.setProperty("--pile-fit", `${best.fit}px`);
@@ -406,7 +405,7 @@ export function pileRoom(width, height, seats) {
   const cy = height / 2;
   for (let w = most; w > PILE_MIN; w -= 2) {
     const half = pileHalf(w);
-    const box = [cx - half, cy - pileTop(w), cx + half, cy + (1.4 * w + LINES_PX) / 2 + BANNER_PX];
+    const box = [cx - half, cy - pileTop(w), cx + half, cy - pileTop(w) + 0.1 * w + 5 + 1.4 * w + LINES_PX + BANNER_PX];
     if (clearOf(seats, box)) return w;
   }
   return PILE_MIN;
@@ -424,12 +423,14 @@ export function pileRoom(width, height, seats) {
 export function pileFit(width, height, seats) {
   const cx = width / 2;
   const cy = height / 2;
-  for (let w = PILE_MAX_PHONE; w > PILE_MIN; w -= 2) {
+  // Below the least the pile is drawn at (PILE_MIN) too: of two ways of seating that both crowd it, the one that
+  // crowds it less wins.
+  for (let w = PILE_MAX_PHONE; w > 8; w -= 2) {
     const half = pileHalf(w);
     const box = [cx - half, cy - pileTop(w), cx + half, cy - pileTop(w) + 0.1 * w + 5 + 1.4 * w + LINES_FIT_PX];
     if (clearOf(seats, box)) return w;
   }
-  return PILE_MIN;
+  return 8;
 }
 
 /**
@@ -459,17 +460,18 @@ function pileBase(width) {
 }
 
 /**
- * How far above the felt's middle a pile `w` px wide reaches: the pile and the lines under it (its count, the
- * cards burned) are centred together on the felt, and a tilted card reaches above the pile's box.
+ * How far above the felt's middle a pile `w` px wide reaches: the pile and its count are centred together on
+ * the felt (any further line grows below them: table.css), and a tilted card reaches above the pile's box.
  * @param {number} w
  */
 function pileTop(w) {
-  return (1.4 * w + LINES_PX) / 2 + 0.1 * w + 5;
+  return (1.4 * w + COUNT_PX) / 2 + 0.1 * w + 5;
 }
 
 const PILE_MIN = 48;
 const PILE_MAX = 128;
 const PILE_MAX_PHONE = 150;
+const COUNT_PX = 26; // the pile's count under it: the pile and its count are centred on the felt together
 const LINES_PX = 52; // the pile's count and the cards burned under it
 const LINES_FIT_PX = 76; // the same, the burned cards' line on two lines (the lines are kept as narrow as the pile's reach)
 const SHORT_FELT = 360; // px: a felt this short (a phone on its side) has no room for a seat above or below the pile

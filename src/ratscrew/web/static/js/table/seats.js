@@ -307,7 +307,10 @@ export function placeSeats({ model, parts }) {
     felt.style.setProperty("--seat-room", `${room}px`);
     const sizes = seatEls.map((el) => [el.offsetWidth, el.offsetHeight]);
     const seatWidth = Math.max(0, ...sizes.map(([w]) => w));
-    const seatHeight = Math.max(0, ...sizes.map(([, h]) => h));
+    // The tallest a seat has been on this felt: a seat's line that comes and goes with the turn ("Your turn")
+    // would otherwise move the seats in and out as play goes round (and a won pile would fly to where its
+    // winner's seat was a moment before).
+    const seatHeight = Math.max(kept?.h ?? 0, ...sizes.map(([, h]) => h));
     const ways = seatings(count, width, height, seatWidth, seatHeight);
     // The way kept for this felt first: another is taken only if it leaves the pile more room.
     ways.sort((a, b) => Number(b.way === kept?.way) - Number(a.way === kept?.way));
@@ -330,7 +333,7 @@ export function placeSeats({ model, parts }) {
   const { positions } = best;
   seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
   felt.style.setProperty("--seat-h", `${best.seatHeight}px`);
-  model.seatRoom = { key, px: room, way: best.way };
+  model.seatRoom = { key, px: room, way: best.way, h: best.seatHeight };
   felt.style.setProperty("--pile-room", `${best.pile}px`);
   felt.style.setProperty("--pile-fit", `${best.fit}px`);
 }

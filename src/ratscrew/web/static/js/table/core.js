@@ -28,7 +28,8 @@ import { vibrateControl } from "./buzz.js";
  * @property {boolean} announceCards every card turned is read out (off: the pace is kept)
  * @property {boolean} pausable a game against the computer (or two on one screen): its clock stops on request
  * @property {boolean} offline the room's socket is down (link.js): nothing played is sent
- * @property {{ key: string, px: number }} seatRoom the seats' width that fitted this felt (table/seats.js)
+ * @property {{ key: string, px: number, way?: string, h?: number }} seatRoom the seats' width, way round and tallest
+ *   seat on this felt (table/seats.js)
  * @property {ReturnType<typeof setTimeout> | undefined} toastTimer
  * @property {number} toastHeldUntil performance.now() until which the banner says a verdict on the player's own slap
  * @property {ReturnType<typeof setTimeout> | undefined} toastNext a lesser banner waiting for that one to be read

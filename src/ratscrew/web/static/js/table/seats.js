@@ -182,9 +182,11 @@ function lockoutText(locked) {
  * @param {number} seatWidth the widest seat's, in px
  * @param {number} seatHeight
  * @param {number} [clear] half the height of the band around the middle the others keep out of (0: none)
+ * @param {number} [aside] half the width of the column down the middle every seat keeps out of (0: none): the
+ *   seats then share the two ends of the track, the first one lowest at the left end
  * @returns {{ x: number, y: number }[]} by seat
  */
-export function seatPositions(count, first, width, height, seatWidth, seatHeight, clear = 0) {
+export function seatPositions(count, first, width, height, seatWidth, seatHeight, clear = 0, aside = 0) {
   const a = Math.max(0, width / 2 - seatWidth / 2 - 4);
   const b = Math.max(0, height / 2 - seatHeight / 2 - 4);
   const power = 2 / 2.8; // 1: an ellipse; smaller: squarer corners
@@ -207,6 +209,7 @@ export function seatPositions(count, first, width, height, seatWidth, seatHeight
     previous = next;
   }
   const total = lengths[STEPS] || 1;
+  if (aside > 0) return endPositions(count, first, width, height, point, aside);
   // The others' share of the track: all of it, or what lies above the band (from where the way up the first
   // side leaves the band to where the way down the other side enters it).
   let from = 0;
@@ -232,9 +235,61 @@ export function seatPositions(count, first, width, height, seatWidth, seatHeight
 }
 
 /**
+ * The seats down the two ends of the track, outside a column `aside` px each side of the middle: the first half
+ * (the first seat lowest) up the left end, the rest down the right end, each end's seats spread from one of its
+ * corners to the other (a lone seat level with the pile), so that seats stacked at an end are as far apart as can be.
+ * @param {number} count
+ * @param {Seat} first
+ * @param {number} width
+ * @param {number} height
+ * @param {(turn: number) => [number, number]} point
+ * @param {number} aside
+ * @returns {{ x: number, y: number }[]} by seat
+ */
+function endPositions(count, first, width, height, point, aside) {
+  const STEPS = 720;
+  /** @type {[number, number][][]} the track's samples at each end, in the track's order (bottom, left, top, right) */
+  const ends = [[], []];
+  for (let i = 0; i <= STEPS; i++) {
+    const p = point(i / STEPS);
+    if (Math.abs(p[0]) >= aside) ends[p[0] < 0 ? 0 : 1].push(p);
+  }
+  const left = Math.ceil(count / 2);
+  /** @type {{ x: number, y: number }[]} */
+  const positions = [];
+  for (let step = 0; step < count; step++) {
+    const [samples, n, k] = step < left ? [ends[0], left, step] : [ends[1], count - left, step - left];
+    const [x, y] = alongEnd(samples, n === 1 ? 0.5 : k / (n - 1));
+    positions[(first + step) % count] = { x: width ? 50 + (100 * x) / width : 50, y: height ? 50 + (100 * y) / height : 50 };
+  }
+  return positions;
+}
+
+/**
+ * The point `share` of the way down a run of samples from its first end's height to its last's: seats stacked
+ * at an end are spread by height, since they lie one above another there (spread by distance, those round a
+ * rounded corner came closer in height than a seat is tall).
+ * @param {[number, number][]} samples
+ * @param {number} share from 0 to 1
+ * @returns {[number, number]}
+ */
+function alongEnd(samples, share) {
+  if (samples.length < 2) return samples[0] ?? [0, 0];
+  const from = samples[0][1];
+  const to = samples[samples.length - 1][1];
+  const wanted = from + share * (to - from);
+  let best = samples[0];
+  for (const sample of samples) if (Math.abs(sample[1] - wanted) < Math.abs(best[1] - wanted)) best = sample;
+  return best;
+}
+
+/**
  * The seats' room depends on the felt's size and on the widest and tallest seat. Each seat may first take
- * its share of the way round the table; while two seats still overlap, all get a little narrower. The width
- * that worked is kept for this felt, so a seat whose words change starts from it (no back and forth).
+ * its share of the way round the table; while two seats still overlap, all get a little narrower. For each
+ * width, each way of seating the table that fits this felt is tried (all round; on an upright phone, clear of
+ * a band level with the pile; on a phone on its side, down the two ends, clear of the middle column) and the
+ * one that leaves the pile the most room wins. The width and the way that worked are kept for this felt, so a
+ * seat whose words change starts from them (no back and forth, no seats jumping round the table).
  * @param {TableCore} core
  */
 export function placeSeats({ model, parts }) {
@@ -242,28 +297,86 @@ export function placeSeats({ model, parts }) {
   const width = felt.clientWidth;
   const height = felt.clientHeight;
   const count = model.seats.length;
+  const first = model.yours[0] ?? 0;
   const key = `${width}x${height}x${count}`;
-  let room = model.seatRoom.key === key ? model.seatRoom.px : Math.max(56, (3.3 * Math.max(0, (width + height) / 2 - 75)) / Math.max(1, count) - 14);
-  /** @type {number[][]} */
-  let placed = [];
+  const kept = model.seatRoom.key === key ? model.seatRoom : null;
+  let room = kept ? kept.px : Math.max(56, (3.3 * Math.max(0, (width + height) / 2 - 75)) / Math.max(1, count) - 14);
+  /** @type {Seating | null} */
+  let best = null;
   for (let attempt = 0; attempt < 6; attempt++) {
     felt.style.setProperty("--seat-room", `${room}px`);
     const sizes = seatEls.map((el) => [el.offsetWidth, el.offsetHeight]);
     const seatWidth = Math.max(0, ...sizes.map(([w]) => w));
-    const seatHeight = Math.max(0, ...sizes.map(([, h]) => h));
-    felt.style.setProperty("--seat-h", `${seatHeight}px`);
-    const positions = seatPositions(count, model.yours[0] ?? 0, width, height, seatWidth, seatHeight, pileBand(count, width, height, seatHeight));
-    seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
-    const boxes = positions.map(({ x, y }, i) => {
-      const [w, h] = sizes[i];
-      return [(x * width) / 100 - w / 2, (y * height) / 100 - h / 2, (x * width) / 100 + w / 2, (y * height) / 100 + h / 2];
-    });
-    placed = boxes;
-    if (!overlapping(boxes) || room <= 48) break;
+    // The tallest a seat has been on this felt: a seat's line that comes and goes with the turn ("Your turn")
+    // would otherwise move the seats in and out as play goes round (and a won pile would fly to where its
+    // winner's seat was a moment before).
+    const seatHeight = Math.max(kept?.h ?? 0, ...sizes.map(([, h]) => h));
+    const ways = seatings(count, width, height, seatWidth, seatHeight);
+    // The way kept for this felt first: another is taken only if it leaves the pile more room.
+    ways.sort((a, b) => Number(b.way === kept?.way) - Number(a.way === kept?.way));
+    for (const way of ways) {
+      const positions = seatPositions(count, first, width, height, seatWidth, seatHeight, way.clear, way.aside);
+      const boxes = positions.map(({ x, y }, i) => {
+        const [w, h] = sizes[i];
+        return [(x * width) / 100 - w / 2, (y * height) / 100 - h / 2, (x * width) / 100 + w / 2, (y * height) / 100 + h / 2];
+      });
+      const fit = pileFit(width, height, boxes);
+      const pile = Math.min(Math.max(pileRoom(width, height, boxes), pileBase(width)), fit);
+      const seating = { way: way.way, positions, seatHeight, fit, pile, overlaps: overlapping(boxes) };
+      if (!best || better(seating, best)) best = seating;
+    }
+    if (!best || best.overlaps === 0 || room <= 48 || attempt === 5) break;
     room = Math.max(48, room * 0.88);
+    best = null;
   }
-  model.seatRoom = { key, px: room };
-  felt.style.setProperty("--pile-room", `${pileRoom(width, height, placed)}px`);
+  if (!best) return;
+  const { positions } = best;
+  seatEls.forEach((el, index) => { el.style.left = `${positions[index].x}%`; el.style.top = `${positions[index].y}%`; });
+  felt.style.setProperty("--seat-h", `${best.seatHeight}px`);
+  model.seatRoom = { key, px: room, way: best.way, h: best.seatHeight };
+  felt.style.setProperty("--pile-room", `${best.pile}px`);
+  felt.style.setProperty("--pile-fit", `${best.fit}px`);
+}
+
+/**
+ * One way of seating the table, tried: where each seat sits, how much the seats overlap, and the pile it leaves.
+ * @typedef {{ way: string, positions: { x: number, y: number }[], seatHeight: number, fit: number, pile: number,
+ *   overlaps: number }} Seating
+ */
+
+/**
+ * Whether a way of seating beats another: less of the seats overlapping first (none, at best), then the bigger
+ * pile (a tie keeps the first tried).
+ * @param {Seating} a
+ * @param {Seating} b
+ */
+function better(a, b) {
+  if (Math.abs(a.overlaps - b.overlaps) > 1) return a.overlaps < b.overlaps;
+  return a.pile > b.pile + 1;
+}
+
+/**
+ * The ways of seating this felt worth trying: all round the rim; on a tall, narrow felt, above a band level with
+ * the pile (`clear`); on a short felt (a phone on its side), down the two ends, clear of a column as wide as the
+ * pile's cards reach (`aside`), since across the table above and below the pile there is no room for a seat.
+ * @param {number} count
+ * @param {number} width the felt's
+ * @param {number} height
+ * @param {number} seatWidth
+ * @param {number} seatHeight
+ * @returns {{ way: string, clear: number, aside: number }[]}
+ */
+function seatings(count, width, height, seatWidth, seatHeight) {
+  const ways = [{ way: "round", clear: 0, aside: 0 }];
+  const band = pileBand(count, width, height, seatHeight);
+  if (band > 0) ways.unshift({ way: "band", clear: band, aside: 0 });
+  if (height >= SHORT_FELT || count < 2) return ways;
+  // The column as wide as the pile's usual width, or narrower: a smaller pile leaves the ends more room for seats.
+  for (const share of [1, 0.8, 0.65]) {
+    const aside = pileHalf(share * pileBase(width)) + 6 + seatWidth / 2;
+    if (aside <= width / 2 - seatWidth / 2 - 4) ways.push({ way: `ends-${share}`, clear: 0, aside });
+  }
+  return ways;
 }
 
 /**
@@ -294,32 +407,90 @@ export function pileRoom(width, height, seats) {
   const cx = width / 2;
   const cy = height / 2;
   for (let w = most; w > PILE_MIN; w -= 2) {
-    const half = 0.655 * w + 9; // a card tilted 14° and moved 9 px (pile.js's most) reaches out of the pile's box
-    const box = [cx - half, cy - pileTop(w), cx + half, cy + (1.4 * w + LINES_PX) / 2 + BANNER_PX];
-    if (seats.every((s) => s[2] + 4 <= box[0] || box[2] <= s[0] - 4 || s[3] + 4 <= box[1] || box[3] <= s[1] - 4)) return w;
+    const half = pileHalf(w);
+    const box = [cx - half, cy - pileTop(w), cx + half, cy - pileTop(w) + 0.1 * w + 5 + 1.4 * w + LINES_PX + BANNER_PX];
+    if (clearOf(seats, box)) return w;
   }
   return PILE_MIN;
 }
 
 /**
- * How far above the felt's middle a pile `w` px wide reaches: the pile and the lines under it (its count, the
- * cards burned) are centred together on the felt, and a tilted card reaches above the pile's box.
+ * The widest pile that no seat covers, whatever the seats leave it: its cards as far as they reach, and the
+ * lines under it (its count, the cards burned, the slap window) as tall as they grow. The pile is never drawn
+ * wider than this (the banner, unlike the seats, finds itself another place).
+ * @param {number} width the felt's
+ * @param {number} height
+ * @param {number[][]} seats [left, top, right, bottom] each, in the felt's px
+ * @returns {number}
+ */
+export function pileFit(width, height, seats) {
+  const cx = width / 2;
+  const cy = height / 2;
+  // Below the least the pile is drawn at (PILE_MIN) too: of two ways of seating that both crowd it, the one that
+  // crowds it less wins.
+  for (let w = PILE_MAX_PHONE; w > 8; w -= 2) {
+    const half = pileHalf(w);
+    const box = [cx - half, cy - pileTop(w), cx + half, cy - pileTop(w) + 0.1 * w + 5 + 1.4 * w + LINES_FIT_PX];
+    if (clearOf(seats, box)) return w;
+  }
+  return 8;
+}
+
+/**
+ * Whether a box keeps 4 px clear of every seat.
+ * @param {number[][]} seats
+ * @param {number[]} box
+ */
+function clearOf(seats, box) {
+  return seats.every((s) => s[2] + 4 <= box[0] || box[2] <= s[0] - 4 || s[3] + 4 <= box[1] || box[3] <= s[1] - 4);
+}
+
+/**
+ * How far from the felt's middle a pile `w` px wide reaches sideways: a card tilted 14° and moved 9 px (pile.js's
+ * most) reaches out of the pile's box; the lines under it are kept as narrow (table.css).
+ * @param {number} w
+ */
+function pileHalf(w) {
+  return 0.655 * w + 9;
+}
+
+/**
+ * The pile's width on a felt `width` px wide that the seats do not squeeze: the 18% of it the pile always had.
+ * @param {number} width
+ */
+function pileBase(width) {
+  return Math.min(PILE_MAX, 0.18 * width);
+}
+
+/**
+ * How far above the felt's middle a pile `w` px wide reaches: the pile and its count are centred together on
+ * the felt (any further line grows below them: table.css), and a tilted card reaches above the pile's box.
  * @param {number} w
  */
 function pileTop(w) {
-  return (1.4 * w + LINES_PX) / 2 + 0.1 * w + 5;
+  return (1.4 * w + COUNT_PX) / 2 + 0.1 * w + 5;
 }
 
 const PILE_MIN = 48;
 const PILE_MAX = 128;
 const PILE_MAX_PHONE = 150;
+const COUNT_PX = 26; // the pile's count under it: the pile and its count are centred on the felt together
 const LINES_PX = 52; // the pile's count and the cards burned under it
+const LINES_FIT_PX = 76; // the same, the burned cards' line on two lines (the lines are kept as narrow as the pile's reach)
+const SHORT_FELT = 360; // px: a felt this short (a phone on its side) has no room for a seat above or below the pile
 const BANNER_PX = 68; // a verdict's banner, two lines, just under the pile's lines (status.js puts it there first)
 
 /**
- * Whether two of the boxes overlap by more than a pixel.
+ * How much the boxes overlap, two by two, in px², each taken a pixel wider all round: seats that merely touch
+ * look like one, so two seats keep at least two pixels apart.
  * @param {number[][]} boxes [left, top, right, bottom] each
  */
 function overlapping(boxes) {
-  return boxes.some((a, i) => boxes.some((b, j) => j > i && a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 && b[1] < a[3] - 1));
+  let area = 0;
+  boxes.forEach((a, i) => boxes.forEach((b, j) => {
+    const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]) + 2;
+    const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]) + 2;
+    if (j > i && w > 0 && h > 0) area += w * h;
+  }));
+  return area;
 }

@@ -71,7 +71,12 @@ def test_a_won_game_says_who_won_and_keeps_what_happened_after_a_reload_and_in_e
 ) -> None:
     page = open_game([{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot", "level": "easy"}], GIVE_EACH, 1)
     # Ann never turns a card: each slap lands on an empty pile and gives Bot three of her cards.
-    until(page, lambda: page.locator(".overlay").is_visible(), "Bot holding every card", act=lambda: page.keyboard.press("j"))
+    until(
+        page,
+        lambda: page.locator(".overlay").is_visible(),
+        "Bot holding every card",
+        act=lambda: page.keyboard.press("j"),
+    )
     expect(page.locator("#over-title")).to_have_text(text("en", "game.summary.wins", name="Bot"))
     status = page.locator("#status-line")
     expect(status).to_have_text(text("en", "game.over.win", name="Bot"))
@@ -133,7 +138,7 @@ def test_the_reaction_count_says_it_counts_slaps_in_each_language(open_game: Ope
         words = catalog(lang)
         ann = page.locator(".players-table tbody tr").nth(0).locator("td").last
         # The figure and what it is taken from, as a player reads it: "240 ms (1 slap)".
-        shown = re.escape(text("en", "game.summary.ms", n=999)).replace("999", r"\d+")
+        shown = re.escape(text(lang, "game.summary.ms", n=999)).replace("999", r"\d+")
         expect(ann).to_have_text(re.compile(f"^{shown} {re.escape(text_count(lang, 'game.summary.slaps_timed', 1))}$"))
         expect(page.locator(".players-table tbody tr").nth(1).locator("td").last).to_have_text("–")  # Bob: none
         note = page.locator("#reaction-note")

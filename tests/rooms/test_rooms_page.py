@@ -29,7 +29,7 @@ ARRIVES = "message => window.__sockets.at(-1).dispatchEvent(new MessageEvent('me
 ARRIVES_AND_READ = """message => {
   window.__sockets.at(-1).dispatchEvent(new MessageEvent('message', {data: message}));
   const note = document.querySelector('#room-wait');
-  return note.hidden ? null : note.querySelector('.room-wait-text').textContent;
+  return note.hidden ? null : note.textContent;
 }"""
 
 
@@ -54,7 +54,9 @@ def test_the_table_says_when_it_waits_for_a_slow_link(browser: Browser, live_ser
         for waits_for, says in ((1, "Computer 2's connection to the server is slow"), (0, "Your connection to the")):
             latency = {"type": "latency", "seats": [12, None], "window_ms": 160, "waits_for": waits_for}
             text = page.evaluate(ARRIVES_AND_READ, json.dumps(latency))
-            assert text is not None and "160 ms" in text and says in text and "race everyone else's fairly" in text, text
+            assert text is not None and "160 ms" in text and says in text and "race everyone else's fairly" in text, (
+                text
+            )
         # What the wait is for, in plain words, for a player who asks: not a bare number of milliseconds.
         why = page.locator("#room-wait-why")
         explained = why.locator("p")

@@ -4,7 +4,6 @@
 import { h, clear } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { aheadText, clockText } from "../format.js";
-import { recallFeed } from "./recap.js";
 import { renderStatus } from "./status.js";
 /** @import { GameSummary, Race, Seat, SummaryPlayer } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
@@ -19,7 +18,8 @@ export function showSummary(core, summary) {
   // A game opened again once over heard no game_over event: the status line learns how it ended from here.
   model.ending ??= { result: summary.result, winner: summary.winner, how: summary.how };
   if (model.state) renderStatus(core, model.state);
-  recallFeed(core, summary);
+  // Its feed too, when it is empty; the module comes only then, so a page that watched the game never loads it.
+  if (!parts.feed.children.length) import("./recap.js").then((recap) => recap.recallFeed(core, summary)).catch(() => {});
   clear(overlay);
   const buttons = actions(summary, model.yours);
   overlay.append(h("div", { class: "overlay-card panel" },

@@ -54,26 +54,20 @@ function statusText(seats, yours, state, ending) {
 }
 
 /**
- * Once the game is over the line says so, and how it ended: who won, or why nobody did. The player's own
- * seat is spoken to ("you win") on a page that plays one seat.
+ * Once the game is over: that it is, and who won or why nobody did ("you win" to the page's one seat).
  * @param {Named} seats
  * @param {Seat[]} yours
  * @param {TableState} state
- * @param {Ending | null} ending null until the page has heard how (the line then only says it is over)
+ * @param {Ending | null} ending null until the page has heard how
  * @returns {string}
  */
 function overText(seats, yours, state, ending) {
-  if (!ending) return t("game.over");
-  const you = yours.length === 1 ? yours[0] : null;
-  const timed = ending.how === "time";
-  if (ending.result === "win" && ending.winner !== null) {
-    return t(youKey(timed ? "game.over.time" : "game.over.win", you, ending.winner), { name: seatName(seats, ending.winner) });
+  const { result, winner, how } = ending ?? {};
+  if (result === "win" && typeof winner === "number") {
+    return t(youKey("game.over.win", yours.length === 1 ? yours[0] : null, winner), { name: seatName(seats, winner) });
   }
-  if (ending.result === "draw") return t(timed ? "game.over.time_draw" : "game.over.draw");
-  if (ending.result === "loop") return t("game.over.loop");
-  if (ending.how === "card_limit") {
-    return aheadText(state.stack_sizes.map((cards, seat) => ({ name: seatName(seats, seat), cards })));
-  }
+  if (result === "draw" || result === "loop") return t(`game.over.${result}`);
+  if (how === "card_limit") return aheadText(state.stack_sizes.map((cards, seat) => ({ name: seatName(seats, seat), cards })));
   return t("game.over");
 }
 

@@ -1,9 +1,11 @@
 // @ts-check
 // The end of a game: a modal summary over the table with each player's figures, the races several people
 // slapped (and why each went the way it did), and the page's own buttons (play again, rematch, download).
+// Loaded when a game ends (table.js), so a first visit does not carry it; the box it fills is overlay.js's.
 import { h, clear } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { aheadText, clockText } from "../format.js";
+import { recallFeed } from "./recap.js";
 import { renderStatus } from "./status.js";
 /** @import { GameSummary, Race, Seat, SummaryPlayer } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
@@ -18,8 +20,7 @@ export function showSummary(core, summary) {
   // A game opened again once over heard no game_over event: the status line learns how it ended from here.
   model.ending ??= { result: summary.result, winner: summary.winner, how: summary.how };
   if (model.state) renderStatus(core, model.state);
-  // Its feed too, when it is empty; the module comes only then, so a page that watched the game never loads it.
-  if (!parts.feed.children.length) import("./recap.js").then((recap) => recap.recallFeed(core, summary)).catch(() => {});
+  recallFeed(core, summary);
   clear(overlay);
   const buttons = actions(summary, model.yours);
   overlay.append(h("div", { class: "overlay-card panel" },
@@ -35,29 +36,6 @@ export function showSummary(core, summary) {
   /** @type {HTMLElement | null} */
   const first = overlay.querySelector(".overlay-actions button") || overlay.querySelector(".overlay-actions a");
   first?.focus();
-}
-
-/** @param {TableCore} core */
-export function hideSummary({ parts }) {
-  parts.overlay.hidden = true;
-  clear(parts.overlay);
-}
-
-/**
- * The summary is a modal dialog: Tab and Shift+Tab go round its own buttons and links, not the table behind.
- * @param {HTMLElement} overlay
- * @param {KeyboardEvent} event
- */
-export function keepFocusIn(overlay, event) {
-  if (event.key !== "Tab") return;
-  /** @type {NodeListOf<HTMLElement>} */
-  const found = overlay.querySelectorAll("button, a[href], summary");
-  const items = [...found].filter((el) => !(/** @type {HTMLButtonElement} */ (el)).disabled && el.getClientRects().length > 0);
-  if (!items.length) return;
-  const first = items[0];
-  const last = items[items.length - 1];
-  if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
-  else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
 }
 
 /**

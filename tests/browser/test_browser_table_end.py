@@ -26,6 +26,10 @@ from ratscrew.rules import Rules, rules_from_mapping
 # The shown half of each line of What happened, newest first (the other half is for screen readers).
 FEED = "() => [...document.querySelectorAll('#feed li > [aria-hidden=true]')].map((line) => line.textContent)"
 FEED_LENGTH = 6  # the lines the feed keeps (table/show.js)
+# The cells and headings of the summary's tables cut short, and the tables wider than their box.
+CUT = """() => [...document.querySelectorAll('.overlay .table-scroll')].flatMap((box) =>
+  [...box.querySelectorAll('th, td'), ...(box.scrollWidth > box.clientWidth + 1 ? [box] : [])]
+    .filter((el) => el === box || el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent))"""
 GIVE_EACH = {"preset": "standard", "slapping": {"penalty": "give-each", "penalty_cards": 3}}
 
 OpenGame = Callable[[list[dict[str, Any]], dict[str, Any], int], Page]
@@ -148,3 +152,8 @@ def test_the_reaction_count_says_it_counts_slaps_in_each_language(open_game: Ope
         assert heading.get_attribute("aria-describedby") == "reaction-note"
         # The status line under the summary says the game stopped and who was ahead, as the summary does.
         expect(page.locator("#status-line")).to_have_text(page.locator("#over-title").inner_text())
+        # On a phone the count sits under the figure: no column of the results is cut or out of its box.
+        for width, height in ((390, 844), (360, 640)):
+            page.set_viewport_size({"width": width, "height": height})
+            assert page.evaluate(CUT) == [], f"cut at {width}x{height} in {lang}"
+        page.set_viewport_size({"width": 1280, "height": 860})

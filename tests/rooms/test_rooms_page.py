@@ -1,4 +1,5 @@
-"""The room's page in Debian's Chromium: it says so above the table when the room waits longer for a slow link.
+"""The room's page in Debian's Chromium: it says so above the table when the room waits longer for a slow link,
+and why, in plain words.
 
 Which seat the room waits for is the server's to say (``waits_for``, test_rooms_fair.py); on loopback nobody's
 link is slow, so the page is handed the ``latency`` message a slow seat would bring, on its own socket.
@@ -8,10 +9,11 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from harness.browser import open_page
 from harness.server import Server
+from ratscrew.i18n import text as text_of
 
 KEEP_SOCKETS = """(() => {
   const Native = window.WebSocket;
@@ -49,10 +51,20 @@ def test_the_table_says_when_it_waits_for_a_slow_link(browser: Browser, live_ser
         page.wait_for_selector("#flip-0")
         note = page.locator("#room-wait")
         assert note.is_hidden()  # one person on loopback: the room waits for nobody
-        for waits_for, says in ((1, "so that Computer 2's slower connection"), (0, "so that your slower connection")):
+        for waits_for, says in ((1, "Computer 2's connection to the server is slow"), (0, "Your connection to the")):
             latency = {"type": "latency", "seats": [12, None], "window_ms": 160, "waits_for": waits_for}
             text = page.evaluate(ARRIVES_AND_READ, json.dumps(latency))
-            assert text is not None and "160 ms" in text and says in text, text
+            assert text is not None and "160 ms" in text and says in text and "race everyone else's fairly" in text, (
+                text
+            )
+        # What the wait is for, in plain words, for a player who asks: not a bare number of milliseconds.
+        why = page.locator("#room-wait-why")
+        explained = why.locator("p")
+        assert explained.is_hidden()
+        why.locator("summary").click()
+        expect(explained).to_be_visible()
+        assert explained.inner_text() == text_of("en", "room.slow_link.explain")
+        assert "far from the server" in explained.inner_text()
         page.evaluate(ARRIVES, json.dumps({"type": "latency", "seats": [12, None], "window_ms": 40, "waits_for": None}))
         page.wait_for_selector("#room-wait[hidden]", state="attached")
         assert errors == []

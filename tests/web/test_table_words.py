@@ -34,6 +34,7 @@ ABOUT_A_SEAT: list[tuple[str, str]] = [
     ("event.pile_won.given", ""),
     *[(f"event.player_out.{why}", "") for why in OutReason],
     ("event.game_over.win", ""),
+    ("game.over.win", ""),
     ("verdict.pile_won_slap", "n"),
     ("verdict.challenge_paid", "n pay"),
     ("access.say.challenge", "n pay"),

@@ -12,7 +12,7 @@ import { rulesSummary } from "./summary.js";
 import { fitChips, showChips } from "./table/chips.js";
 import { buildControls, renderFlipReady } from "./table/controls.js";
 import { buildParts, newModel, startGame } from "./table/core.js";
-import { hideSummary, keepFocusIn, showSummary } from "./table/end.js";
+import { hideSummary, keepFocusIn } from "./table/overlay.js";
 import { onKey, slap } from "./table/input.js";
 import { buildSeats, placeSeats, renderSeats, showConnections } from "./table/seats.js";
 import { applyEvents, renderTurn, showState } from "./table/show.js";
@@ -21,7 +21,7 @@ import { renderCentre } from "./table/pile.js";
 import { placeBanner, renderClock, showBanner } from "./table/status.js";
 import { voiceOf } from "./table/verdicts.js";
 export { connectionClass, connectionText } from "./table/seats.js";
-/** @import { RejectedMessage, RulesDoc, Seat, SeatDoc, Table, TableOptions } from "./types.js" */
+/** @import { GameSummary, RejectedMessage, RulesDoc, Seat, SeatDoc, Table, TableOptions } from "./types.js" */
 /** @import { TableCore } from "./table/core.js" */
 
 /**
@@ -113,6 +113,20 @@ function setup(core, seats, yours, rules, game, tags) {
   buildControls(core);
   if (model.state) renderTurn(core, model.state);
   placeSeats(core);
+}
+
+/**
+ * The end-of-game summary. Its module (table/end.js) comes when a game ends, not with the page; a summary that
+ * arrives after the table moved on to another game (a rematch) is not shown, and one that cannot be loaded
+ * leaves the status line to say how the game ended.
+ * @param {TableCore} core
+ * @param {GameSummary} summary
+ */
+function showSummary(core, summary) {
+  const { game } = core.model;
+  import("./table/end.js").then((end) => {
+    if (core.model.game === game) end.showSummary(core, summary);
+  }).catch(() => {});
 }
 
 /**

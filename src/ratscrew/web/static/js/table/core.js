@@ -17,6 +17,7 @@ import { vibrateControl } from "./buzz.js";
  * @property {Seat[]} yours the seats this page plays
  * @property {RulesDoc | null} rules
  * @property {TableState | null} state the last state shown
+ * @property {Ending | null} ending how the game ended: its game_over event, or the summary of a game opened again
  * @property {string | null} game which game of the room the table is set up for
  * @property {number} shownCards the cards turned when the pile was last drawn (a higher number lands)
  * @property {number} emptiedAt performance.now() when the pile was last drawn empty after it held cards
@@ -33,6 +34,11 @@ import { vibrateControl } from "./buzz.js";
  * @property {ReturnType<typeof setTimeout> | undefined} toastTimer
  * @property {number} toastHeldUntil performance.now() until which the banner says a verdict on the player's own slap
  * @property {ReturnType<typeof setTimeout> | undefined} toastNext a lesser banner waiting for that one to be read
+ */
+
+/**
+ * How a game ended, as its game_over event and its summary both say it.
+ * @typedef {{ result: GameSummary["result"], winner: Seat | null, how: GameSummary["how"] }} Ending
  */
 
 /**
@@ -76,6 +82,7 @@ export function newModel() {
     yours: [],
     rules: null,
     state: null,
+    ending: null,
     game: null,
     shownCards: 0,
     emptiedAt: -Infinity,
@@ -102,6 +109,7 @@ export function newModel() {
 export function startGame(model, game) {
   model.game = game;
   model.state = null;
+  model.ending = null;
   model.shownCards = 0;
   model.emptiedAt = -Infinity;
   model.applied = 0;

@@ -1,9 +1,12 @@
 // @ts-check
 // The end of a game: a modal summary over the table with each player's figures, the races several people
 // slapped (and why each went the way it did), and the page's own buttons (play again, rematch, download).
+// Loaded when a game ends (table.js), so a first visit does not carry it; the box it fills is overlay.js's.
 import { h, clear } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { aheadText, clockText } from "../format.js";
+import { recallFeed } from "./recap.js";
+import { renderStatus } from "./status.js";
 /** @import { GameSummary, Race, Seat, SummaryPlayer } from "../types.js" */
 /** @import { TableCore } from "./core.js" */
 
@@ -11,8 +14,13 @@ import { aheadText, clockText } from "../format.js";
  * @param {TableCore} core
  * @param {GameSummary} summary
  */
-export function showSummary({ model, parts, actions }, summary) {
+export function showSummary(core, summary) {
+  const { model, parts, actions } = core;
   const { overlay } = parts;
+  // A game opened again once over heard no game_over event: the status line learns how it ended from here.
+  model.ending ??= { result: summary.result, winner: summary.winner, how: summary.how };
+  if (model.state) renderStatus(core, model.state);
+  recallFeed(core, summary);
   clear(overlay);
   const buttons = actions(summary, model.yours);
   overlay.append(h("div", { class: "overlay-card panel" },
@@ -21,35 +29,13 @@ export function showSummary({ model, parts, actions }, summary) {
     summary.how ? h("p", { class: "hint" }, t(`game.summary.how.${summary.how}`)) : null,
     // On a phone the table scrolls sideways: its box takes the keyboard's focus so it can be scrolled.
     h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": "over-title" }, playersTable(summary)),
+    timed(summary) ? h("p", { class: "hint", id: "reaction-note" }, t("game.summary.reaction_note")) : null,
     racesBlock(summary.races || [], summary.players),
     h("div", { class: "overlay-actions" }, ...buttons)));
   overlay.hidden = false;
   /** @type {HTMLElement | null} */
   const first = overlay.querySelector(".overlay-actions button") || overlay.querySelector(".overlay-actions a");
   first?.focus();
-}
-
-/** @param {TableCore} core */
-export function hideSummary({ parts }) {
-  parts.overlay.hidden = true;
-  clear(parts.overlay);
-}
-
-/**
- * The summary is a modal dialog: Tab and Shift+Tab go round its own buttons and links, not the table behind.
- * @param {HTMLElement} overlay
- * @param {KeyboardEvent} event
- */
-export function keepFocusIn(overlay, event) {
-  if (event.key !== "Tab") return;
-  /** @type {NodeListOf<HTMLElement>} */
-  const found = overlay.querySelectorAll("button, a[href], summary");
-  const items = [...found].filter((el) => !(/** @type {HTMLButtonElement} */ (el)).disabled && el.getClientRects().length > 0);
-  if (!items.length) return;
-  const first = items[0];
-  const last = items[items.length - 1];
-  if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
-  else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
 }
 
 /**
@@ -77,8 +63,10 @@ function lengthText(summary) {
 function playersTable(summary) {
   const columns = ["game.summary.player", "game.summary.cards", "game.summary.by_slap", "game.summary.by_challenge",
     "game.summary.wrong", "game.summary.reaction"];
+  // The reaction's heading points to the note under the table that says what it is and what its count is.
+  const note = (/** @type {string} */ key) => (key === "game.summary.reaction" && timed(summary) ? "reaction-note" : null);
   return h("table", { class: "summary-table players-table" },
-    h("thead", {}, h("tr", {}, ...columns.map((key) => h("th", { scope: "col" }, t(key))))),
+    h("thead", {}, h("tr", {}, ...columns.map((key) => h("th", { scope: "col", "aria-describedby": note(key) }, t(key))))),
     h("tbody", {}, ...summary.players.map((p) => playerRow(p, summary.winner, columns.slice(1).map((key) => t(key))))));
 }
 
@@ -96,7 +84,16 @@ function playerRow(p, winner, headings) {
     cell(0, String(p.cards)), cell(1, String(p.piles_by_slap)), cell(2, String(p.piles_by_challenge)),
     cell(3, String(p.wrong_slaps)),
     cell(4, p.median_reaction_ms === null ? "–" : t("game.summary.ms", { n: Math.round(p.median_reaction_ms) }),
-      p.reaction_ms.length ? h("span", { class: "hint" }, ` (${p.reaction_ms.length})`) : null));
+      // How many correct slaps the typical reaction is taken from, said as slaps ("(10 slaps)"), not a bare number.
+      p.reaction_ms.length ? h("span", { class: "hint slaps-timed" }, " ", tn("game.summary.slaps_timed", p.reaction_ms.length)) : null));
+}
+
+/**
+ * Whether any player's reactions were timed (the note on the reaction column is then wanted).
+ * @param {GameSummary} summary
+ */
+function timed(summary) {
+  return summary.players.some((p) => p.reaction_ms.length > 0);
 }
 
 /**

@@ -152,7 +152,7 @@ function seatState(state, index, yours, { count, out, due }) {
   if (out) return t("game.out");
   if (due && state.owed > 0) return t("game.owes", { n: state.owed });
   if (due) return yours.includes(index) ? t("game.your_turn") : t("game.to_play");
-  if (count === 0) return t("game.empty");
+  if (count === 0 && !state.over) return t("game.empty"); // once it is over, nobody slaps back in
   return "";
 }
 

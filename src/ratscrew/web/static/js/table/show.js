@@ -98,6 +98,7 @@ function happened(core, { event, seen }, quiet) {
   const voice = voiceOf(model);
   const words = verdictWords(event, seen ?? null, model.memory, voice) ?? eventWords(event, voice);
   remember(model.memory, event);
+  if (event.kind === "game_over") model.ending = event.outcome; // the status line says how (status.js)
   addFeed(parts.feed, event, words);
   if (quiet) return;
   const answer = answerFor(event, model.yours);

@@ -2,11 +2,11 @@
 // The table's words outside the felt's middle: the status line (whose turn, what is owed), the banner over
 // the felt after a verdict, the paused flag, and the clock.
 import { t, tn } from "../i18n.js";
-import { clockText, seatName } from "../format.js";
+import { aheadText, clockText, seatName, youKey } from "../format.js";
 import { h } from "../dom.js";
 /** @import { Named } from "../format.js" */
 /** @import { Seat, TableState } from "../types.js" */
-/** @import { TableCore, TableParts } from "./core.js" */
+/** @import { Ending, TableCore, TableParts } from "./core.js" */
 
 /** @typedef {"good" | "bad" | "info" | "muted"} Tone */
 /**
@@ -23,7 +23,7 @@ const HELD_MS = 1600; // the least a verdict on the player's own slap stays befo
  * @param {TableState} state
  */
 export function renderStatus({ model, parts }, state) {
-  const text = model.offline && !state.over ? t("table.offline.status") : statusText(model.seats, model.yours, state);
+  const text = model.offline && !state.over ? t("table.offline.status") : statusText(model.seats, model.yours, state, model.ending);
   if (parts.statusLine.textContent === text) return;
   parts.statusLine.textContent = text;
   if (!parts.toast.hidden) placeBanner(parts); // a longer line may now reach where the banner is
@@ -35,10 +35,11 @@ export function renderStatus({ model, parts }, state) {
  * @param {Named} seats
  * @param {Seat[]} yours
  * @param {TableState} state
+ * @param {Ending | null} ending how the game ended, once it has
  * @returns {string}
  */
-function statusText(seats, yours, state) {
-  if (state.over) return t("game.over");
+function statusText(seats, yours, state, ending) {
+  if (state.over) return overText(seats, yours, state, ending);
   if (state.paused) return t("access.status_paused");
   /** @param {string} key @param {Seat} seat */
   const toWhom = (key, seat) => (!yours.includes(seat) ? key : yours.length === 1 ? `${key}.you` : `${key}.named`);
@@ -50,6 +51,24 @@ function statusText(seats, yours, state) {
     return tn(toWhom("game.status.owes_cards", state.turn), state.owed, { name: due, by: seatName(seats, state.challenger ?? state.turn) });
   }
   return yours.includes(state.turn) ? t("game.status.you", { name: due }) : t("game.status.turn", { name: due });
+}
+
+/**
+ * Once the game is over: that it is, and who won or why nobody did ("you win" to the page's one seat).
+ * @param {Named} seats
+ * @param {Seat[]} yours
+ * @param {TableState} state
+ * @param {Ending | null} ending null until the page has heard how
+ * @returns {string}
+ */
+function overText(seats, yours, state, ending) {
+  const { result, winner, how } = ending ?? {};
+  if (result === "win" && typeof winner === "number") {
+    return t(youKey("game.over.win", yours.length === 1 ? yours[0] : null, winner), { name: seatName(seats, winner) });
+  }
+  if (result === "draw" || result === "loop") return t(`game.over.${result}`);
+  if (how === "card_limit") return aheadText(state.stack_sizes.map((cards, seat) => ({ name: seatName(seats, seat), cards })));
+  return t("game.over");
 }
 
 /**

@@ -47,7 +47,8 @@ export const MIN_SEATS = 2;
  * @property {HTMLParagraphElement} startHint
  * @property {HTMLParagraphElement} statusBox
  * @property {HTMLDivElement} lobby
- * @property {HTMLParagraphElement} waitNote
+ * @property {HTMLDivElement} waitNote
+ * @property {HTMLSpanElement} waitText the note's sentence (who is waited for, and how long)
  * @property {HTMLDivElement} tableBox
  */
 
@@ -155,8 +156,12 @@ export function buildParts(code, model, send, tableElement) {
       h("details", { class: "house-rules", id: "room-house-rules" }, h("summary", {}, t("setup.house_rules")), rulesBox)),
     h("section", { class: "panel room-go" },
       h("div", { class: "start-row" }, readyButton, startButton), startHint, statusBox));
-  // Said above the table while a slow link makes the room hold every move longer (the server names the seat).
-  const waitNote = h("p", { class: "hint room-wait", id: "room-wait", role: "status", hidden: true });
+  // Said above the table while a slow link makes the room hold every move longer (the server names the seat),
+  // with why, in plain words, for whoever asks: a number of milliseconds alone means nothing to a player.
+  const waitText = h("span", { class: "room-wait-text", role: "status" });
+  const waitNote = h("div", { class: "hint room-wait", id: "room-wait", hidden: true }, waitText, " ",
+    h("details", { class: "room-wait-why", id: "room-wait-why" }, h("summary", {}, t("room.slow_link.why")),
+      h("p", {}, t("room.slow_link.explain"))));
   const tableBox = h("div", { class: "room-table", hidden: true }, waitNote, tableElement);
 
   const root = h("section", { class: "room", id: "room" },
@@ -170,7 +175,7 @@ export function buildParts(code, model, send, tableElement) {
       h("label", { class: "room-public host-only" }, publicBox, " ", t("room.public"))),
     lobby, tableBox);
   return { root, phaseChip, netChip, publicBox, nameInput, seatList, standinsNote, seatCount, chipsBox, presetBox,
-    presetSummary, deckLine, rulesBox, rulesNote, readyButton, startButton, startHint, statusBox, lobby, waitNote, tableBox };
+    presetSummary, deckLine, rulesBox, rulesNote, readyButton, startButton, startHint, statusBox, lobby, waitNote, waitText, tableBox };
 }
 
 /**

@@ -174,7 +174,7 @@ export function renderWait({ model, parts }, room) {
   const who = seat === null || seat === undefined ? null : room.seats[seat];
   parts.waitNote.hidden = !who;
   if (!who || seat === null) return;
-  parts.waitNote.textContent = model.yours.includes(seat)
+  parts.waitText.textContent = model.yours.includes(seat)
     ? t("room.slow_link.yours", { ms: room.window_ms ?? "" })
     : t("room.slow_link.other", { name: who.name, ms: room.window_ms ?? "" });
 }

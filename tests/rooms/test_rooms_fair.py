@@ -17,7 +17,7 @@ from ratscrew.bots.levels import LEVELS, Level
 from ratscrew.bots.reaction import ExGaussian
 from ratscrew.engine.events import SlapCorrect
 from ratscrew.rooms.core import RoomCore
-from ratscrew.rooms.fairness import HARD_CAP_MS, HUMAN_FLOOR_MS, MIN_WINDOW_MS, PAINT_MS, Adjudication
+from ratscrew.rooms.fairness import HARD_CAP_MS, HUMAN_FLOOR_MS, MIN_WINDOW_MS, PAINT_MS, SLOW_NOTE_MS, Adjudication
 from ratscrew.rooms.seating import RoomOptions, SeatInfo
 from ratscrew.rooms.wire import SeatKind
 from ratscrew.rules import Rules
@@ -215,6 +215,19 @@ def test_close_races_do_not_drain_an_honest_players_quota() -> None:
         near_wins += sum(seat == 1 for seat in won)
     assert cut == 0
     assert far_wins + near_wins >= 200 and far_wins / (far_wins + near_wins) >= 0.95, (far_wins, near_wins)
+
+
+def test_a_link_a_few_tens_of_ms_slower_is_not_called_slow() -> None:
+    # 20 ms one way (a loaded machine's loopback, a good home line): the window widens a little, unannounced.
+    room, clock, tokens = people_room(Rules.build("standard"))
+    room.start_game(seed=1)
+    net = SimNet(room, clock, 1)
+    near = SimPage(2, NEAR_MS, tokens[1])
+    net.connect(SimPage(1, 20, tokens[0]))
+    net.connect(near)
+    net.run_until(12_000)
+    latency = [m for m in near.received if m["type"] == "latency"][-1]
+    assert MIN_WINDOW_MS < latency["window_ms"] < SLOW_NOTE_MS and latency["waits_for"] is None
 
 
 def test_the_table_says_whose_link_it_waits_for_and_a_game_against_the_computer_waits_for_none() -> None:

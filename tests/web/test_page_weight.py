@@ -23,6 +23,9 @@ SHEETS = {
     "history": {"history"},
 }
 
+# The parts of the catalog a page fetches as it opens, besides the words every page gets.
+PARTS = {"learn": ["api/i18n/{lang}/learn"], "drills": ["api/i18n/{lang}/learn"]}
+
 
 def test_every_language_has_every_key() -> None:
     """The pages fetch only their own language's catalog, so none may lack a key English has."""
@@ -43,7 +46,8 @@ def test_a_first_visit_loads_only_what_the_page_needs(browser: Browser, base: st
     weight = weigh(browser, base, page, lang)
     assert weight.bytes <= BUDGET, f"{page} {lang}: {weight.bytes} bytes: {weight.by_url}"
     assert weight.fcp_ms > 0 and weight.tbt_ms >= 0  # the page painted, and its timing was read
-    catalogs = [url for url in weight.by_url if url.startswith("api/i18n/")]
-    assert catalogs == [f"api/i18n/{lang}"], catalogs  # once, and not the English one as well
+    catalogs = sorted(url for url in weight.by_url if url.startswith("api/i18n/"))
+    # Once, not the English one as well, and the Learn pages' words only on those pages.
+    assert catalogs == [f"api/i18n/{lang}", *(part.format(lang=lang) for part in PARTS.get(page, []))], catalogs
     sheets = {url.removeprefix("static/css/").removesuffix(".css") for url in weight.by_url if url.endswith(".css")}
     assert sheets == SHEETS[page] | {"base"}, sheets

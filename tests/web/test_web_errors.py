@@ -21,6 +21,7 @@ with warnings.catch_warnings():  # Starlette warns, once, that its test client w
 
 from ratscrew import errors
 from ratscrew.cli.app import exit_code
+from ratscrew.i18n import LANGUAGES, catalog
 from ratscrew.web.app import create_app
 from ratscrew.web.errors import status_for
 
@@ -104,6 +105,17 @@ def test_unknown_addresses_and_languages_are_404(client: TestClient) -> None:
     response = client.get("/api/i18n/xx")
     assert response.status_code == 404
     assert "unknown language 'xx'" in response.json()["error"]
+    part = client.get("/api/i18n/fr/nothing")
+    assert part.status_code == 404 and "unknown part 'nothing' of the catalog" in part.json()["error"]
+
+
+def test_a_page_gets_its_catalog_in_parts_that_make_the_whole_without_the_terminals_words(client: TestClient) -> None:
+    for lang in LANGUAGES:
+        main, learn = client.get(f"/api/i18n/{lang}").json(), client.get(f"/api/i18n/{lang}/learn").json()
+        assert learn and not set(main) & set(learn)
+        whole = catalog(lang)
+        assert {**main, **learn} == {key: text for key, text in whole.items() if not key.startswith("tui.")}
+        assert any(key.startswith("tui.") for key in whole)
 
 
 @pytest.mark.parametrize("path", ["/api/meta", "/api/learn", "/api/drills/slap?seed=1"])

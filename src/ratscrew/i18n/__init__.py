@@ -1,8 +1,11 @@
 """Translations: English, French and German message catalogs, one JSON file per area and language.
 
-The browser asks for a whole catalog (``/api/i18n/fr``); the server uses the same catalogs for the
-rules pages, so a rule is explained in the same words everywhere. Rule options, presets and patterns are
-looked up by their keys (``option.slaps.run``), so a new option without a translation fails a test.
+The browser asks for a language's catalog (``/api/i18n/fr``) without the parts only some pages need: the
+Learn and drills pages (and the profile, which names drills) fetch ``learn`` as they open
+(``/api/i18n/fr/learn``), and the terminal's own words never go to a page (``page_catalog``). The server
+uses the same catalogs for the rules pages, so a rule is explained in the same words everywhere. Rule options,
+presets and patterns are looked up by their keys (``option.slaps.run``), so a new option without a translation
+fails a test.
 
 The player is spoken to, not about: a line about the page's own seat has a ``.you`` form ("You owe 3 to
 Computer 2", ``game.status.owes_cards.you``). French says *vous* everywhere, never *tu*: the pages are read by
@@ -31,6 +34,27 @@ from ratscrew.rules import OPTIONS, PRESETS  # their English texts are written b
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de")
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch"}
 DEFAULT = "en"
+
+
+PAGE_PARTS: dict[str, str] = {"learn": "learn.json"}  # a part a page fetches as it opens: its file
+TERMINAL_ONLY = "tui.json"
+
+
+def page_catalog(lang: str, part: str | None = None) -> dict[str, str]:
+    """What a page fetches: the catalog without the parts (or one part, by name) and never the terminal's."""
+    lang = lang if lang in LANGUAGES else DEFAULT
+    if part is not None:
+        return _file(lang, PAGE_PARTS[part])
+    left_out: set[str] = set()
+    for name in (*PAGE_PARTS.values(), TERMINAL_ONLY):
+        left_out.update(_file(lang, name))
+    return {key: value for key, value in catalog(lang).items() if key not in left_out}
+
+
+@cache
+def _file(lang: str, name: str) -> dict[str, str]:
+    found: dict[str, str] = json.loads(resources.files("ratscrew.i18n").joinpath(lang, name).read_text("utf-8"))
+    return found
 
 
 @cache

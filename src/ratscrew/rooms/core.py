@@ -29,7 +29,7 @@ from ratscrew.engine.game import Game
 from ratscrew.record import Record
 from ratscrew.rooms import views, wire
 from ratscrew.rooms.document import NO_NEW_GAME, Journal, KeptRoom, NoJournal
-from ratscrew.rooms.fairness import MIN_WINDOW_MS, Adjudication
+from ratscrew.rooms.fairness import SLOW_NOTE_MS, Adjudication
 from ratscrew.rooms.matched import START_WAIT_MS, Match
 from ratscrew.rooms.outbox import HISTORY, Feed, Message, Outbox, Outgoing, Shows
 from ratscrew.rooms.pages import Page, Pages
@@ -300,7 +300,7 @@ class RoomCore:
     def waits_for(self) -> int | None:
         """The seat whose slow link holds the table back beyond the least window, for pages to say so."""
         table = self.table
-        if table is None or self.phase is not Phase.PLAYING or table.hold_ms <= MIN_WINDOW_MS:
+        if table is None or self.phase is not Phase.PLAYING or table.hold_ms < SLOW_NOTE_MS:
             return None
         return self.pages.slowest_seat()
 

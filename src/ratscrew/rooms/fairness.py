@@ -55,6 +55,9 @@ QUOTA_CAP_MS = 400
 RISE = 0.1  # how far one slower sample moves the estimate up
 FALL = 0.5  # and one faster sample down
 MIN_WINDOW_MS = PAINT_MS + 6
+# The table says whose link it waits for only from a wait a player could feel: a few tens of ms more (a loaded
+# machine's own loopback adds that) would call every link at the table "slow".
+SLOW_NOTE_MS = 100
 SEEN_LAGS_KEPT = 15  # the slaps a page's usual lag is taken from (the computers' sight, at a table of one)
 SEEN_LAGS_NEEDED = 3
 

@@ -9,7 +9,7 @@ from starlette.routing import BaseRoute, Route
 from ratscrew import __version__, build
 from ratscrew.bots.levels import LEVELS
 from ratscrew.errors import NotFound
-from ratscrew.i18n import LANGUAGE_NAMES, LANGUAGES, catalog, text
+from ratscrew.i18n import LANGUAGE_NAMES, LANGUAGES, PAGE_PARTS, page_catalog, text
 from ratscrew.patterns import PATTERN_KEYS
 from ratscrew.rooms.runner import CODE_LENGTH
 from ratscrew.rules import OPTIONS, PRESETS, Rules, rules_to_mapping
@@ -77,10 +77,14 @@ async def messages(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
         raise NotFound(f"unknown language {lang[:10]!r}: expected one of {', '.join(LANGUAGES)}")
-    return JSONResponse(catalog(lang), headers={"Cache-Control": "no-cache"})
+    part = request.path_params.get("part")
+    if part is not None and part not in PAGE_PARTS:
+        raise NotFound(f"unknown part {part[:20]!r} of the catalog: expected one of {', '.join(PAGE_PARTS)}")
+    return JSONResponse(page_catalog(lang, part), headers={"Cache-Control": "no-cache"})
 
 
 routes: list[BaseRoute] = [
     Route("/api/meta", meta),
     Route("/api/i18n/{lang:str}", messages),
+    Route("/api/i18n/{lang:str}/{part:str}", messages),
 ]

@@ -1,14 +1,15 @@
 // @ts-check
 // The page shell: loads the language and the rules metadata, then shows one page per address (#/...).
-import { loadLanguage, preferredLanguage, t, translate } from "./i18n.js";
+import { loadLanguage, loadPart, preferredLanguage, t, translate } from "./i18n.js";
 import { OfflineError, errorText, getJSON } from "./api.js";
 import { clear, h, shellElement } from "./dom.js";
 import { loadAccount, showAccountLink } from "./account.js";
 /** @import { Cleanup, Meta, PageModule } from "./types.js" */
 
 /**
- * A route: the addresses it answers, the navigation link it marks, and its page's module (under js/).
- * @typedef {{ pattern: RegExp, nav: string | null, module: string | null }} Route
+ * A route: the addresses it answers, the navigation link it marks, its page's module (under js/), and the
+ * parts of the catalog its page needs besides the words every page has.
+ * @typedef {{ pattern: RegExp, nav: string | null, module: string | null, parts?: string[] }} Route
  */
 
 // Each page module exports render(view, context) and may return a cleanup function.
@@ -17,13 +18,13 @@ const PAGES = [
   { pattern: /^#?\/?$/, nav: "play", module: "pages/setup.js" },
   { pattern: /^#\/game\/([\w-]+)$/, nav: "play", module: "pages/game.js" },
   { pattern: /^#\/room\/([\w-]+)$/, nav: "play", module: "pages/room.js" },
-  { pattern: /^#\/learn(?:\/([\w-]+))?$/, nav: "learn", module: "pages/learn.js" },
-  { pattern: /^#\/drills(?:\/([\w-]+))?$/, nav: "drills", module: "pages/drills.js" },
+  { pattern: /^#\/learn(?:\/([\w-]+))?$/, nav: "learn", module: "pages/learn.js", parts: ["learn"] },
+  { pattern: /^#\/drills(?:\/([\w-]+))?$/, nav: "drills", module: "pages/drills.js", parts: ["learn"] },
   { pattern: /^#\/scores(?:\/([\w-]+))?$/, nav: "scores", module: "pages/scores.js" },
   { pattern: /^#\/history$/, nav: "history", module: "pages/history.js" },
   { pattern: /^#\/replay\/([\w-]+)$/, nav: "history", module: "pages/replay.js" },
   { pattern: /^#\/(sign-in|sign-up|account)$/, nav: "account", module: "pages/account.js" },
-  { pattern: /^#\/players\/([\w.-]+)$/, nav: "players", module: "pages/profile.js" },
+  { pattern: /^#\/players\/([\w.-]+)$/, nav: "players", module: "pages/profile.js", parts: ["learn"] }, // names drills
   { pattern: /^#\/leaderboard(?:\/(3))?$/, nav: "players", module: "pages/leaderboard.js" },
 ];
 
@@ -58,7 +59,8 @@ function preloadModule(root) {
 async function loadPage(route) {
   if (!route.module) return NOT_FOUND_PAGE;
   preloadModule(route.module);
-  return import(`./${route.module}`);
+  const [module] = await Promise.all([import(`./${route.module}`), ...(route.parts ?? []).map(loadPart)]);
+  return module;
 }
 
 /**

@@ -7,6 +7,20 @@ const SUPPORTED = ["en", "fr", "de"];
 /** @type {Record<string, string>} */
 let messages = {};
 let current = "en";
+// The parts of the catalog a page fetched as it opened (the Learn pages' words): a language chosen later
+// fetches them again with the rest.
+/** @type {Set<string>} */
+const parts = new Set();
+
+/**
+ * @param {string} url
+ * @returns {Promise<Record<string, string>>}
+ */
+async function fetchWords(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return response.json();
+}
 
 /**
  * The values a message's {name} placeholders are filled with.
@@ -31,10 +45,21 @@ export function preferredLanguage() {
  */
 export async function loadLanguage(lang) {
   current = SUPPORTED.includes(lang) ? lang : "en";
-  messages = await (await fetch(`/api/i18n/${current}`)).json();
+  const [main, ...more] = await Promise.all([`/api/i18n/${current}`, ...[...parts].map((part) => `/api/i18n/${current}/${part}`)].map(fetchWords));
+  messages = Object.assign(main, ...more);
   localStorage.setItem(STORE_KEY, current);
   document.documentElement.lang = current;
   return current;
+}
+
+/**
+ * Fetch a part of the catalog some pages need (once), before such a page shows.
+ * @param {string} part
+ */
+export async function loadPart(part) {
+  if (parts.has(part)) return;
+  Object.assign(messages, await fetchWords(`/api/i18n/${current}/${part}`));
+  parts.add(part);
 }
 
 /** @returns {string} */

@@ -59,7 +59,11 @@ function preloadModule(root) {
 async function loadPage(route) {
   if (!route.module) return NOT_FOUND_PAGE;
   preloadModule(route.module);
-  const [module] = await Promise.all([import(`./${route.module}`), ...(route.parts ?? []).map(loadPart)]);
+  // A part's words that could not come (no network) are said as the module's would be: offline, try again.
+  const words = (route.parts ?? []).map((part) => loadPart(part).catch((error) => {
+    throw error instanceof TypeError ? new OfflineError() : error;
+  }));
+  const [module] = await Promise.all([import(`./${route.module}`), ...words]);
   return module;
 }
 

@@ -619,7 +619,7 @@ def test_computers_names_keep_their_numbers_on_a_phone(pages: dict[str, Page], l
           squeeze.textContent = '.seat { max-width: 60px !important; }';
           document.head.append(squeeze);
         }""",
-        words["game.empty"],
+        words["table.empty.seat.slap_in"],
     )
     page.wait_for_timeout(60)
     shot(page, f"{lang}-names-squeezed-390x844")

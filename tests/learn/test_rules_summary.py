@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from ratscrew.cards import parse_cards
-from ratscrew.i18n import LANGUAGES, plural
+from ratscrew.i18n import LANGUAGES, plural, text
 from ratscrew.patterns import find_matches
 from ratscrew.rules import Rules
 from ratscrew.web.app import create_app
@@ -197,3 +197,27 @@ def test_no_body_is_the_standard_rules_for_four(client: TestClient) -> None:
 def test_summary_module_has_no_web_imports() -> None:
     source = (Path(__file__).resolve().parents[2] / "src/ratscrew/learn/summary.py").read_text(encoding="utf-8")
     assert "starlette" not in source
+
+
+# What the table tells a player without cards, by players.slap_in and players.out_when: the end of their notice.
+EMPTY_RULES: list[tuple[dict[str, object], str]] = [
+    ({"preset": "standard"}, "table.empty.you.wrong_slap"),
+    ({"preset": "standard", "players": {"out_when": "missed-slap"}}, "table.empty.you.missed_slap"),
+    ({"preset": "standard", "players": {"out_when": "never"}}, "table.empty.you.never"),
+]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_player_without_cards_is_told_what_the_rules_in_force_allow(client: TestClient, lang: str) -> None:
+    """The table once said "slap to get back in" even where an empty player is out (players.slap_in off)."""
+    for rules, then in EMPTY_RULES:
+        empty = summary(client, {"rules": rules, "lang": lang})["empty"]
+        assert empty["seat"] == empty["mine"] == text(lang, "table.empty.seat.slap_in")
+        assert empty["you"] == text(lang, "table.empty.you.slap_in", slap="{slap}") + " " + text(lang, then)
+        assert "{slap}" in empty["you"]  # the page names its own Slap button and key there
+    out = summary(client, {"rules": "out-is-out", "lang": lang})["empty"]
+    assert out["seat"] == text(lang, "table.empty.seat.out_is_out")
+    assert out["mine"] == text(lang, "table.empty.mine.out_is_out")
+    assert out["you"] == text(lang, "table.empty.you.out_is_out", slap="{slap}") and "{slap}" in out["you"]
+    assert out["you_out"] == text(lang, "table.empty.you_out")
+    assert text(lang, "table.empty.seat.slap_in") not in out.values()

@@ -219,6 +219,29 @@ def lines(tr: Texts, rules: Rules, players: int) -> list[str]:
     return out
 
 
+def empty_doc(tr: Texts, rules: Rules) -> Doc:
+    """A player without cards at the table, as ``players.slap_in`` and ``players.out_when`` decide: the few
+    words on their seat (``mine``, ``seat`` on anyone else's) and the notice their own page shows (``you``, then
+    ``you_out`` once they are out). ``you`` leaves ``{slap}`` for the page to fill with its Slap button and key,
+    which only the page knows."""
+    p = rules.players
+    if not p.slap_in:
+        return {
+            "mine": tr("table.empty.mine.out_is_out"),
+            "seat": tr("table.empty.seat.out_is_out"),
+            "you": tr("table.empty.you.out_is_out", slap="{slap}"),
+            "you_out": tr("table.empty.you_out"),
+        }
+    short = tr("table.empty.seat.slap_in")
+    then = tr(f"table.empty.you.{p.out_when.replace('-', '_')}")
+    return {
+        "mine": short,
+        "seat": short,
+        "you": tr("table.empty.you.slap_in", slap="{slap}") + " " + then,
+        "you_out": tr("table.empty.you_out"),
+    }
+
+
 def rules_summary(lang: str, rules: Rules, players: int) -> Doc:
     """The whole summary of one rule set for ``players`` players, in ``lang``."""
     tr = Texts(lang)
@@ -258,4 +281,5 @@ def rules_summary(lang: str, rules: Rules, players: int) -> Doc:
         "penalty": penalty_sentence(tr, rules),
         "lines": lines(tr, rules, players),
         "deck": deck_doc(tr, rules, players),
+        "empty": empty_doc(tr, rules),
     }

@@ -106,7 +106,10 @@ function setup(core, seats, yours, rules, game, tags) {
   model.yours = yours;
   model.rules = rules;
   rulesSummary(rules, seats.length).then((summary) => {
-    if (model.rules === rules) showChips(parts.chips, { ...summary, chips: [...tags, ...summary.chips] });
+    if (model.rules !== rules) return;
+    showChips(parts.chips, { ...summary, chips: [...tags, ...summary.chips] });
+    model.empty = summary.empty; // the seats of players without cards say what these rules let them do
+    if (model.state) renderSeats(core, model.state);
   }).catch(() => {});
   buildSeats(core);
   setSeats(core, seats);

@@ -170,6 +170,16 @@ export interface RulesSummary {
   penalty: string;
   lines: string[];
   deck: { decks: number; jokers: number; jokers_total: number; cards: number; auto: boolean; text: string; line: string };
+  /** A player without cards under these rules: the words on their seat (`mine`) and on anyone else's (`seat`),
+   * and the notice their own page shows (`you`, with `{slap}` for the page's Slap button and key; `you_out`). */
+  empty: EmptyWords;
+}
+
+export interface EmptyWords {
+  mine: string;
+  seat: string;
+  you: string;
+  you_out: string;
 }
 
 // ---------------------------------------------------------------------------------------- engine events

@@ -33,6 +33,8 @@ export function buildControls(core) {
     controls.append(pause);
     renderPause(core);
   }
+  // What a player left without cards may still do (seats.js fills it): under the buttons, on a line of its own.
+  if (yours.length === 1) controls.append(h("p", { class: "seat-note", id: "seat-note", role: "status", hidden: true }));
 }
 
 /**

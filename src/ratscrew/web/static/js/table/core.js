@@ -8,7 +8,7 @@ import { soundControls } from "../sound.js";
 import { newMemory } from "./verdicts.js";
 import { offlineFlag } from "./link.js";
 import { vibrateControl } from "./buzz.js";
-/** @import { GameSummary, RulesDoc, Seat, SeatDoc, TableOptions, TableState } from "../types.js" */
+/** @import { EmptyWords, GameSummary, RulesDoc, Seat, SeatDoc, TableOptions, TableState } from "../types.js" */
 
 /**
  * What the table knows between two messages.
@@ -16,6 +16,7 @@ import { vibrateControl } from "./buzz.js";
  * @property {SeatDoc[]} seats the room's seats
  * @property {Seat[]} yours the seats this page plays
  * @property {RulesDoc | null} rules
+ * @property {EmptyWords | null} empty what these rules say of a player without cards (the rules summary's)
  * @property {TableState | null} state the last state shown
  * @property {Ending | null} ending how the game ended: its game_over event, or the summary of a game opened again
  * @property {string | null} game which game of the room the table is set up for
@@ -81,6 +82,7 @@ export function newModel() {
     seats: [],
     yours: [],
     rules: null,
+    empty: null,
     state: null,
     ending: null,
     game: null,

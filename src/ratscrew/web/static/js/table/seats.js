@@ -5,8 +5,8 @@
 import { h } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { cardBack } from "../cards.js";
-import { flip } from "./input.js";
-/** @import { Lockout, Seat, SeatDoc, TableState } from "../types.js" */
+import { flip, keyLabel, keysFor } from "./input.js";
+/** @import { EmptyWords, Lockout, Seat, SeatDoc, TableState } from "../types.js" */
 /** @import { TableCore, TableModel } from "./core.js" */
 
 /**
@@ -115,6 +115,7 @@ export function showConnections({ model, parts }) {
  * @param {TableState} state
  */
 export function renderSeats({ model, parts }, state) {
+  renderSeatNote(model, parts.controls, state);
   model.seats.forEach((seat, index) => {
     const el = parts.seatEls[index];
     if (!el) return;
@@ -130,7 +131,7 @@ export function renderSeats({ model, parts }, state) {
     // After a wrong slap under a lockout penalty: how long this seat's slaps are still set aside.
     const locked = out ? null : state.locked[index];
     el.classList.toggle("locked", locked !== null && locked !== undefined);
-    const words = [seatState(state, index, model.yours, { count, out, due }), lockoutText(locked)].filter(Boolean).join(" · ");
+    const words = [seatState(state, index, model, { count, out, due }), lockoutText(locked)].filter(Boolean).join(" · ");
     /** @type {HTMLElement} */ (el.querySelector(".seat-state")).textContent = words;
     const net = networked(model) ? connectionText(seat) : "";
     const badge = /** @type {HTMLElement} */ (el.querySelector(".seat-badge")).textContent;
@@ -142,18 +143,40 @@ export function renderSeats({ model, parts }, state) {
 }
 
 /**
- * What the game asks of a seat now, in a few words ("" for nothing).
+ * What the game asks of a seat now, in a few words ("" for nothing). A seat without cards says what the rules
+ * in force let it do (the rules summary's words: nothing until they come).
  * @param {TableState} state
  * @param {Seat} index
- * @param {Seat[]} yours
+ * @param {{ yours: Seat[], empty: EmptyWords | null }} model
  * @param {{ count: number, out: boolean, due: boolean }} seat
  */
-function seatState(state, index, yours, { count, out, due }) {
+function seatState(state, index, { yours, empty }, { count, out, due }) {
   if (out) return t("game.out");
   if (due && state.owed > 0) return t("game.owes", { n: state.owed });
   if (due) return yours.includes(index) ? t("game.your_turn") : t("game.to_play");
-  if (count === 0 && !state.over) return t("game.empty"); // once it is over, nobody slaps back in
+  if (count === 0 && !state.over && empty) return yours.includes(index) ? empty.mine : empty.seat; // once it is over, nobody slaps back in
   return "";
+}
+
+/**
+ * Under the buttons of a page that plays one seat, once that seat has no cards: what the rules in force let the
+ * player do, with the Slap button and key that do it, or that they are out and may watch to the end.
+ * @param {{ yours: Seat[], empty: EmptyWords | null }} model
+ * @param {HTMLElement} controls
+ * @param {TableState} state
+ */
+function renderSeatNote({ yours, empty }, controls, state) {
+  const note = /** @type {HTMLElement | null} */ (controls.querySelector("#seat-note"));
+  if (!note) return;
+  const seat = yours[0];
+  let text = "";
+  if (empty && !state.over && state.out[seat]) text = empty.you_out;
+  else if (empty && !state.over && (state.stack_sizes[seat] ?? 0) === 0) {
+    const slap = t("table.empty.pad", { button: t("game.slap"), letter: keyLabel(keysFor(yours, 0).slap[0]) });
+    text = t(empty.you, { slap }); // the summary's sentence is its own template: t() fills {slap}
+  }
+  if (note.textContent !== text) note.textContent = text;
+  note.hidden = !text;
 }
 
 /**

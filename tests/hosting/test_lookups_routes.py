@@ -34,6 +34,7 @@ from ratscrew.web.lookups import is_marked
 # Path parameters that name nothing private: every value gets the same kind of answer from anyone.
 PUBLIC_PARAMS = {
     "lang": "a catalogue's language",
+    "part": "a part of a catalogue (the Learn pages' words)",
     "kind": "a drill's kind",
     "path": "any page of the app: the same shell whatever the path",
 }

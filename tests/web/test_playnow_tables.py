@@ -89,6 +89,17 @@ class Server:
         assert isinstance(where, Placed), where
         return where.ticket
 
+    async def seat_both(self) -> RoomRunner:
+        """Ann and Bob join the rated pool, are seated together and both come: their room, its game begun."""
+        self.matchmaker.join(ANN, RATED)
+        self.matchmaker.join(BOB, RATED)
+        await self.tables.tick()
+        runner = self.rooms.rooms[self.ticket(ANN.who).room]
+        self.pages[0] = self.come(runner, self.ticket(ANN.who).token)
+        self.pages[1] = self.come(runner, self.ticket(BOB.who).token)
+        await self.advance(300)
+        return runner
+
     def come(self, runner: RoomRunner, token: str) -> PageLink:
         link = self.rooms.new_link()
         runner.open(link)
@@ -270,13 +281,7 @@ def test_a_rated_game_whose_end_was_kept_but_not_its_ratings_is_rated_at_start_u
 
     async def killed_before_settling() -> None:
         async with server(path, ManualClock(), settle=False) as site:
-            site.matchmaker.join(ANN, RATED)
-            site.matchmaker.join(BOB, RATED)
-            await site.tables.tick()
-            runner = site.rooms.rooms[site.ticket(ANN.who).room]
-            site.pages[0] = site.come(runner, site.ticket(ANN.who).token)
-            site.pages[1] = site.come(runner, site.ticket(BOB.who).token)
-            await site.advance(300)
+            runner = await site.seat_both()
             await both_play(site, runner)
 
     in_a_loop(killed_before_settling)
@@ -304,13 +309,7 @@ def test_a_player_who_left_and_came_back_after_a_stand_in_took_the_seat_finishes
 
     async def scenario() -> None:
         async with server(path, ManualClock()) as site:
-            site.matchmaker.join(ANN, RATED)
-            site.matchmaker.join(BOB, RATED)
-            await site.tables.tick()
-            runner = site.rooms.rooms[site.ticket(ANN.who).room]
-            site.pages[0] = site.come(runner, site.ticket(ANN.who).token)
-            site.pages[1] = site.come(runner, site.ticket(BOB.who).token)
-            await site.advance(300)
+            runner = await site.seat_both()
             assert runner.core.phase is Phase.PLAYING
             runner.close_link(site.pages[1])  # Bob's page closes; a computer takes his seat after the grace
             await site.advance(GRACE_MS + 1000)
@@ -339,13 +338,7 @@ def test_a_rated_game_whose_accounts_were_all_deleted_is_marked_rated_and_not_lo
 
     async def both_deleted_before_the_end() -> None:
         async with server(path, ManualClock()) as site:
-            site.matchmaker.join(ANN, RATED)
-            site.matchmaker.join(BOB, RATED)
-            await site.tables.tick()
-            runner = site.rooms.rooms[site.ticket(ANN.who).room]
-            site.pages[0] = site.come(runner, site.ticket(ANN.who).token)
-            site.pages[1] = site.come(runner, site.ticket(BOB.who).token)
-            await site.advance(300)
+            runner = await site.seat_both()
             accounts = AccountStore(path)
             for number in (1, 2):
                 accounts.delete(Account(number, f"p{number}"))
